@@ -1,0 +1,66 @@
+//! Reactive Extensions for Rust: push-based sequences of values over time, with the Rx
+//! operator vocabulary and code that costs what hand-written code costs.
+//!
+//! An [`Observable`] describes a sequence; operators (the methods of [`ObservableExt`]) build
+//! new observables from it; subscribing an [`Observer`] runs the pipeline and returns a
+//! [`Subscription`] handle.
+//!
+//! ```
+//! use rx::prelude::*;
+//!
+//! let mut seen = Vec::new();
+//! rx::source::from_iter(1..=10)
+//!     .filter(|v| v % 2 == 0)
+//!     .map(|v| v * v)
+//!     .subscribe(|v| seen.push(v));
+//! assert_eq!(seen, [4, 16, 36, 64, 100]);
+//! ```
+//!
+//! # Design
+//!
+//! - **Static dispatch.** Each operator is a small struct generic over its source and closure,
+//!   like `Iterator::map`. A synchronous chain compiles to one function; type erasure is
+//!   opt-in through [`ObservableExt::boxed`].
+//! - **The Rx grammar by ownership.** `on_next* (on_error | on_completed)?`: the terminal
+//!   methods of [`Observer`] take `self`, so a terminated observer cannot be called again.
+//!   An observer tells upstream that it wants no more values through
+//!   [`Observer::is_disposed`], so a synchronous source stops at once.
+//! - **Subscriptions cost nothing unless needed.** A synchronous chain returns the zero-sized
+//!   [`Finished`](subscription::Finished) handle. Dropping a handle does not cancel;
+//!   [`Subscription::dispose`] does.
+//! - **One error type**, [`Error`]: an `Arc` around any `std::error::Error + Send + Sync`.
+//!   A panic in a user callback is not turned into an error: it unwinds to the caller.
+//! - **Borrowing.** A synchronous chain may borrow from the stack, as an iterator chain can;
+//!   `Send` and `'static` bounds appear only where work crosses threads or time.
+//!
+//! # Feature flags
+//!
+//! No features are enabled by default.
+
+#![warn(missing_docs, missing_debug_implementations, unreachable_pub)]
+#![deny(unsafe_op_in_unsafe_fn)]
+#![doc(test(attr(deny(warnings))))]
+
+mod error;
+pub mod notification;
+mod observable;
+pub mod observer;
+pub mod operators;
+pub mod source;
+pub mod subscription;
+pub(crate) mod sync;
+pub mod testing;
+
+pub use error::Error;
+pub use notification::Notification;
+pub use observable::{Observable, ObservableExt, Subscribe};
+pub use observer::Observer;
+pub use operators::{BoxedObservable, LocalBoxedObservable};
+pub use subscription::Subscription;
+
+/// The traits needed to build and subscribe observables: `use rx::prelude::*;`.
+pub mod prelude {
+    pub use crate::observable::{Observable, ObservableExt, Subscribe};
+    pub use crate::observer::Observer;
+    pub use crate::subscription::Subscription;
+}

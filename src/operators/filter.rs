@@ -1,0 +1,112 @@
+//! [`ObservableExt::filter`](crate::ObservableExt::filter).
+
+use crate::observable::{Observable, Subscribe};
+use crate::observer::Observer;
+use crate::Error;
+
+/// Emits the values a predicate accepts; built by
+/// [`ObservableExt::filter`](crate::ObservableExt::filter).
+#[derive(Clone, Debug)]
+#[must_use = "observables do nothing unless subscribed"]
+#[doc(alias = "where")]
+pub struct Filter<S, P> {
+    source: S,
+    predicate: P,
+}
+
+impl<S, P> Filter<S, P> {
+    pub(crate) fn new(source: S, predicate: P) -> Self {
+        Filter { source, predicate }
+    }
+}
+
+impl<S, P> Observable for Filter<S, P>
+where
+    S: Observable,
+    P: FnMut(&S::Item) -> bool,
+{
+    type Item = S::Item;
+}
+
+impl<S, P, O> Subscribe<O> for Filter<S, P>
+where
+    S: Subscribe<FilterObserver<O, P>>,
+    P: FnMut(&<S as Observable>::Item) -> bool,
+    O: Observer<<S as Observable>::Item>,
+{
+    type Subscription = S::Subscription;
+
+    #[inline]
+    fn subscribe_observer(self, observer: O) -> Self::Subscription {
+        self.source.subscribe_observer(FilterObserver {
+            observer,
+            predicate: self.predicate,
+        })
+    }
+}
+
+/// The observer [`Filter`] subscribes upstream.
+#[derive(Debug)]
+pub struct FilterObserver<O, P> {
+    observer: O,
+    predicate: P,
+}
+
+impl<T, O, P> Observer<T> for FilterObserver<O, P>
+where
+    O: Observer<T>,
+    P: FnMut(&T) -> bool,
+{
+    #[inline]
+    fn on_next(&mut self, value: T) {
+        if (self.predicate)(&value) {
+            self.observer.on_next(value)
+        }
+    }
+
+    #[inline]
+    fn on_error(self, error: Error) {
+        self.observer.on_error(error)
+    }
+
+    #[inline]
+    fn on_completed(self) {
+        self.observer.on_completed()
+    }
+
+    #[inline]
+    fn is_disposed(&self) -> bool {
+        self.observer.is_disposed()
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use crate::prelude::*;
+    use crate::source::{from_iter, throw};
+    use crate::testing::TestObserver;
+    use crate::Error;
+
+    #[test]
+    fn keeps_accepted_values_in_order() {
+        let o = TestObserver::new();
+        from_iter(1..=10).filter(|v| v % 3 == 0).subscribe_observer(o.clone());
+        o.assert_values(&[3, 6, 9]);
+        o.assert_completed();
+    }
+
+    #[test]
+    fn nothing_accepted_still_completes() {
+        let o = TestObserver::new();
+        from_iter(1..=3).filter(|_| false).subscribe_observer(o.clone());
+        o.assert_values(&[]);
+        o.assert_completed();
+    }
+
+    #[test]
+    fn error_passes_through() {
+        let o = TestObserver::<i32>::new();
+        throw(Error::msg("e")).filter(|_| true).subscribe_observer(o.clone());
+        o.assert_error("e");
+    }
+}

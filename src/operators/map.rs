@@ -1,0 +1,132 @@
+//! [`ObservableExt::map`](crate::ObservableExt::map).
+
+use crate::observable::{Observable, Subscribe};
+use crate::observer::Observer;
+use crate::Error;
+
+/// Applies a closure to each value; built by [`ObservableExt::map`](crate::ObservableExt::map).
+#[derive(Clone, Debug)]
+#[must_use = "observables do nothing unless subscribed"]
+#[doc(alias = "select")]
+pub struct Map<S, F> {
+    source: S,
+    f: F,
+}
+
+impl<S, F> Map<S, F> {
+    pub(crate) fn new(source: S, f: F) -> Self {
+        Map { source, f }
+    }
+}
+
+impl<S, F, U> Observable for Map<S, F>
+where
+    S: Observable,
+    F: FnMut(S::Item) -> U,
+{
+    type Item = U;
+}
+
+impl<S, F, U, O> Subscribe<O> for Map<S, F>
+where
+    S: Subscribe<MapObserver<O, F>>,
+    F: FnMut(<S as Observable>::Item) -> U,
+    O: Observer<U>,
+{
+    type Subscription = S::Subscription;
+
+    #[inline]
+    fn subscribe_observer(self, observer: O) -> Self::Subscription {
+        self.source.subscribe_observer(MapObserver {
+            observer,
+            f: self.f,
+        })
+    }
+}
+
+/// The observer [`Map`] subscribes upstream.
+#[derive(Debug)]
+pub struct MapObserver<O, F> {
+    observer: O,
+    f: F,
+}
+
+impl<T, U, O, F> Observer<T> for MapObserver<O, F>
+where
+    O: Observer<U>,
+    F: FnMut(T) -> U,
+{
+    #[inline]
+    fn on_next(&mut self, value: T) {
+        self.observer.on_next((self.f)(value))
+    }
+
+    #[inline]
+    fn on_error(self, error: Error) {
+        self.observer.on_error(error)
+    }
+
+    #[inline]
+    fn on_completed(self) {
+        self.observer.on_completed()
+    }
+
+    #[inline]
+    fn is_disposed(&self) -> bool {
+        self.observer.is_disposed()
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use crate::prelude::*;
+    use crate::source::{empty, from_iter, throw};
+    use crate::testing::TestObserver;
+    use crate::Error;
+
+    #[test]
+    fn maps_each_value_then_completes() {
+        let o = TestObserver::new();
+        from_iter([1, 2, 3]).map(|v| v.to_string()).subscribe_observer(o.clone());
+        o.assert_values(&["1".to_string(), "2".into(), "3".into()]);
+        o.assert_completed();
+    }
+
+    #[test]
+    fn empty_and_error_pass_through() {
+        let o = TestObserver::<i32>::new();
+        empty::<i32>().map(|v| v + 1).subscribe_observer(o.clone());
+        o.assert_values(&[]);
+        o.assert_completed();
+
+        let o = TestObserver::<i32>::new();
+        throw::<i32>(Error::msg("bad")).map(|v| v + 1).subscribe_observer(o.clone());
+        o.assert_values(&[]);
+        o.assert_error("bad");
+    }
+
+    #[test]
+    fn borrows_from_the_stack() {
+        let offset = 10;
+        let mut seen = Vec::new();
+        from_iter([1, 2]).map(|v| v + offset).subscribe(|v| seen.push(v));
+        assert_eq!(seen, [11, 12]);
+    }
+
+    #[test]
+    fn downstream_disposal_stops_an_endless_source() {
+        let o = TestObserver::new();
+        let probe = o.clone();
+        let mut n = 0;
+        from_iter(0..)
+            .map(|v| {
+                n += 1;
+                if n == 3 {
+                    probe.dispose();
+                }
+                v
+            })
+            .subscribe_observer(o.clone());
+        o.assert_values(&[0, 1, 2]);
+    }
+}

@@ -1,0 +1,94 @@
+//! [`from_iter`]: every value of an iterator, then completion.
+
+use crate::observable::{Observable, Subscribe};
+use crate::observer::Observer;
+use crate::subscription::Finished;
+
+/// An observable that emits every value of `iterable`, in order, then completes.
+///
+/// The iterator runs on the subscribing thread, inside `subscribe`. Before each value the
+/// source asks the observer whether it still wants values, so an endless iterator followed
+/// by `take(3)` stops after three.
+///
+/// ```text
+/// from_iter([1, 2, 3]): (123|)
+/// ```
+///
+/// # Examples
+///
+/// ```
+/// use rx::prelude::*;
+/// use rx::testing::TestObserver;
+///
+/// let observer = TestObserver::new();
+/// rx::source::from_iter(vec!["a", "b"]).subscribe_observer(observer.clone());
+/// observer.assert_values(&["a", "b"]);
+/// observer.assert_completed();
+/// ```
+#[doc(alias = "from_iterable")]
+#[doc(alias = "fromIterable")]
+#[doc(alias = "from_array")]
+pub fn from_iter<I: IntoIterator>(iterable: I) -> FromIter<I> {
+    FromIter { iterable }
+}
+
+/// Emits each value of an iterator; built by [`from_iter`].
+#[derive(Clone, Debug)]
+#[must_use = "observables do nothing unless subscribed"]
+pub struct FromIter<I> {
+    iterable: I,
+}
+
+impl<I: IntoIterator> Observable for FromIter<I> {
+    type Item = I::Item;
+}
+
+impl<I: IntoIterator, O: Observer<I::Item>> Subscribe<O> for FromIter<I> {
+    type Subscription = Finished;
+
+    #[inline]
+    fn subscribe_observer(self, mut observer: O) -> Finished {
+        for value in self.iterable {
+            if observer.is_disposed() {
+                return Finished;
+            }
+            observer.on_next(value);
+        }
+        if !observer.is_disposed() {
+            observer.on_completed();
+        }
+        Finished
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::from_iter;
+    use crate::prelude::*;
+    use crate::testing::TestObserver;
+
+    #[test]
+    fn emits_in_order_and_completes() {
+        let o = TestObserver::new();
+        from_iter(1..=3).subscribe_observer(o.clone());
+        o.assert_values(&[1, 2, 3]);
+        o.assert_completed();
+    }
+
+    #[test]
+    fn empty_iterator_completes() {
+        let o = TestObserver::<u8>::new();
+        from_iter(std::iter::empty()).subscribe_observer(o.clone());
+        o.assert_values(&[]);
+        o.assert_completed();
+    }
+
+    #[test]
+    fn cloning_resubscribes_from_the_start() {
+        let source = from_iter(vec![1, 2]);
+        let o = TestObserver::new();
+        source.clone().subscribe_observer(o.clone());
+        source.subscribe_observer(o.clone());
+        o.assert_values(&[1, 2, 1, 2]);
+    }
+}
