@@ -46,6 +46,7 @@ pub mod notification;
 mod observable;
 pub mod observer;
 pub mod operators;
+pub mod schedulers;
 pub mod source;
 pub mod subscription;
 pub(crate) mod sync;

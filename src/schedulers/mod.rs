@@ -1,0 +1,77 @@
+//! Schedulers: where and when work runs.
+//!
+//! A [`Scheduler`] hands out [`Worker`]s. A worker runs the [`Task`]s given to it one at a
+//! time, in due order (first-in first-out for equal due times), now or at a later instant.
+//! A task asks to run again through its return value ([`Reschedule`]), which costs no new
+//! allocation; periodic work reschedules at an absolute instant computed from its previous due
+//! time, so it does not drift.
+//!
+//! Choices between schedulers are made at compile time: every time operator is generic over
+//! its scheduler, and with [`Immediate`] the scheduling code folds away.
+
+use crate::subscription::Subscription;
+use std::time::{Duration, Instant};
+
+/// What a task asks for when it returns.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum Reschedule {
+    /// The task is finished; the worker drops it.
+    Done,
+    /// Run the task again at this instant. Periodic tasks compute it from their previous due
+    /// time so they do not drift.
+    At(Instant),
+    /// Run the task again this long after now.
+    After(Duration),
+}
+
+/// A unit of work a [`Worker`] runs; any `FnMut() -> Reschedule + Send + 'static` is one.
+pub trait Task: Send + 'static {
+    /// Runs the task once.
+    fn run(&mut self) -> Reschedule;
+}
+
+impl<F> Task for F
+where
+    F: FnMut() -> Reschedule + Send + 'static,
+{
+    #[inline]
+    fn run(&mut self) -> Reschedule {
+        self()
+    }
+}
+
+/// Hands out workers. A cheap `Clone + Send` value, so time operators can hold one.
+pub trait Scheduler: Clone + Send + Sync + 'static {
+    /// The worker this scheduler hands out.
+    type Worker: Worker;
+
+    /// A new worker. Tasks on one worker run one at a time, in due order.
+    fn worker(&self) -> Self::Worker;
+
+    /// The scheduler's clock: the wall clock, or virtual time for the test scheduler.
+    fn now(&self) -> Instant;
+}
+
+/// Runs tasks one at a time, in due order. Disposing the worker (it is a [`Subscription`])
+/// cancels every task on it; dropping it does not.
+pub trait Worker: Subscription + Clone + Send + Sync + 'static {
+    /// The handle of one scheduled task; disposing it cancels that task, which then never
+    /// runs again, and what it captured is dropped promptly.
+    type TaskHandle: Subscription + Clone + Send + Sync + 'static;
+
+    /// Runs `task` at `due` (at once if `due` is not in the future).
+    fn schedule_at<T: Task>(&self, due: Instant, task: T) -> Self::TaskHandle;
+
+    /// The worker's clock, the same as its scheduler's.
+    fn now(&self) -> Instant;
+
+    /// Runs `task` after `delay`.
+    fn schedule_after<T: Task>(&self, delay: Duration, task: T) -> Self::TaskHandle {
+        self.schedule_at(self.now() + delay, task)
+    }
+
+    /// Runs `task` as soon as the worker gets to it.
+    fn schedule<T: Task>(&self, task: T) -> Self::TaskHandle {
+        self.schedule_at(self.now(), task)
+    }
+}
