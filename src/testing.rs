@@ -247,3 +247,236 @@ impl<T> Observer<T> for TestObserver<T> {
         self.shared.disposed.load(Ordering::SeqCst)
     }
 }
+
+// ---------------------------------------------------------------- virtual time
+
+pub use self::timed::{cold, Cold, TimedObserver};
+
+mod timed {
+    use crate::notification::Notification;
+    use crate::observable::{Observable, Subscribe};
+    use crate::observer::Observer;
+    use crate::schedulers::{Reschedule, Scheduler, Worker};
+    use crate::Error;
+    use parking_lot::Mutex;
+    use std::fmt;
+    use std::sync::atomic::{AtomicBool, Ordering};
+    use std::sync::Arc;
+    use std::time::{Duration, Instant};
+
+    /// An observer that records each notification with the time it arrived, measured on a
+    /// scheduler's clock from the moment the observer was made: the companion of
+    /// [`TestScheduler`](crate::schedulers::TestScheduler) for asserting when things happen.
+    ///
+    /// A cheap `Clone` handle to shared state, like [`TestObserver`](super::TestObserver).
+    ///
+    /// # Examples
+    ///
+    /// ```
+    /// use rx::prelude::*;
+    /// use rx::schedulers::TestScheduler;
+    /// use rx::testing::TimedObserver;
+    /// use rx::Notification::{Completed, Next};
+    /// use std::time::Duration;
+    ///
+    /// let scheduler = TestScheduler::new();
+    /// let observer = TimedObserver::new(&scheduler);
+    /// rx::source::timer(Duration::from_secs(2), scheduler.clone())
+    ///     .subscribe_observer(observer.clone());
+    /// scheduler.run();
+    /// let at = Duration::from_secs(2);
+    /// observer.assert_timeline(&[(at, Next(0)), (at, Completed)]);
+    /// ```
+    pub struct TimedObserver<T, Sch> {
+        scheduler: Sch,
+        start: Instant,
+        shared: Arc<Shared<T>>,
+    }
+
+    struct Shared<T> {
+        events: Mutex<Vec<(Duration, Notification<T>)>>,
+        disposed: AtomicBool,
+    }
+
+    impl<T, Sch: Scheduler> TimedObserver<T, Sch> {
+        /// An observer with nothing recorded, whose clock starts at `scheduler`'s now.
+        pub fn new(scheduler: &Sch) -> Self {
+            TimedObserver {
+                start: scheduler.now(),
+                scheduler: scheduler.clone(),
+                shared: Arc::new(Shared {
+                    events: Mutex::new(Vec::new()),
+                    disposed: AtomicBool::new(false),
+                }),
+            }
+        }
+
+        /// Everything recorded so far, each with its time since the observer was made.
+        pub fn timeline(&self) -> Vec<(Duration, Notification<T>)>
+        where
+            T: Clone,
+        {
+            self.shared.events.lock().clone()
+        }
+
+        /// Asserts the whole timeline recorded so far.
+        #[track_caller]
+        pub fn assert_timeline(&self, expected: &[(Duration, Notification<T>)])
+        where
+            T: Clone + PartialEq + fmt::Debug,
+        {
+            assert_eq!(self.timeline(), expected, "timelines differ");
+        }
+
+        /// Makes [`is_disposed`](Observer::is_disposed) answer `true` from now on.
+        pub fn dispose(&self) {
+            self.shared.disposed.store(true, Ordering::SeqCst);
+        }
+
+        fn record(&self, notification: Notification<T>) {
+            let at = self.scheduler.now().saturating_duration_since(self.start);
+            self.shared.events.lock().push((at, notification));
+        }
+    }
+
+    impl<T, Sch: Clone> Clone for TimedObserver<T, Sch> {
+        fn clone(&self) -> Self {
+            TimedObserver {
+                scheduler: self.scheduler.clone(),
+                start: self.start,
+                shared: self.shared.clone(),
+            }
+        }
+    }
+
+    impl<T: fmt::Debug, Sch> fmt::Debug for TimedObserver<T, Sch> {
+        fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+            f.debug_struct("TimedObserver")
+                .field("timeline", &*self.shared.events.lock())
+                .finish()
+        }
+    }
+
+    impl<T, Sch: Scheduler> Observer<T> for TimedObserver<T, Sch> {
+        fn on_next(&mut self, value: T) {
+            self.record(Notification::Next(value));
+        }
+
+        fn on_error(self, error: Error) {
+            self.record(Notification::Error(error));
+        }
+
+        fn on_completed(self) {
+            self.record(Notification::Completed);
+        }
+
+        fn is_disposed(&self) -> bool {
+            self.shared.disposed.load(Ordering::SeqCst)
+        }
+    }
+
+    /// An observable that replays a script of timed notifications to each subscriber, each
+    /// time measured from that subscription (Rx.NET's `CreateColdObservable`).
+    ///
+    /// # Examples
+    ///
+    /// ```
+    /// use rx::prelude::*;
+    /// use rx::schedulers::TestScheduler;
+    /// use rx::testing::{cold, TimedObserver};
+    /// use rx::Notification::{Completed, Next};
+    /// use std::time::Duration;
+    ///
+    /// let ms = Duration::from_millis;
+    /// let scheduler = TestScheduler::new();
+    /// let source = cold(&scheduler, [(ms(10), Next('a')), (ms(30), Next('b')), (ms(30), Completed)]);
+    /// let observer = TimedObserver::new(&scheduler);
+    /// source.subscribe_observer(observer.clone());
+    /// scheduler.run();
+    /// observer.assert_timeline(&[(ms(10), Next('a')), (ms(30), Next('b')), (ms(30), Completed)]);
+    /// ```
+    ///
+    /// # Panics
+    ///
+    /// When the times decrease, or a notification follows a terminal one.
+    pub fn cold<T, Sch, I>(scheduler: &Sch, script: I) -> Cold<T, Sch>
+    where
+        Sch: Scheduler,
+        I: IntoIterator<Item = (Duration, Notification<T>)>,
+    {
+        let script: Vec<_> = script.into_iter().collect();
+        for pair in script.windows(2) {
+            assert!(pair[0].0 <= pair[1].0, "cold: the times must not decrease");
+            assert!(!pair[0].1.is_terminal(), "cold: nothing may follow a terminal notification");
+        }
+        Cold {
+            scheduler: scheduler.clone(),
+            script: script.into(),
+        }
+    }
+
+    /// Replays a script of timed notifications; built by [`cold`].
+    #[must_use = "observables do nothing unless subscribed"]
+    pub struct Cold<T, Sch> {
+        scheduler: Sch,
+        script: Arc<[(Duration, Notification<T>)]>,
+    }
+
+    impl<T, Sch: Clone> Clone for Cold<T, Sch> {
+        fn clone(&self) -> Self {
+            Cold {
+                scheduler: self.scheduler.clone(),
+                script: self.script.clone(),
+            }
+        }
+    }
+
+    impl<T: fmt::Debug, Sch> fmt::Debug for Cold<T, Sch> {
+        fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+            f.debug_struct("Cold").field("script", &self.script).finish()
+        }
+    }
+
+    impl<T, Sch> Observable for Cold<T, Sch> {
+        type Item = T;
+    }
+
+    impl<T, Sch, O> Subscribe<O> for Cold<T, Sch>
+    where
+        T: Clone + Send + Sync + 'static,
+        Sch: Scheduler,
+        O: Observer<T> + Send + 'static,
+    {
+        type Subscription = <Sch::Worker as Worker>::TaskHandle;
+
+        fn subscribe_observer(self, observer: O) -> Self::Subscription {
+            let worker = self.scheduler.worker();
+            let start = worker.now();
+            let script = self.script;
+            let first = script.first().map_or(Duration::ZERO, |(at, _)| *at);
+            let mut observer = Some(observer);
+            let mut next = 0;
+            worker.schedule_at(start + first, move || {
+                // Everything due at this task's time, then sleep until the next time.
+                let Some((now, _)) = script.get(next) else {
+                    return Reschedule::Done;
+                };
+                let now = *now;
+                while let Some((at, notification)) = script.get(next) {
+                    if *at != now {
+                        return Reschedule::At(start + *at);
+                    }
+                    next += 1;
+                    let Some(o) = observer.take() else {
+                        return Reschedule::Done;
+                    };
+                    if o.is_disposed() {
+                        return Reschedule::Done;
+                    }
+                    observer = notification.clone().deliver(o);
+                }
+                Reschedule::Done
+            })
+        }
+    }
+}

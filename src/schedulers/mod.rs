@@ -12,6 +12,23 @@
 use crate::subscription::Subscription;
 use std::time::{Duration, Instant};
 
+mod cell;
+mod current_thread;
+mod immediate;
+mod new_thread;
+mod run_loop;
+mod test_scheduler;
+mod thread_pool;
+mod timed_queue;
+
+pub use current_thread::{CurrentThread, CurrentThreadTask, CurrentThreadWorker};
+pub use immediate::{Immediate, ImmediateWorker};
+pub use new_thread::NewThread;
+pub use run_loop::RunLoop;
+pub use test_scheduler::TestScheduler;
+pub use thread_pool::{Computational, ThreadPool};
+pub use timed_queue::{QueueWorker, QueuedTask};
+
 /// What a task asks for when it returns.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
 pub enum Reschedule {

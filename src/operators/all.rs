@@ -1,0 +1,177 @@
+//! [`ObservableExt::all`](crate::ObservableExt::all).
+
+use super::reduce::complete_with;
+use crate::Error;
+use crate::observable::{Observable, Subscribe};
+use crate::observer::Observer;
+
+/// Emits whether every value satisfies a predicate; built by
+/// [`ObservableExt::all`](crate::ObservableExt::all).
+#[derive(Clone, Debug)]
+#[must_use = "observables do nothing unless subscribed"]
+#[doc(alias = "every")]
+pub struct All<S, P> {
+    source: S,
+    predicate: P,
+}
+
+impl<S, P> All<S, P> {
+    pub(crate) fn new(source: S, predicate: P) -> Self {
+        All { source, predicate }
+    }
+}
+
+impl<S, P> Observable for All<S, P>
+where
+    S: Observable,
+    P: FnMut(S::Item) -> bool,
+{
+    type Item = bool;
+}
+
+impl<S, P, O> Subscribe<O> for All<S, P>
+where
+    S: Subscribe<AllObserver<O, P>>,
+    P: FnMut(<S as Observable>::Item) -> bool,
+    O: Observer<bool>,
+{
+    type Subscription = S::Subscription;
+
+    #[inline]
+    fn subscribe_observer(self, observer: O) -> Self::Subscription {
+        self.source.subscribe_observer(AllObserver {
+            observer: Some(observer),
+            predicate: self.predicate,
+        })
+    }
+}
+
+/// The observer [`All`] subscribes upstream.
+#[derive(Debug)]
+pub struct AllObserver<O, P> {
+    // `None` once the answer is known: upstream sees that as disposal and stops.
+    observer: Option<O>,
+    predicate: P,
+}
+
+impl<T, O, P> Observer<T> for AllObserver<O, P>
+where
+    O: Observer<bool>,
+    P: FnMut(T) -> bool,
+{
+    #[inline]
+    fn on_next(&mut self, value: T) {
+        if let Some(observer) = self.observer.take_if(|_| !(self.predicate)(value)) {
+            complete_with(observer, false);
+        }
+    }
+
+    #[inline]
+    fn on_error(self, error: Error) {
+        if let Some(observer) = self.observer {
+            observer.on_error(error)
+        }
+    }
+
+    #[inline]
+    fn on_completed(self) {
+        if let Some(observer) = self.observer {
+            complete_with(observer, true)
+        }
+    }
+
+    #[inline]
+    fn is_disposed(&self) -> bool {
+        self.observer.as_ref().is_none_or(O::is_disposed)
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use crate::Error;
+    use crate::Notification as N;
+    use crate::prelude::*;
+    use crate::source::{empty, from_iter};
+    use crate::testing::TestObserver;
+
+    #[test]
+    fn true_when_every_value_passes() {
+        let o = TestObserver::new();
+        from_iter([2, 4, 6])
+            .all(|v| v % 2 == 0)
+            .subscribe_observer(o.clone());
+        o.assert_notifications(&[N::Next(true), N::Completed]);
+    }
+
+    #[test]
+    fn false_at_the_first_failure_and_upstream_stops() {
+        let o = TestObserver::new();
+        let mut tested = Vec::new();
+        from_iter(0..)
+            .all(|v| {
+                tested.push(v);
+                v < 3
+            })
+            .subscribe_observer(o.clone());
+        assert_eq!(tested, [0, 1, 2, 3]);
+        o.assert_notifications(&[N::Next(false), N::Completed]);
+    }
+
+    #[test]
+    fn empty_source_is_vacuously_true() {
+        let o = TestObserver::new();
+        empty::<i32>().all(|_| false).subscribe_observer(o.clone());
+        o.assert_notifications(&[N::Next(true), N::Completed]);
+    }
+
+    #[test]
+    fn error_before_the_answer_passes_through() {
+        let o = TestObserver::new();
+        from_iter([N::Next(1), N::Error(Error::msg("bad"))])
+            .dematerialize()
+            .all(|v| v > 0)
+            .subscribe_observer(o.clone());
+        o.assert_notifications(&[N::Error(Error::msg("bad"))]);
+    }
+
+    #[test]
+    fn error_after_the_answer_is_ignored() {
+        let o = TestObserver::new();
+        from_iter([N::Next(1), N::Next(-1), N::Error(Error::msg("late"))])
+            .dematerialize()
+            .all(|v| v > 0)
+            .subscribe_observer(o.clone());
+        o.assert_notifications(&[N::Next(false), N::Completed]);
+
+        // A source that does not check `is_disposed` still cannot reach the downstream.
+        let o = TestObserver::new();
+        let mut observer = super::AllObserver {
+            observer: Some(o.clone()),
+            predicate: |v: i32| v > 0,
+        };
+        observer.on_next(-1);
+        assert!(observer.is_disposed());
+        observer.on_next(-2);
+        observer.on_error(Error::msg("late"));
+        o.assert_notifications(&[N::Next(false), N::Completed]);
+    }
+
+    #[test]
+    fn disposed_downstream_stops_an_endless_source() {
+        let o = TestObserver::new();
+        let probe = o.clone();
+        let mut tested = 0;
+        from_iter(0..)
+            .all(|_| {
+                tested += 1;
+                if tested == 3 {
+                    probe.dispose();
+                }
+                true
+            })
+            .subscribe_observer(o.clone());
+        assert_eq!(tested, 3);
+        o.assert_values(&[]);
+        o.assert_not_terminated();
+    }
+}

@@ -1,0 +1,152 @@
+//! [`ObservableExt::max`](crate::ObservableExt::max).
+
+use super::reduce::complete_with;
+use crate::Error;
+use crate::observable::{Observable, Subscribe};
+use crate::observer::Observer;
+
+/// Emits the largest of its source's values, at completion; built by
+/// [`ObservableExt::max`](crate::ObservableExt::max).
+#[derive(Clone, Debug)]
+#[must_use = "observables do nothing unless subscribed"]
+pub struct Max<S> {
+    source: S,
+}
+
+impl<S> Max<S> {
+    pub(crate) fn new(source: S) -> Self {
+        Max { source }
+    }
+}
+
+impl<S: Observable> Observable for Max<S> {
+    type Item = S::Item;
+}
+
+impl<S, O> Subscribe<O> for Max<S>
+where
+    S: Subscribe<MaxObserver<O, <S as Observable>::Item>>,
+    <S as Observable>::Item: Ord,
+    O: Observer<<S as Observable>::Item>,
+{
+    type Subscription = S::Subscription;
+
+    #[inline]
+    fn subscribe_observer(self, observer: O) -> Self::Subscription {
+        self.source.subscribe_observer(MaxObserver {
+            observer,
+            max: None,
+        })
+    }
+}
+
+/// The observer [`Max`] subscribes upstream.
+#[derive(Debug)]
+pub struct MaxObserver<O, T> {
+    observer: O,
+    max: Option<T>,
+}
+
+impl<T: Ord, O: Observer<T>> Observer<T> for MaxObserver<O, T> {
+    #[inline]
+    fn on_next(&mut self, value: T) {
+        // Greater or equal: the last of several equal maxima wins, as with `Iterator::max`.
+        if self.max.as_ref().is_none_or(|max| value >= *max) {
+            self.max = Some(value);
+        }
+    }
+
+    #[inline]
+    fn on_error(self, error: Error) {
+        self.observer.on_error(error)
+    }
+
+    #[inline]
+    fn on_completed(self) {
+        match self.max {
+            Some(max) => complete_with(self.observer, max),
+            None => self.observer.on_completed(),
+        }
+    }
+
+    #[inline]
+    fn is_disposed(&self) -> bool {
+        self.observer.is_disposed()
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use crate::Error;
+    use crate::Notification as N;
+    use crate::prelude::*;
+    use crate::source::{empty, from_iter};
+    use crate::testing::TestObserver;
+    use std::cmp::Ordering;
+
+    #[test]
+    fn emits_the_largest_then_completes() {
+        let o = TestObserver::new();
+        from_iter([3, 1, 5, 4, 1])
+            .max()
+            .subscribe_observer(o.clone());
+        o.assert_notifications(&[N::Next(5), N::Completed]);
+    }
+
+    #[test]
+    fn keeps_the_last_of_equal_maxima() {
+        #[derive(Clone, Debug, PartialEq, Eq)]
+        struct Keyed(i32, &'static str);
+        impl PartialOrd for Keyed {
+            fn partial_cmp(&self, other: &Self) -> Option<Ordering> {
+                Some(self.cmp(other))
+            }
+        }
+        impl Ord for Keyed {
+            fn cmp(&self, other: &Self) -> Ordering {
+                self.0.cmp(&other.0)
+            }
+        }
+        let values = [Keyed(1, "a"), Keyed(2, "b"), Keyed(2, "c"), Keyed(0, "d")];
+        let o = TestObserver::new();
+        from_iter(values.clone())
+            .max()
+            .subscribe_observer(o.clone());
+        o.assert_values(&[values.into_iter().max().unwrap()]);
+        assert_eq!(o.values()[0].1, "c");
+    }
+
+    #[test]
+    fn empty_source_completes_without_a_value() {
+        let o = TestObserver::new();
+        empty::<i32>().max().subscribe_observer(o.clone());
+        o.assert_notifications(&[N::Completed]);
+    }
+
+    #[test]
+    fn error_passes_through_without_a_value() {
+        let o = TestObserver::new();
+        from_iter([N::Next(1), N::Error(Error::msg("bad"))])
+            .dematerialize()
+            .max()
+            .subscribe_observer(o.clone());
+        o.assert_notifications(&[N::Error(Error::msg("bad"))]);
+    }
+
+    #[test]
+    fn disposed_downstream_stops_an_endless_source() {
+        let o = TestObserver::new();
+        let probe = o.clone();
+        from_iter(0..)
+            .map(|v| {
+                if v == 3 {
+                    probe.dispose();
+                }
+                v
+            })
+            .max()
+            .subscribe_observer(o.clone());
+        o.assert_values(&[]);
+        o.assert_not_terminated();
+    }
+}

@@ -1,0 +1,187 @@
+//! [`ObservableExt::repeat`](crate::ObservableExt::repeat) and
+//! [`ObservableExt::repeat_forever`](crate::ObservableExt::repeat_forever).
+
+use super::resubscribe::{self, ResubscribeObserver, ResubscribeSubscription, Trigger};
+use crate::observable::{Observable, Subscribe};
+use crate::observer::Observer;
+
+/// Subscribes to the source again after it completes; built by
+/// [`ObservableExt::repeat`](crate::ObservableExt::repeat) and
+/// [`ObservableExt::repeat_forever`](crate::ObservableExt::repeat_forever).
+#[derive(Clone, Debug)]
+#[must_use = "observables do nothing unless subscribed"]
+pub struct Repeat<S> {
+    source: S,
+    /// Subscriptions in total; `None` for no limit.
+    times: Option<usize>,
+}
+
+impl<S> Repeat<S> {
+    pub(crate) fn new(source: S, times: Option<usize>) -> Self {
+        Repeat { source, times }
+    }
+}
+
+impl<S: Observable> Observable for Repeat<S> {
+    type Item = S::Item;
+}
+
+impl<S, O> Subscribe<O> for Repeat<S>
+where
+    S: Subscribe<ResubscribeObserver<S, O>> + Clone,
+    <S as Subscribe<ResubscribeObserver<S, O>>>::Subscription: Send + 'static,
+    O: Observer<<S as Observable>::Item>,
+{
+    type Subscription = ResubscribeSubscription<S, O>;
+
+    fn subscribe_observer(self, observer: O) -> Self::Subscription {
+        match self.times {
+            // Zero times is the empty sequence, as in RxJava and RxJS.
+            Some(0) => {
+                if !observer.is_disposed() {
+                    observer.on_completed();
+                }
+                resubscribe::closed(self.source)
+            }
+            times => resubscribe::subscribe(
+                self.source,
+                observer,
+                Trigger::Completed,
+                times.map(|n| n - 1),
+            ),
+        }
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::super::resubscribe::test_sources::{Signal, Threaded, pending, scripted};
+    use crate::prelude::*;
+    use crate::source::{empty, from_iter, just};
+    use crate::testing::TestObserver;
+    use crate::{Error, Notification};
+    use std::sync::mpsc;
+    use std::time::Duration;
+
+    #[test]
+    fn subscribes_n_times_in_total() {
+        let source = scripted(|n| (vec![n as i32, 10], None));
+        let o = TestObserver::new();
+        let handle = source.clone().repeat(3).subscribe_observer(o.clone());
+        o.assert_notifications(&[
+            Notification::Next(0),
+            Notification::Next(10),
+            Notification::Next(1),
+            Notification::Next(10),
+            Notification::Next(2),
+            Notification::Next(10),
+            Notification::Completed,
+        ]);
+        assert_eq!(source.subscribed(), 3);
+        assert!(handle.is_disposed());
+    }
+
+    #[test]
+    fn repeat_one_is_the_source() {
+        let source = scripted(|_| (vec![1, 2], None));
+        let o = TestObserver::new();
+        source.clone().repeat(1).subscribe_observer(o.clone());
+        o.assert_notifications(&[Notification::Next(1), Notification::Next(2), Notification::Completed]);
+        assert_eq!(source.subscribed(), 1);
+    }
+
+    #[test]
+    fn repeat_zero_completes_without_subscribing() {
+        let source = scripted(|_| (vec![1], None));
+        let o = TestObserver::new();
+        let handle = source.clone().repeat(0).subscribe_observer(o.clone());
+        o.assert_notifications(&[Notification::Completed]);
+        assert_eq!(source.subscribed(), 0);
+        assert!(handle.is_disposed());
+
+        let o = TestObserver::<i32>::new();
+        o.dispose();
+        source.clone().repeat(0).subscribe_observer(o.clone());
+        o.assert_notifications(&[]);
+    }
+
+    #[test]
+    fn an_error_stops_the_repetition() {
+        let source = scripted(|n| if n < 1 { (vec![1], None) } else { (vec![2], Some("boom")) });
+        let o = TestObserver::new();
+        source.clone().repeat(5).subscribe_observer(o.clone());
+        o.assert_notifications(&[
+            Notification::Next(1),
+            Notification::Next(2),
+            Notification::Error(Error::msg("boom")),
+        ]);
+        assert_eq!(source.subscribed(), 2);
+    }
+
+    #[test]
+    fn a_million_synchronous_repetitions_loop_instead_of_recursing() {
+        let mut sum = 0u64;
+        let mut completed = false;
+        just(1u64)
+            .repeat(1_000_000)
+            .subscribe_with(|v| sum += v, |e| panic!("{e}"), || completed = true);
+        assert_eq!(sum, 1_000_000);
+        assert!(completed);
+    }
+
+    #[test]
+    fn repeat_forever_then_take_terminates() {
+        let o = TestObserver::new();
+        let probe = o.clone();
+        let mut seen = 0;
+        from_iter(1..=2)
+            .repeat_forever()
+            .map(|v| {
+                seen += 1;
+                if seen == 5 {
+                    probe.dispose();
+                }
+                v
+            })
+            .subscribe_observer(o.clone());
+        o.assert_values(&[1, 2, 1, 2, 1]);
+        o.assert_not_terminated();
+    }
+
+    #[test]
+    fn repeating_an_empty_source() {
+        let o = TestObserver::<i32>::new();
+        empty::<i32>().repeat(1000).subscribe_observer(o.clone());
+        o.assert_notifications(&[Notification::Completed]);
+    }
+
+    #[test]
+    fn attempts_that_complete_on_another_thread_are_repeated_from_there() {
+        let source = scripted(|n| (vec![n as i32], None));
+        let o = TestObserver::new();
+        let (tx, rx) = mpsc::channel();
+        let handle = Threaded(source.clone())
+            .repeat(4)
+            .subscribe_observer(Signal(o.clone(), tx));
+        rx.recv_timeout(Duration::from_secs(10)).expect("sequence ended");
+        o.assert_values(&[0, 1, 2, 3]);
+        o.assert_completed();
+        assert_eq!(source.subscribed(), 4);
+        assert!(handle.is_disposed());
+    }
+
+    #[test]
+    fn dispose_reaches_the_running_attempt_and_stops_repeating() {
+        let source = pending();
+        let o = TestObserver::<i32>::new();
+        let handle = source.clone().repeat_forever().subscribe_observer(o.clone());
+        assert!(!handle.is_disposed());
+        handle.dispose();
+        handle.dispose();
+        assert!(handle.is_disposed());
+        let handles = source.handles.lock().unwrap();
+        assert_eq!(handles.len(), 1);
+        assert!(handles[0].is_disposed());
+        o.assert_notifications(&[]);
+    }
+}

@@ -1,0 +1,493 @@
+//! The trampoline: a queue on the calling thread, owned by the outermost `schedule`.
+
+use super::cell::{new_cell, Cell};
+use super::immediate::sleep_until;
+use super::{Reschedule, Scheduler, Task, Worker};
+use crate::subscription::Subscription;
+use crate::sync::{Arc, AtomicBool, Ordering};
+use std::cell::RefCell;
+use std::cmp::Ordering as CmpOrdering;
+use std::collections::BinaryHeap;
+use std::fmt;
+use std::time::Instant;
+
+/// Runs tasks on the thread that schedules them, through a queue on that thread (a
+/// trampoline), so that recursive scheduling never grows the stack.
+///
+/// The first `schedule` on a thread becomes the queue's owner: it runs its task at once
+/// (sleeping first if the task is due later), then keeps running queued tasks, in due order
+/// and first-in first-out for equal due times, sleeping until each is due, until none is left;
+/// only then does it return. A `schedule` made while the owner runs (from one of its tasks)
+/// queues the task and returns at once. So an `interval`-like task that reschedules itself,
+/// or a task that schedules another from inside, runs in a loop rather than recursing.
+///
+/// The owner's own task is neither boxed nor queued when nothing else is: it runs inline, and
+/// loops inline when it reschedules, so the common case allocates nothing but the worker.
+/// Each queued (nested) task costs one allocation, reused if it reschedules.
+///
+/// A panic in a task unwinds to the owner's caller; the tasks still queued on that thread are
+/// dropped, and the next `schedule` on the thread starts a fresh queue.
+///
+/// # Examples
+///
+/// ```
+/// use rx::schedulers::{CurrentThread, Reschedule, Scheduler, Worker};
+/// use std::sync::{Arc, Mutex};
+///
+/// let log = Arc::new(Mutex::new(Vec::new()));
+/// let worker = CurrentThread.worker();
+/// let (w, l) = (worker.clone(), log.clone());
+/// worker.schedule(move || {
+///     let l2 = l.clone();
+///     w.schedule(move || {
+///         l2.lock().unwrap().push("inner");
+///         Reschedule::Done
+///     });
+///     // Queued, not run: the outer task finishes first.
+///     l.lock().unwrap().push("outer");
+///     Reschedule::Done
+/// });
+/// // Everything ran before the outermost `schedule` returned.
+/// assert_eq!(*log.lock().unwrap(), ["outer", "inner"]);
+/// ```
+#[derive(Clone, Copy, Debug, Default, PartialEq, Eq)]
+pub struct CurrentThread;
+
+impl Scheduler for CurrentThread {
+    type Worker = CurrentThreadWorker;
+
+    /// A new worker; allocates its disposal flag.
+    fn worker(&self) -> CurrentThreadWorker {
+        CurrentThreadWorker {
+            core: Arc::new(Core {
+                disposed: AtomicBool::new(false),
+            }),
+        }
+    }
+
+    #[inline]
+    fn now(&self) -> Instant {
+        Instant::now()
+    }
+}
+
+/// The worker of [`CurrentThread`]: schedules onto the calling thread's trampoline.
+///
+/// Disposing it cancels its tasks: they never run. Queued tasks of the worker on the
+/// disposing thread are dropped at once; those queued on other threads' trampolines are
+/// dropped when their owner reaches them (the owner is asleep until then anyway). A task's
+/// own handle drops it at once from any thread.
+#[derive(Clone)]
+pub struct CurrentThreadWorker {
+    core: Arc<Core>,
+}
+
+struct Core {
+    /// Release/Acquire: a task that sees it set also sees what the disposer did before.
+    disposed: AtomicBool,
+}
+
+type CtCell = dyn Cell<Arc<Core>>;
+
+impl CtCell {
+    fn is_cancelled(&self) -> bool {
+        self.is_finished() || self.header().disposed.load(Ordering::Acquire)
+    }
+}
+
+/// The handle of a task scheduled on a [`CurrentThreadWorker`]. A task that ran inline has
+/// finished by the time `schedule` returns, so its handle holds nothing; a queued task's
+/// handle cancels it, dropping what it captured at once (or when it returns, if it is running).
+#[derive(Clone)]
+pub struct CurrentThreadTask {
+    cell: Option<Arc<CtCell>>,
+}
+
+impl Subscription for CurrentThreadTask {
+    fn dispose(&self) {
+        if let Some(cell) = &self.cell {
+            // The entry stays in the owner's queue as a tombstone, skipped when reached.
+            cell.cancel();
+        }
+    }
+
+    fn is_disposed(&self) -> bool {
+        self.cell.as_ref().is_none_or(|cell| cell.is_cancelled())
+    }
+}
+
+impl fmt::Debug for CurrentThreadTask {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        f.debug_struct("CurrentThreadTask")
+            .field("disposed", &self.is_disposed())
+            .finish()
+    }
+}
+
+struct Entry {
+    due: Instant,
+    seq: u64,
+    cell: Arc<CtCell>,
+}
+
+impl PartialEq for Entry {
+    fn eq(&self, other: &Self) -> bool {
+        self.seq == other.seq
+    }
+}
+
+impl Eq for Entry {}
+
+impl PartialOrd for Entry {
+    fn partial_cmp(&self, other: &Self) -> Option<CmpOrdering> {
+        Some(self.cmp(other))
+    }
+}
+
+impl Ord for Entry {
+    /// Reversed, so that std's max-heap pops the earliest `(due, seq)` first.
+    fn cmp(&self, other: &Self) -> CmpOrdering {
+        (other.due, other.seq).cmp(&(self.due, self.seq))
+    }
+}
+
+/// A thread's trampoline queue.
+struct Trampoline {
+    /// Whether a `schedule` call on this thread owns the queue and is draining it.
+    draining: bool,
+    heap: BinaryHeap<Entry>,
+    /// Orders equal due times first-in first-out and names entries; never an address.
+    next_seq: u64,
+}
+
+impl Trampoline {
+    fn seq(&mut self) -> u64 {
+        let seq = self.next_seq;
+        self.next_seq += 1;
+        seq
+    }
+
+    fn push(&mut self, due: Instant, cell: Arc<CtCell>) {
+        let seq = self.seq();
+        self.heap.push(Entry { due, seq, cell });
+    }
+}
+
+thread_local! {
+    static TRAMPOLINE: RefCell<Trampoline> = const {
+        RefCell::new(Trampoline {
+            draining: false,
+            heap: BinaryHeap::new(),
+            next_seq: 0,
+        })
+    };
+}
+
+/// Ends ownership of the thread's queue, also when a task panics: the queue is left empty
+/// (its tasks are cancelled, and dropped once the queue is no longer borrowed).
+struct Owner;
+
+impl Drop for Owner {
+    fn drop(&mut self) {
+        let leftover = TRAMPOLINE.with(|t| {
+            let mut t = t.borrow_mut();
+            t.draining = false;
+            std::mem::take(&mut t.heap)
+        });
+        for entry in leftover {
+            entry.cell.cancel();
+        }
+    }
+}
+
+/// The owner's own task, run without boxing.
+struct Inline<T> {
+    due: Instant,
+    seq: u64,
+    task: T,
+}
+
+enum Step {
+    Inline,
+    Queued(Entry),
+    Idle,
+}
+
+impl CurrentThreadWorker {
+    /// Drains the thread's queue, starting with the owner's own task.
+    fn drain<T: Task>(&self, first: Inline<T>) {
+        let _owner = Owner;
+        let mut inline = Some(first);
+        loop {
+            let step = TRAMPOLINE.with(|t| {
+                let mut t = t.borrow_mut();
+                let top = t.heap.peek().map(|e| (e.due, e.seq));
+                match (&inline, top) {
+                    (None, None) => Step::Idle,
+                    (Some(own), Some(top)) if top < (own.due, own.seq) => {
+                        Step::Queued(t.heap.pop().expect("peeked"))
+                    }
+                    (Some(_), _) => Step::Inline,
+                    (None, Some(_)) => Step::Queued(t.heap.pop().expect("peeked")),
+                }
+            });
+            match step {
+                Step::Idle => return,
+                Step::Inline => {
+                    let Inline { due, mut task, .. } = inline.take().expect("inline task");
+                    sleep_until(due);
+                    if self.is_disposed() {
+                        continue;
+                    }
+                    if let Some(due) = next_due(task.run()) {
+                        let seq = TRAMPOLINE.with(|t| t.borrow_mut().seq());
+                        inline = Some(Inline { due, seq, task });
+                    }
+                }
+                Step::Queued(entry) => {
+                    if entry.cell.is_cancelled() {
+                        continue;
+                    }
+                    sleep_until(entry.due);
+                    if entry.cell.is_cancelled() {
+                        continue;
+                    }
+                    let Some(due) = entry.cell.run().and_then(next_due) else {
+                        continue;
+                    };
+                    TRAMPOLINE.with(|t| t.borrow_mut().push(due, entry.cell));
+                }
+            }
+        }
+    }
+}
+
+fn next_due(next: Reschedule) -> Option<Instant> {
+    match next {
+        Reschedule::Done => None,
+        Reschedule::At(due) => Some(due),
+        Reschedule::After(delay) => Some(Instant::now() + delay),
+    }
+}
+
+impl Worker for CurrentThreadWorker {
+    type TaskHandle = CurrentThreadTask;
+
+    fn schedule_at<T: Task>(&self, due: Instant, task: T) -> CurrentThreadTask {
+        let finished = CurrentThreadTask { cell: None };
+        if self.is_disposed() {
+            return finished;
+        }
+        // `Some(seq)` if this call becomes the owner; `None` if a queue is being drained.
+        let owner = TRAMPOLINE.try_with(|t| {
+            let mut t = t.borrow_mut();
+            if t.draining {
+                None
+            } else {
+                t.draining = true;
+                Some(t.seq())
+            }
+        });
+        match owner {
+            Ok(Some(seq)) => {
+                self.drain(Inline { due, seq, task });
+                finished
+            }
+            Ok(None) => {
+                let cell = new_cell(self.core.clone(), task);
+                TRAMPOLINE.with(|t| t.borrow_mut().push(due, cell.clone()));
+                CurrentThreadTask { cell: Some(cell) }
+            }
+            // The thread is exiting and its queue is gone: run the task inline.
+            Err(_) => {
+                super::Immediate.worker().schedule_at(due, task);
+                finished
+            }
+        }
+    }
+
+    #[inline]
+    fn now(&self) -> Instant {
+        Instant::now()
+    }
+}
+
+impl Subscription for CurrentThreadWorker {
+    fn dispose(&self) {
+        if self.core.disposed.swap(true, Ordering::AcqRel) {
+            return;
+        }
+        // Drop this worker's tasks queued on this thread now. Comparing the workers' `Arc`s
+        // is sound: both are alive, so the address cannot have been reused.
+        let removed = TRAMPOLINE.try_with(|t| {
+            let Ok(mut t) = t.try_borrow_mut() else {
+                return Vec::new();
+            };
+            let (mine, rest): (Vec<Entry>, Vec<Entry>) = std::mem::take(&mut t.heap)
+                .into_iter()
+                .partition(|e| Arc::ptr_eq(e.cell.header(), &self.core));
+            t.heap = BinaryHeap::from(rest);
+            mine
+        });
+        for entry in removed.into_iter().flatten() {
+            entry.cell.cancel();
+        }
+    }
+
+    fn is_disposed(&self) -> bool {
+        self.core.disposed.load(Ordering::Acquire)
+    }
+}
+
+impl fmt::Debug for CurrentThreadWorker {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        f.debug_struct("CurrentThreadWorker")
+            .field("disposed", &self.is_disposed())
+            .finish()
+    }
+}
+
+#[cfg(all(test, not(loom)))]
+mod tests {
+    use super::*;
+    use std::sync::Mutex;
+    use std::time::Duration;
+
+    type Log = Arc<Mutex<Vec<u32>>>;
+
+    fn push(log: &Log, n: u32) -> impl FnMut() -> Reschedule + Send + use<> {
+        let log = log.clone();
+        move || {
+            log.lock().unwrap().push(n);
+            Reschedule::Done
+        }
+    }
+
+    #[test]
+    fn nested_schedules_are_queued_not_recursed() {
+        let log = Log::default();
+        let worker = CurrentThread.worker();
+        let (w, l) = (worker.clone(), log.clone());
+        worker.schedule(move || {
+            let (w2, l2) = (w.clone(), l.clone());
+            w.schedule(move || {
+                w2.schedule(push(&l2, 4));
+                l2.lock().unwrap().push(2);
+                Reschedule::Done
+            });
+            w.schedule(push(&l, 3));
+            l.lock().unwrap().push(1);
+            Reschedule::Done
+        });
+        assert_eq!(*log.lock().unwrap(), [1, 2, 3, 4]);
+    }
+
+    #[test]
+    fn deep_recursion_does_not_grow_the_stack() {
+        fn step(w: CurrentThreadWorker, left: Arc<Mutex<u32>>) -> impl FnMut() -> Reschedule + Send {
+            move || {
+                let mut n = left.lock().unwrap();
+                if *n > 0 {
+                    *n -= 1;
+                    w.schedule(step(w.clone(), left.clone()));
+                }
+                Reschedule::Done
+            }
+        }
+        let left = Arc::new(Mutex::new(200_000));
+        let worker = CurrentThread.worker();
+        worker.schedule(step(worker.clone(), left.clone()));
+        assert_eq!(*left.lock().unwrap(), 0);
+    }
+
+    #[test]
+    fn owner_task_reschedules_inline_and_interleaves_fifo() {
+        let log = Log::default();
+        let worker = CurrentThread.worker();
+        let (w, l) = (worker.clone(), log.clone());
+        let mut n = 0;
+        let due = Instant::now();
+        worker.schedule_at(due, move || {
+            n += 1;
+            l.lock().unwrap().push(n);
+            if n == 1 {
+                // Queued at the same due time as the owner's next run, but earlier.
+                w.schedule_at(due, push(&l, 10));
+            }
+            if n < 3 { Reschedule::At(due) } else { Reschedule::Done }
+        });
+        assert_eq!(*log.lock().unwrap(), [1, 10, 2, 3]);
+    }
+
+    #[test]
+    fn equal_due_times_are_fifo_and_earlier_first() {
+        let log = Log::default();
+        let worker = CurrentThread.worker();
+        let (w, l) = (worker.clone(), log.clone());
+        let base = Instant::now();
+        worker.schedule(move || {
+            w.schedule_at(base + Duration::from_millis(2), push(&l, 3));
+            for n in [1, 2] {
+                w.schedule_at(base, push(&l, n));
+            }
+            w.schedule_at(base + Duration::from_millis(2), push(&l, 4));
+            Reschedule::Done
+        });
+        assert_eq!(*log.lock().unwrap(), [1, 2, 3, 4]);
+    }
+
+    #[test]
+    fn cancelled_and_disposed_tasks_do_not_run() {
+        let log = Log::default();
+        let (a, b) = (CurrentThread.worker(), CurrentThread.worker());
+        let (a2, b2, l) = (a.clone(), b.clone(), log.clone());
+        a.schedule(move || {
+            let handle = a2.schedule(push(&l, 1));
+            a2.schedule(push(&l, 2));
+            b2.schedule(push(&l, 3));
+            handle.dispose();
+            assert!(handle.is_disposed());
+            b2.dispose();
+            Reschedule::Done
+        });
+        assert_eq!(*log.lock().unwrap(), [2]);
+        assert!(b.schedule(push(&log, 4)).is_disposed());
+        assert_eq!(*log.lock().unwrap(), [2]);
+    }
+
+    #[test]
+    fn a_panic_resets_the_queue() {
+        let log = Log::default();
+        let worker = CurrentThread.worker();
+        let (w, l) = (worker.clone(), log.clone());
+        let result = std::panic::catch_unwind(move || {
+            let inner = w.clone();
+            w.schedule(move || {
+                inner.schedule(push(&l, 1));
+                panic!("boom")
+            })
+        });
+        assert!(result.is_err());
+        worker.schedule(push(&log, 2));
+        assert_eq!(*log.lock().unwrap(), [2]);
+    }
+
+    #[test]
+    fn queues_are_per_thread() {
+        let log = Log::default();
+        let worker = CurrentThread.worker();
+        let (w, l) = (worker.clone(), log.clone());
+        worker.schedule(move || {
+            let (w, l) = (w.clone(), l.clone());
+            // Another thread is not nested in this one's queue: it owns its own and runs
+            // its task before `schedule` returns there.
+            std::thread::spawn(move || {
+                w.schedule(push(&l, 1));
+            })
+            .join()
+            .unwrap();
+            Reschedule::Done
+        });
+        assert_eq!(*log.lock().unwrap(), [1]);
+    }
+}

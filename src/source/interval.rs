@@ -1,0 +1,185 @@
+//! [`interval`]: `0, 1, 2, ...`, one value every period, forever.
+
+use crate::observable::{Observable, Subscribe};
+use crate::observer::Observer;
+use crate::schedulers::{Reschedule, Scheduler, Worker};
+use std::time::Duration;
+
+/// An observable that emits `0, 1, 2, ...` (as `u64`), the first one `period` after the
+/// subscription and each next one `period` after the previous. It never completes; end it with
+/// an operator such as `take`, or dispose its handle.
+///
+/// Each due time is computed from the previous due time, not from when the previous value was
+/// delivered, so the sequence does not drift however long delivery takes. When delivery falls
+/// behind by more than a period, the missed values are emitted back to back until the sequence
+/// is on time again (tokio's `MissedTickBehavior::Burst`); none is skipped.
+///
+/// ```text
+/// interval(10): -0-1-2-3-4-5-...
+/// ```
+///
+/// # Examples
+///
+/// ```
+/// use rx::prelude::*;
+/// use rx::schedulers::TestScheduler;
+/// use rx::testing::TestObserver;
+/// use std::time::Duration;
+///
+/// let scheduler = TestScheduler::new();
+/// let observer = TestObserver::new();
+/// let handle = rx::source::interval(Duration::from_secs(1), scheduler.clone())
+///     .subscribe_observer(observer.clone());
+///
+/// scheduler.advance_by(Duration::from_millis(3500));
+/// observer.assert_values(&[0, 1, 2]);
+///
+/// handle.dispose();
+/// scheduler.advance_by(Duration::from_secs(10));
+/// observer.assert_values(&[0, 1, 2]);
+/// observer.assert_not_terminated();
+/// ```
+///
+/// # Scheduler
+///
+/// One task on a worker of `scheduler` emits every value: it asks to run again at its next
+/// due time, and stops as soon as its observer reports that it is disposed, so
+/// `interval(..).take(3)` stops right after the third value. The handle returned by
+/// `subscribe` is that task's handle: disposing it cancels the task and drops the observer.
+///
+/// # Panics
+///
+/// When `period` is zero.
+///
+/// # Performance
+///
+/// One task scheduled per subscription, which reschedules itself without allocating.
+pub fn interval<Sch: Scheduler>(period: Duration, scheduler: Sch) -> Interval<Sch> {
+    assert!(!period.is_zero(), "interval: the period must be non-zero");
+    Interval { period, scheduler }
+}
+
+/// Emits `0, 1, 2, ...` periodically; built by [`interval`].
+#[derive(Clone, Debug)]
+#[must_use = "observables do nothing unless subscribed"]
+pub struct Interval<Sch> {
+    period: Duration,
+    scheduler: Sch,
+}
+
+impl<Sch> Observable for Interval<Sch> {
+    type Item = u64;
+}
+
+impl<Sch, O> Subscribe<O> for Interval<Sch>
+where
+    Sch: Scheduler,
+    O: Observer<u64> + Send + 'static,
+{
+    type Subscription = <Sch::Worker as Worker>::TaskHandle;
+
+    fn subscribe_observer(self, mut observer: O) -> Self::Subscription {
+        // As for `timer`, the worker handle is not kept: the task alone keeps it alive.
+        let worker = self.scheduler.worker();
+        let period = self.period;
+        let mut due = worker.now() + period;
+        let mut count: u64 = 0;
+        worker.schedule_at(due, move || {
+            if observer.is_disposed() {
+                return Reschedule::Done;
+            }
+            observer.on_next(count);
+            if observer.is_disposed() {
+                return Reschedule::Done;
+            }
+            count += 1;
+            due += period;
+            Reschedule::At(due)
+        })
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::interval;
+    use crate::notification::Notification::*;
+    use crate::prelude::*;
+    use crate::schedulers::TestScheduler;
+    use crate::testing::{TestObserver, TimedObserver};
+    use std::time::Duration;
+
+    fn ms(n: u64) -> Duration {
+        Duration::from_millis(n)
+    }
+
+    #[test]
+    fn ticks_at_every_multiple_of_the_period() {
+        let sch = TestScheduler::new();
+        let o = TimedObserver::new(&sch);
+        interval(ms(100), sch.clone()).subscribe_observer(o.clone());
+        sch.advance_by(ms(450));
+        o.assert_timeline(&[
+            (ms(100), Next(0)),
+            (ms(200), Next(1)),
+            (ms(300), Next(2)),
+            (ms(400), Next(3)),
+        ]);
+    }
+
+    #[test]
+    fn advancing_in_uneven_steps_does_not_shift_the_ticks() {
+        let sch = TestScheduler::new();
+        let o = TimedObserver::new(&sch);
+        interval(ms(100), sch.clone()).subscribe_observer(o.clone());
+        for step in [30, 70, 1, 149, 50, 33] {
+            sch.advance_by(ms(step));
+        }
+        o.assert_timeline(&[(ms(100), Next(0)), (ms(200), Next(1)), (ms(300), Next(2))]);
+    }
+
+    #[test]
+    fn disposing_the_handle_stops_the_ticks() {
+        let sch = TestScheduler::new();
+        let o = TestObserver::new();
+        let handle = interval(ms(10), sch.clone()).subscribe_observer(o.clone());
+        sch.advance_by(ms(25));
+        handle.dispose();
+        sch.advance_by(ms(100));
+        o.assert_values(&[0, 1]);
+        o.assert_not_terminated();
+    }
+
+    #[test]
+    fn take_stops_the_task_right_after_the_last_value() {
+        let sch = TestScheduler::new();
+        let o = TimedObserver::new(&sch);
+        interval(ms(10), sch.clone()).take(3).subscribe_observer(o.clone());
+        sch.advance_by(ms(30));
+        o.assert_timeline(&[
+            (ms(10), Next(0)),
+            (ms(20), Next(1)),
+            (ms(30), Next(2)),
+            (ms(30), Completed),
+        ]);
+        // The task ended with the third value: nothing is left on the scheduler.
+        assert!(sch.is_empty());
+    }
+
+    #[test]
+    fn disposed_downstream_stops_before_the_next_value() {
+        let sch = TestScheduler::new();
+        let o = TestObserver::new();
+        interval(ms(10), sch.clone()).subscribe_observer(o.clone());
+        sch.advance_by(ms(20));
+        o.dispose();
+        sch.advance_by(ms(10));
+        o.assert_values(&[0, 1]);
+        assert!(sch.is_empty());
+    }
+
+    #[test]
+    #[should_panic(expected = "period must be non-zero")]
+    fn zero_period_panics() {
+        let _ = interval(Duration::ZERO, TestScheduler::new());
+    }
+}

@@ -1,0 +1,824 @@
+//! The engine behind every subject: a registry of type-erased observers and the serialiser that
+//! delivers to them.
+//!
+//! # Algorithm
+//!
+//! Queue-drain ("emitter loop"), as RxJava's `SerializedObserver` and its `wip` drain loops.
+//! `wip` counts requests for the *delivery role*. Whoever moves it from zero holds the role and
+//! is the only thread that touches [`Delivery`] (the observers and the replay state), until it
+//! brings `wip` back to zero. Every other call — from another thread, or from inside an
+//! observer's callback on the holder's own thread — records its event in the [`Inbox`] under a
+//! short lock, increments `wip` and returns; the holder sees the increment when it tries to
+//! leave, delivers what was recorded and tries again. Nobody ever waits for a delivery to end,
+//! so a callback may call back into the subject, and two subjects feeding each other from two
+//! threads cannot deadlock.
+//!
+//! The fast path, `on_next` when nobody is delivering, is one compare-exchange to take the role,
+//! the calls, and one fetch-sub to give it back: no lock and no allocation. The inbox lock is
+//! never held while an observer runs.
+//!
+//! Subscribing always goes through the inbox, so it is ordered with the events around it; the
+//! new observer is registered between two notifications, never during one. Disposing removes the
+//! subscription from the inbox's table at once, and bumps `disposals`: the holder compares it
+//! with what it last saw before each call to an observer, so an observer disposed by a callback
+//! of the same delivery is not called again.
+
+use crate::observable::{Observable, Subscribe};
+use crate::observer::Observer;
+use crate::schedulers::Scheduler;
+use crate::subscription::Subscription;
+use crate::sync::{Arc, AtomicBool, AtomicUsize, Mutex, Ordering};
+use crate::Error;
+use slab::Slab;
+use std::collections::VecDeque;
+use std::fmt;
+use std::mem;
+use std::time::{Duration, Instant};
+
+/// An observer as the registry stores it.
+///
+/// Not `DynObserver`: folding the `is_disposed` checks a source owes its observer into one
+/// virtual call per notification saves a second virtual call per item and per subscriber.
+trait Sink<T>: Send {
+    /// Delivers `value` unless the observer is disposed; answers whether it wants more.
+    fn next(&mut self, value: T) -> bool;
+    fn error(self: Box<Self>, error: Error);
+    fn completed(self: Box<Self>);
+}
+
+impl<T, O: Observer<T> + Send> Sink<T> for O {
+    #[inline]
+    fn next(&mut self, value: T) -> bool {
+        if self.is_disposed() {
+            return false;
+        }
+        self.on_next(value);
+        !self.is_disposed()
+    }
+
+    fn error(self: Box<Self>, error: Error) {
+        if !self.is_disposed() {
+            (*self).on_error(error)
+        }
+    }
+
+    fn completed(self: Box<Self>) {
+        if !self.is_disposed() {
+            (*self).on_completed()
+        }
+    }
+}
+
+type BoxedSink<T> = Box<dyn Sink<T>>;
+
+/// A scheduler's clock, type-erased so `ReplaySubject` needs no scheduler type parameter.
+trait Clock: Send + Sync {
+    fn now(&self) -> Instant;
+}
+
+impl<S: Scheduler> Clock for S {
+    fn now(&self) -> Instant {
+        Scheduler::now(self)
+    }
+}
+
+/// What a subject does with values besides passing them on.
+pub(crate) enum Kind<T> {
+    Publish,
+    /// The latest value: the initial one until the first `on_next`.
+    Behavior(T),
+    Replay(ReplayConfig),
+    Async,
+}
+
+/// How much a `ReplaySubject` keeps. Immutable, so it can live outside the delivery role.
+pub(crate) struct ReplayConfig {
+    capacity: usize,
+    window: Option<(Duration, std::sync::Arc<dyn Clock>)>,
+}
+
+impl ReplayConfig {
+    pub(crate) fn unbounded() -> Self {
+        ReplayConfig { capacity: usize::MAX, window: None }
+    }
+
+    pub(crate) fn with_capacity(capacity: usize) -> Self {
+        ReplayConfig { capacity, window: None }
+    }
+
+    pub(crate) fn with_window<S: Scheduler>(capacity: usize, age: Duration, scheduler: S) -> Self {
+        // A plain `std` `Arc`: the clock is immutable configuration, not state loom must model,
+        // and loom's `Arc` cannot hold a trait object.
+        ReplayConfig { capacity, window: Some((age, std::sync::Arc::new(scheduler))) }
+    }
+
+    fn same(&self) -> Self {
+        ReplayConfig { capacity: self.capacity, window: self.window.clone() }
+    }
+
+    /// Whether a value recorded at `at` is too old to replay at `now`: RxJava keeps a value
+    /// while its age is strictly below the window.
+    fn is_stale(age: Duration, at: Instant, now: Instant) -> bool {
+        now.saturating_duration_since(at) >= age
+    }
+}
+
+/// The state of a subject, shared by every handle to it.
+pub(crate) struct Core<T> {
+    /// Requests for the delivery role; nonzero while a thread holds it. See the module docs.
+    wip: AtomicUsize,
+    /// Owned by the thread holding the delivery role.
+    delivery: DeliveryCell<Delivery<T>>,
+    /// What other threads and re-entrant calls hand to the holder; never held while an
+    /// observer runs.
+    inbox: Mutex<Inbox<T>>,
+    /// Bumped (under the inbox lock) by every disposal; the holder compares it with the count it
+    /// last saw before each call to an observer, so a disposed observer is not called again.
+    disposals: AtomicUsize,
+    /// Set (under the inbox lock) when the first terminal notification is accepted: later
+    /// notifications are ignored, and `SubjectObserver::is_disposed` reads it.
+    terminated: AtomicBool,
+    /// Kept outside the delivery role so a fresh subject of the same shape can be made from any
+    /// thread.
+    replay: Option<ReplayConfig>,
+}
+
+// SAFETY: `delivery` is the only field that is not `Sync`. It is accessed only by the thread
+// holding the delivery role: the one that moved `wip` from zero with an Acquire read-modify-write,
+// until it moves `wip` back to zero with a Release one, so accesses from successive holders are
+// ordered by happens-before. Everything reached through it is `Send` (`T: Send`, `Sink: Send`).
+unsafe impl<T: Send> Sync for Core<T> {}
+
+struct Inbox<T> {
+    events: VecDeque<Event<T>>,
+    /// Every live subscription: key → id. The key indexes `Delivery::slots`; the id, never
+    /// reused, tells a stale handle from the subscription that took its key over.
+    live: Slab<u64>,
+    next_id: u64,
+    /// Disposed subscriptions whose observers the holder has not dropped yet.
+    vacated: Vec<(usize, u64)>,
+}
+
+enum Event<T> {
+    Next(T),
+    Error(Error),
+    Completed,
+    /// `key` is `None` when the subject had already accepted a terminal notification.
+    Subscribe {
+        key: Option<usize>,
+        id: u64,
+        sink: BoxedSink<T>,
+    },
+}
+
+struct Delivery<T> {
+    /// Indexed by key; trailing empty slots are trimmed, so the last slot, if any, is live.
+    slots: Vec<Option<Entry<T>>>,
+    state: State<T>,
+    /// The terminal notification, once delivered.
+    terminal: Option<Terminal>,
+    seen_disposals: usize,
+    /// Swapped with the inbox's queues, so events are handled without the lock and without
+    /// allocating.
+    events: VecDeque<Event<T>>,
+    vacated: Vec<(usize, u64)>,
+}
+
+struct Entry<T> {
+    id: u64,
+    sink: BoxedSink<T>,
+}
+
+#[derive(Clone)]
+enum Terminal {
+    Error(Error),
+    Completed,
+}
+
+/// The per-kind state, owned by the delivery role.
+enum State<T> {
+    Publish,
+    Behavior(T),
+    Replay {
+        values: VecDeque<T>,
+        /// When each value was recorded; empty unless the buffer has a time window.
+        times: VecDeque<Instant>,
+    },
+    /// The last value, emitted on completion.
+    Async(Option<T>),
+}
+
+impl<T> Core<T> {
+    pub(crate) fn new(kind: Kind<T>) -> Self {
+        let (state, replay) = match kind {
+            Kind::Publish => (State::Publish, None),
+            Kind::Behavior(initial) => (State::Behavior(initial), None),
+            Kind::Replay(config) => (
+                State::Replay { values: VecDeque::new(), times: VecDeque::new() },
+                Some(config),
+            ),
+            Kind::Async => (State::Async(None), None),
+        };
+        Core {
+            wip: AtomicUsize::new(0),
+            delivery: DeliveryCell::new(Delivery {
+                slots: Vec::new(),
+                state,
+                terminal: None,
+                seen_disposals: 0,
+                events: VecDeque::new(),
+                vacated: Vec::new(),
+            }),
+            inbox: Mutex::new(Inbox {
+                events: VecDeque::new(),
+                live: Slab::new(),
+                next_id: 0,
+                vacated: Vec::new(),
+            }),
+            disposals: AtomicUsize::new(0),
+            terminated: AtomicBool::new(false),
+            replay,
+        }
+    }
+
+    /// An empty replay subject configured like this one.
+    pub(crate) fn replay_config(&self) -> Option<ReplayConfig> {
+        self.replay.as_ref().map(ReplayConfig::same)
+    }
+
+    pub(crate) fn is_terminated(&self) -> bool {
+        // Acquire pairs with the Release store in `terminate`.
+        self.terminated.load(Ordering::Acquire)
+    }
+
+    /// Whether any subscription is live (including ones not yet registered by the holder).
+    pub(crate) fn has_observers(&self) -> bool {
+        !self.inbox.lock().live.is_empty()
+    }
+
+    fn is_live(&self, key: usize, id: u64) -> bool {
+        self.inbox.lock().live.get(key) == Some(&id)
+    }
+}
+
+impl<T: Clone + Send> Core<T> {
+    pub(crate) fn on_next(&self, value: T) {
+        // Acquire pairs with the Release that gave the role up, so this thread sees the last
+        // holder's writes to `delivery`.
+        if self.wip.compare_exchange(0, 1, Ordering::Acquire, Ordering::Relaxed).is_ok() {
+            self.hold_role(|d| {
+                if !self.is_terminated() {
+                    d.next(self, value)
+                }
+            });
+            return;
+        }
+        {
+            let mut inbox = self.inbox.lock();
+            if self.terminated.load(Ordering::Relaxed) {
+                return;
+            }
+            inbox.events.push_back(Event::Next(value));
+        }
+        self.request_role();
+    }
+
+    pub(crate) fn on_error(&self, error: Error) {
+        self.terminate(Event::Error(error));
+    }
+
+    pub(crate) fn on_completed(&self) {
+        self.terminate(Event::Completed);
+    }
+
+    fn terminate(&self, event: Event<T>) {
+        {
+            let mut inbox = self.inbox.lock();
+            if self.terminated.load(Ordering::Relaxed) {
+                return; // the first terminal notification wins
+            }
+            self.terminated.store(true, Ordering::Release);
+            inbox.events.push_back(event);
+        }
+        self.request_role();
+    }
+
+    fn subscribe<O>(self: &Arc<Self>, observer: O) -> SubjectSubscription<T>
+    where
+        O: Observer<T> + Send + 'static,
+        T: 'static,
+    {
+        let sink: BoxedSink<T> = Box::new(observer);
+        let (key, id) = {
+            let mut inbox = self.inbox.lock();
+            let id = inbox.next_id;
+            inbox.next_id += 1;
+            let key = if self.terminated.load(Ordering::Relaxed) {
+                None
+            } else {
+                Some(inbox.live.insert(id))
+            };
+            inbox.events.push_back(Event::Subscribe { key, id, sink });
+            (key, id)
+        };
+        self.request_role();
+        SubjectSubscription { core: self.clone(), key, id }
+    }
+
+    /// Removes a subscription; answers whether it was live.
+    fn unsubscribe(&self, key: usize, id: u64) -> bool {
+        {
+            let mut inbox = self.inbox.lock();
+            if inbox.live.get(key) != Some(&id) {
+                return false;
+            }
+            inbox.live.remove(key);
+            inbox.vacated.push((key, id));
+            // Release pairs with the holder's Acquire load in `Delivery::sync`.
+            self.disposals.fetch_add(1, Ordering::Release);
+        }
+        // Take the role if it is free, so the observer is dropped before `dispose` returns.
+        self.request_role();
+        true
+    }
+
+    /// Counts a request for the role after recording an event; takes the role and drains the
+    /// inbox if nobody held it.
+    fn request_role(&self) {
+        // AcqRel: Release publishes the recorded event to a holder that sees the increment;
+        // Acquire, when this call takes the role, pairs with the previous holder's Release.
+        if self.wip.fetch_add(1, Ordering::AcqRel) == 0 {
+            self.hold_role(|d| d.drain_inbox(self));
+        }
+    }
+
+    /// Runs `first` with the delivery role held (the caller moved `wip` from zero), then
+    /// handles what others recorded meanwhile until `wip` drops back to zero.
+    fn hold_role(&self, first: impl FnOnce(&mut Delivery<T>)) {
+        self.delivery.with_mut(|delivery| {
+            // SAFETY: the caller moved `wip` from zero, so this thread holds the delivery role
+            // and no other thread touches `delivery` until `wip` is zero again (see the `Sync`
+            // impl). Observers run inside, but cannot reach `delivery`: their calls back into
+            // the subject find `wip` nonzero and go through the inbox.
+            let delivery = unsafe { &mut *delivery };
+            let release = ReleaseOnUnwind(&self.wip);
+            first(delivery);
+            let mut missed = 1;
+            loop {
+                // AcqRel: Release hands `delivery` to the next holder; Acquire makes the events
+                // recorded by the increments seen here visible.
+                missed = self.wip.fetch_sub(missed, Ordering::AcqRel) - missed;
+                if missed == 0 {
+                    break;
+                }
+                delivery.drain_inbox(self);
+            }
+            mem::forget(release);
+        })
+    }
+}
+
+/// Gives the delivery role up if an observer panics, so the subject keeps working: events that
+/// other calls recorded meanwhile are delivered by the next holder. A panic is not turned into
+/// an error (DESIGN §4); it unwinds to whoever called the subject.
+struct ReleaseOnUnwind<'a>(&'a AtomicUsize);
+
+impl Drop for ReleaseOnUnwind<'_> {
+    fn drop(&mut self) {
+        self.0.store(0, Ordering::Release);
+    }
+}
+
+impl<T: Clone + Send> Delivery<T> {
+    fn drain_inbox(&mut self, core: &Core<T>) {
+        loop {
+            if self.events.is_empty() {
+                {
+                    let mut inbox = core.inbox.lock();
+                    // Read under the lock that every disposal bumps it under, so it matches
+                    // the vacated list taken with it.
+                    self.seen_disposals = core.disposals.load(Ordering::Relaxed);
+                    // Vacated keys before events: a key freed by a disposal may already be
+                    // reused by a subscription in `events`.
+                    mem::swap(&mut inbox.vacated, &mut self.vacated);
+                    mem::swap(&mut inbox.events, &mut self.events);
+                }
+                self.drop_vacated();
+                if self.events.is_empty() {
+                    return;
+                }
+            }
+            match self.events.pop_front() {
+                Some(Event::Next(value)) => self.next(core, value),
+                Some(Event::Error(error)) => self.terminate(core, Terminal::Error(error)),
+                Some(Event::Completed) => self.terminate(core, Terminal::Completed),
+                Some(Event::Subscribe { key, id, sink }) => self.add(core, key, id, sink),
+                None => {}
+            }
+        }
+    }
+
+    /// Applies disposals made since the last look, before calling the next observer.
+    #[inline]
+    fn sync(&mut self, core: &Core<T>) {
+        // Acquire pairs with the Release increment in `unsubscribe`.
+        if core.disposals.load(Ordering::Acquire) != self.seen_disposals {
+            self.sync_slow(core);
+        }
+    }
+
+    #[cold]
+    fn sync_slow(&mut self, core: &Core<T>) {
+        {
+            let mut inbox = core.inbox.lock();
+            self.seen_disposals = core.disposals.load(Ordering::Relaxed);
+            mem::swap(&mut inbox.vacated, &mut self.vacated);
+        }
+        self.drop_vacated();
+    }
+
+    /// Drops the observers of disposed subscriptions; no lock is held, as dropping an observer
+    /// runs its owner's code.
+    fn drop_vacated(&mut self) {
+        while let Some((key, id)) = self.vacated.pop() {
+            if let Some(slot) = self.slots.get_mut(key) {
+                if slot.as_ref().is_some_and(|e| e.id == id) {
+                    *slot = None;
+                }
+            }
+        }
+        self.trim();
+    }
+
+    fn trim(&mut self) {
+        while let Some(None) = self.slots.last() {
+            self.slots.pop();
+        }
+    }
+
+    /// Forgets an observer that said it is disposed.
+    fn remove(&mut self, core: &Core<T>, key: usize) {
+        let Some(entry) = self.slots[key].take() else {
+            return;
+        };
+        {
+            let mut inbox = core.inbox.lock();
+            if inbox.live.get(key) == Some(&entry.id) {
+                inbox.live.remove(key);
+            }
+        }
+        self.trim();
+        drop(entry);
+    }
+
+    fn next(&mut self, core: &Core<T>, value: T) {
+        if self.terminal.is_some() {
+            return;
+        }
+        match &mut self.state {
+            State::Publish => {}
+            State::Behavior(latest) => *latest = value.clone(),
+            State::Replay { values, times } => {
+                let config = core.replay.as_ref().expect("a replay subject has a configuration");
+                let now = config.window.as_ref().map(|(_, clock)| clock.now());
+                values.push_back(value.clone());
+                if let Some(now) = now {
+                    times.push_back(now);
+                }
+                if values.len() > config.capacity {
+                    values.pop_front();
+                    times.pop_front();
+                }
+                if let (Some((age, _)), Some(now)) = (&config.window, now) {
+                    trim_stale(values, times, *age, now);
+                }
+            }
+            State::Async(last) => {
+                *last = Some(value);
+                return;
+            }
+        }
+        self.broadcast(core, value);
+    }
+
+    fn broadcast(&mut self, core: &Core<T>, value: T) {
+        let mut value = Some(value);
+        let mut key = 0;
+        loop {
+            self.sync(core);
+            let len = self.slots.len();
+            if key >= len {
+                break;
+            }
+            if let Some(entry) = &mut self.slots[key] {
+                // The last slot is live (trailing empty slots are trimmed and nothing is added
+                // during a broadcast), so the value moves into it instead of being cloned.
+                let v = if key + 1 == len { value.take() } else { value.clone() };
+                let Some(v) = v else { break };
+                if !entry.sink.next(v) {
+                    self.remove(core, key);
+                }
+            }
+            key += 1;
+        }
+    }
+
+    fn terminate(&mut self, core: &Core<T>, terminal: Terminal) {
+        debug_assert!(self.terminal.is_none(), "the inbox accepts one terminal notification");
+        let last = match (&terminal, &self.state) {
+            (Terminal::Completed, State::Async(Some(last))) => Some(last.clone()),
+            _ => None,
+        };
+        self.terminal = Some(terminal.clone());
+        let mut key = 0;
+        loop {
+            self.sync(core);
+            if key >= self.slots.len() {
+                break;
+            }
+            if let Some(value) = &last {
+                if let Some(entry) = &mut self.slots[key] {
+                    if !entry.sink.next(value.clone()) {
+                        self.slots[key] = None;
+                    }
+                    // The value's callback may have disposed this very subscription.
+                    self.sync(core);
+                }
+            }
+            if let Some(entry) = self.slots.get_mut(key).and_then(Option::take) {
+                deliver_terminal(entry.sink, &terminal);
+            }
+            key += 1;
+        }
+        self.slots.clear();
+        let mut inbox = core.inbox.lock();
+        inbox.live.clear();
+        inbox.vacated.clear();
+    }
+
+    fn add(&mut self, core: &Core<T>, key: Option<usize>, id: u64, mut sink: BoxedSink<T>) {
+        if let Some(terminal) = self.terminal.clone() {
+            // Late: what the kind replays after termination, then the terminal notification.
+            let alive = match (&mut self.state, &terminal) {
+                (State::Replay { values, times }, _) => {
+                    trim_stale_now(core, values, times);
+                    values.iter().all(|v| sink.next(v.clone()))
+                }
+                (State::Async(Some(last)), Terminal::Completed) => sink.next(last.clone()),
+                _ => true,
+            };
+            if alive {
+                deliver_terminal(sink, &terminal);
+            }
+            return;
+        }
+        let Some(key) = key else {
+            // A subscription without a key was made after a terminal notification was
+            // accepted, and that notification is ahead of it in the inbox.
+            debug_assert!(false, "subscription without a key on a live subject");
+            return;
+        };
+        if key >= self.slots.len() {
+            self.slots.resize_with(key + 1, || None);
+        }
+        // Registered before the replay, so a disposal made by a replayed value's callback
+        // finds it.
+        self.slots[key] = Some(Entry { id, sink });
+        match &mut self.state {
+            State::Behavior(latest) => {
+                let latest = latest.clone();
+                self.send_to(core, key, id, latest);
+            }
+            State::Replay { values, times } => {
+                trim_stale_now(core, values, times);
+                let mut i = 0;
+                while let Some(value) = self.replayed(i) {
+                    if !self.send_to(core, key, id, value) {
+                        break;
+                    }
+                    i += 1;
+                }
+            }
+            State::Publish | State::Async(_) => {}
+        }
+    }
+
+    fn replayed(&self, i: usize) -> Option<T> {
+        match &self.state {
+            State::Replay { values, .. } => values.get(i).cloned(),
+            _ => None,
+        }
+    }
+
+    /// Delivers to one registered observer; answers whether it is still registered.
+    fn send_to(&mut self, core: &Core<T>, key: usize, id: u64, value: T) -> bool {
+        self.sync(core);
+        match self.slots.get_mut(key) {
+            Some(Some(entry)) if entry.id == id => {
+                if entry.sink.next(value) {
+                    true
+                } else {
+                    self.remove(core, key);
+                    false
+                }
+            }
+            _ => false,
+        }
+    }
+}
+
+fn deliver_terminal<T>(sink: BoxedSink<T>, terminal: &Terminal) {
+    match terminal {
+        Terminal::Error(error) => sink.error(error.clone()),
+        Terminal::Completed => sink.completed(),
+    }
+}
+
+fn trim_stale_now<T>(core: &Core<T>, values: &mut VecDeque<T>, times: &mut VecDeque<Instant>) {
+    if let Some((age, clock)) = core.replay.as_ref().and_then(|c| c.window.as_ref()) {
+        trim_stale(values, times, *age, clock.now());
+    }
+}
+
+fn trim_stale<T>(values: &mut VecDeque<T>, times: &mut VecDeque<Instant>, age: Duration, now: Instant) {
+    while let Some(&at) = times.front() {
+        if !ReplayConfig::is_stale(age, at, now) {
+            break;
+        }
+        times.pop_front();
+        values.pop_front();
+    }
+}
+
+// ------------------------------------------------------------------------- public handles
+
+/// A subject's observable side: subscribing registers an observer with the subject. A cheap
+/// `Clone` handle; returned by the `observable()` method of every subject.
+///
+/// The subscription it returns, a [`SubjectSubscription`], removes the observer when disposed.
+/// An observer whose [`is_disposed`](Observer::is_disposed) turns `true` is removed too, on the
+/// next notification.
+#[must_use = "observables do nothing unless subscribed"]
+pub struct SubjectObservable<T> {
+    core: Arc<Core<T>>,
+}
+
+impl<T> SubjectObservable<T> {
+    pub(crate) fn new(core: Arc<Core<T>>) -> Self {
+        SubjectObservable { core }
+    }
+}
+
+impl<T> Clone for SubjectObservable<T> {
+    fn clone(&self) -> Self {
+        SubjectObservable { core: self.core.clone() }
+    }
+}
+
+impl<T> fmt::Debug for SubjectObservable<T> {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        f.debug_struct("SubjectObservable")
+            .field("terminated", &self.core.is_terminated())
+            .finish_non_exhaustive()
+    }
+}
+
+impl<T> Observable for SubjectObservable<T> {
+    type Item = T;
+}
+
+impl<T, O> Subscribe<O> for SubjectObservable<T>
+where
+    T: Clone + Send + 'static,
+    O: Observer<T> + Send + 'static,
+{
+    type Subscription = SubjectSubscription<T>;
+
+    fn subscribe_observer(self, observer: O) -> SubjectSubscription<T> {
+        self.core.subscribe(observer)
+    }
+}
+
+/// A subject's observer side: what it receives, the subject passes on to its subscribers.
+/// Returned by the `observer()` method of every subject; each call gives a new one.
+///
+/// The first terminal notification received through any of a subject's observers terminates
+/// the subject; later notifications, through any of them, are ignored.
+/// [`is_disposed`](Observer::is_disposed) answers `true` from then on, so a source feeding a
+/// terminated subject stops.
+pub struct SubjectObserver<T> {
+    core: Arc<Core<T>>,
+}
+
+impl<T> SubjectObserver<T> {
+    pub(crate) fn new(core: Arc<Core<T>>) -> Self {
+        SubjectObserver { core }
+    }
+}
+
+impl<T> Clone for SubjectObserver<T> {
+    fn clone(&self) -> Self {
+        SubjectObserver { core: self.core.clone() }
+    }
+}
+
+impl<T> fmt::Debug for SubjectObserver<T> {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        f.debug_struct("SubjectObserver")
+            .field("terminated", &self.core.is_terminated())
+            .finish_non_exhaustive()
+    }
+}
+
+impl<T: Clone + Send> Observer<T> for SubjectObserver<T> {
+    #[inline]
+    fn on_next(&mut self, value: T) {
+        self.core.on_next(value)
+    }
+
+    fn on_error(self, error: Error) {
+        self.core.on_error(error)
+    }
+
+    fn on_completed(self) {
+        self.core.on_completed()
+    }
+
+    fn is_disposed(&self) -> bool {
+        self.core.is_terminated()
+    }
+}
+
+/// The handle of one subscription to a subject; disposing it removes the observer.
+///
+/// After [`dispose`](Subscription::dispose) returns, the observer is not called again, except
+/// by a call already running on another thread, and it is dropped as soon as no delivery is
+/// running. [`is_disposed`](Subscription::is_disposed) is also `true` once the observer has
+/// received a terminal notification or been removed for answering `true` to `is_disposed`.
+pub struct SubjectSubscription<T> {
+    core: Arc<Core<T>>,
+    /// `None` when the subject had terminated before the subscription was made.
+    key: Option<usize>,
+    id: u64,
+}
+
+impl<T: Clone + Send> SubjectSubscription<T> {
+    /// Disposes; answers whether the subscription was live until now.
+    pub(crate) fn unsubscribe(&self) -> bool {
+        self.key.is_some_and(|key| self.core.unsubscribe(key, self.id))
+    }
+}
+
+impl<T> Clone for SubjectSubscription<T> {
+    fn clone(&self) -> Self {
+        SubjectSubscription { core: self.core.clone(), key: self.key, id: self.id }
+    }
+}
+
+impl<T> fmt::Debug for SubjectSubscription<T> {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        f.debug_struct("SubjectSubscription").field("id", &self.id).finish_non_exhaustive()
+    }
+}
+
+impl<T: Clone + Send> Subscription for SubjectSubscription<T> {
+    fn dispose(&self) {
+        self.unsubscribe();
+    }
+
+    fn is_disposed(&self) -> bool {
+        self.key.is_none_or(|key| !self.core.is_live(key, self.id))
+    }
+}
+
+// ------------------------------------------------------------------------- loom-ready cell
+
+/// `UnsafeCell` with loom's closure API, so loom checks every access to the delivery state.
+#[cfg(not(loom))]
+struct DeliveryCell<T>(std::cell::UnsafeCell<T>);
+
+#[cfg(not(loom))]
+impl<T> DeliveryCell<T> {
+    fn new(value: T) -> Self {
+        DeliveryCell(std::cell::UnsafeCell::new(value))
+    }
+
+    #[inline]
+    fn with_mut<R>(&self, f: impl FnOnce(*mut T) -> R) -> R {
+        f(self.0.get())
+    }
+}
+
+#[cfg(loom)]
+struct DeliveryCell<T>(loom::cell::UnsafeCell<T>);
+
+#[cfg(loom)]
+impl<T> DeliveryCell<T> {
+    fn new(value: T) -> Self {
+        DeliveryCell(loom::cell::UnsafeCell::new(value))
+    }
+
+    fn with_mut<R>(&self, f: impl FnOnce(*mut T) -> R) -> R {
+        self.0.with_mut(f)
+    }
+}
