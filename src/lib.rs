@@ -48,6 +48,7 @@ pub mod observer;
 pub mod operators;
 pub mod schedulers;
 pub mod source;
+pub mod subjects;
 pub mod subscription;
 pub(crate) mod sync;
 pub mod testing;
@@ -65,3 +66,8 @@ pub mod prelude {
     pub use crate::observer::Observer;
     pub use crate::subscription::Subscription;
 }
+
+/// The README's examples, run as doctests.
+#[cfg(doctest)]
+#[doc = include_str!("../README.md")]
+pub struct ReadmeDoctests;

@@ -281,8 +281,8 @@ pub trait ObservableExt: Observable + Sized {
     ///
     /// The seed itself is not emitted, as in Rx.NET's `Scan` and RxJS's `scan`; RxJava's
     /// `scan(initialValue, accumulator)` and RPP's `scan(seed, ...)` emit the seed first. For
-    /// that behaviour, prepend it with `start_with(seed)`. An empty source emits nothing and
-    /// completes.
+    /// that behaviour, prepend it with [`start_with(seed)`](ObservableExt::start_with). An empty
+    /// source emits nothing and completes.
     ///
     /// `f` takes the accumulator by value and returns the next one, as
     /// [`Iterator::fold`] does, so an accumulator that owns memory (a `Vec`, a `String`) is
@@ -311,7 +311,6 @@ pub trait ObservableExt: Observable + Sized {
     ///
     /// No allocation, no lock. Each value costs one `A::clone`: downstream receives one copy
     /// of the accumulation, the fold keeps the other.
-    #[doc(alias = "aggregate")]
     fn scan<A, F>(self, seed: A, f: F) -> Scan<Self, A, F>
     where
         F: FnMut(A, Self::Item) -> A,
@@ -1463,7 +1462,7 @@ pub trait ObservableExt: Observable + Sized {
     ///
     /// `other` is subscribed when this observable completes, on the thread that completion
     /// arrives on. The returned handle disposes whichever of the two is running. For more
-    /// than two observables of one type, see [`concat`](crate::source::concat).
+    /// than two observables of one type, see [`concat`](crate::source::concat()).
     ///
     /// ```text
     /// source:             -1-2-|
@@ -1502,6 +1501,1012 @@ pub trait ObservableExt: Observable + Sized {
     }
 
     // ---------------------------------------------------------------- combining
+
+    /// Maps each value to an observable and merges the values of all of them, as they come
+    /// (RxJava's `flatMap`, RxJS's `mergeMap`).
+    ///
+    /// Each inner observable is subscribed as soon as `f` returns it; any number run at once
+    /// (see [`merge_max`](ObservableExt::merge_max) for a limit). Their values are delivered
+    /// one at a time, in the order they arrive, even from several threads. The sequence
+    /// completes once this observable and every inner observable have completed.
+    ///
+    /// ```text
+    /// source:                  -1-----2------|
+    /// f(1):                     -a--b-|
+    /// f(2):                           -c--d-|
+    /// flat_map(f):             --a--b--c--d-|
+    /// ```
+    ///
+    /// # Examples
+    ///
+    /// ```
+    /// use rx::prelude::*;
+    /// use rx::testing::TestObserver;
+    ///
+    /// let observer = TestObserver::new();
+    /// rx::source::from_iter([1, 2, 3])
+    ///     .flat_map(|v| rx::source::from_iter(0..v))
+    ///     .subscribe_observer(observer.clone());
+    /// observer.assert_values(&[0, 0, 1, 0, 1, 2]);
+    /// observer.assert_completed();
+    /// ```
+    ///
+    /// # Errors
+    ///
+    /// The first error, from this observable or an inner one, is delivered once; everything
+    /// still running is disposed first.
+    ///
+    /// # Performance
+    ///
+    /// One allocation per subscription (the shared state; `Arc`) and one uncontended lock per
+    /// value; values are queued (allocating) only when two arrive at the same moment. An
+    /// inner still running when its `subscribe` returns costs one more small allocation to
+    /// keep its handle, unless the handle is zero-sized. The handles of the inner
+    /// subscriptions must be `Send`; `'a` bounds what they borrow and is inferred.
+    #[doc(alias = "merge_map")]
+    #[doc(alias = "mergeMap")]
+    #[doc(alias = "flatMap")]
+    fn flat_map<'a, U, F>(self, f: F) -> FlatMap<'a, Self, F>
+    where
+        F: FnMut(Self::Item) -> U,
+        U: Observable,
+    {
+        FlatMap::new(self, f)
+    }
+
+    /// Flattens an observable of observables by merging them: [`flat_map`] without the
+    /// mapping (RxJS's `mergeAll`).
+    ///
+    /// Every inner observable is subscribed as soon as it arrives; their values are
+    /// delivered one at a time, in the order they arrive, even from several threads. The
+    /// sequence completes once this observable and every inner observable have completed.
+    ///
+    /// ```text
+    /// source:   -a------b---|
+    /// a:         -1--2-|
+    /// b:                -3-|
+    /// merge():  --1--2---3--|
+    /// ```
+    ///
+    /// # Examples
+    ///
+    /// ```
+    /// use rx::prelude::*;
+    /// use rx::testing::TestObserver;
+    ///
+    /// let observer = TestObserver::new();
+    /// rx::source::from_iter([rx::source::from_iter(vec![1, 2]), rx::source::from_iter(vec![3])])
+    ///     .merge()
+    ///     .subscribe_observer(observer.clone());
+    /// observer.assert_values(&[1, 2, 3]);
+    /// observer.assert_completed();
+    /// ```
+    ///
+    /// # Errors
+    ///
+    /// As [`flat_map`].
+    ///
+    /// # Performance
+    ///
+    /// As [`flat_map`].
+    ///
+    /// [`flat_map`]: ObservableExt::flat_map
+    #[doc(alias = "merge_all")]
+    #[doc(alias = "mergeAll")]
+    #[doc(alias = "flatten")]
+    fn merge<'a>(self) -> MergeAll<'a, Self>
+    where
+        Self::Item: Observable,
+    {
+        MergeAll::new(self)
+    }
+
+    /// Flattens an observable of observables by merging them, with at most `max` inner
+    /// subscriptions at once; the inner observables beyond that wait in a queue, in order,
+    /// and each is subscribed when a running one completes (RxJS's `mergeAll(concurrent)`).
+    ///
+    /// `merge_max(1)` is [`concat`](ObservableExt::concat).
+    ///
+    /// ```text
+    /// source:        abc|
+    /// a, b, c:       -1|  -2|  -3|   (each from its subscription)
+    /// merge_max(2):  -12-3|
+    /// ```
+    ///
+    /// # Examples
+    ///
+    /// ```
+    /// use rx::prelude::*;
+    /// use rx::schedulers::TestScheduler;
+    /// use rx::testing::TestObserver;
+    /// use std::time::Duration;
+    ///
+    /// let scheduler = TestScheduler::new();
+    /// let observer = TestObserver::new();
+    /// rx::source::from_iter(['a', 'b', 'c'])
+    ///     .map(|c| rx::source::timer(Duration::from_secs(1), scheduler.clone()).map(move |_| c))
+    ///     .merge_max(2)
+    ///     .subscribe_observer(observer.clone());
+    /// scheduler.advance_by(Duration::from_secs(1));
+    /// observer.assert_values(&['a', 'b']); // `c` waits for a place
+    /// scheduler.advance_by(Duration::from_secs(1));
+    /// observer.assert_values(&['a', 'b', 'c']);
+    /// observer.assert_completed();
+    /// ```
+    ///
+    /// # Panics
+    ///
+    /// When `max` is zero.
+    ///
+    /// # Errors
+    ///
+    /// As [`flat_map`](ObservableExt::flat_map); the queued inner observables are dropped.
+    ///
+    /// # Performance
+    ///
+    /// As [`flat_map`](ObservableExt::flat_map), and the queue allocates once inner
+    /// observables have to wait.
+    #[doc(alias = "merge_all")]
+    #[doc(alias = "mergeAll")]
+    fn merge_max<'a>(self, max: usize) -> MergeMax<'a, Self>
+    where
+        Self::Item: Observable,
+    {
+        MergeMax::new(self, max)
+    }
+
+    /// Flattens an observable of observables by concatenating them: each inner observable is
+    /// subscribed once the previous one has completed, and those that arrive meanwhile wait
+    /// in a queue (RxJS's `concatAll`).
+    ///
+    /// An inner observable that completes later, on another thread, has the next one
+    /// subscribed on that thread. Inner observables that complete inside their own
+    /// `subscribe` are chained by a loop, so any number of them use constant stack. To
+    /// concatenate a fixed list of observables, see [`rx::source::concat`](crate::source::concat)
+    /// and [`concat_with`](ObservableExt::concat_with).
+    ///
+    /// ```text
+    /// source:    -a-b------|
+    /// a:          -1--2|
+    /// b:                -3|
+    /// concat():  --1--2--3-|
+    /// ```
+    ///
+    /// # Examples
+    ///
+    /// ```
+    /// use rx::prelude::*;
+    /// use rx::testing::TestObserver;
+    ///
+    /// let observer = TestObserver::new();
+    /// rx::source::from_iter([rx::source::from_iter(vec![1, 2]), rx::source::from_iter(vec![3])])
+    ///     .concat()
+    ///     .subscribe_observer(observer.clone());
+    /// observer.assert_values(&[1, 2, 3]);
+    /// observer.assert_completed();
+    /// ```
+    ///
+    /// # Errors
+    ///
+    /// The first error, from this observable or the running inner one, is delivered once;
+    /// the queued inner observables are dropped unsubscribed.
+    ///
+    /// # Performance
+    ///
+    /// As [`flat_map`](ObservableExt::flat_map), and the queue allocates once inner
+    /// observables have to wait.
+    #[doc(alias = "concatAll")]
+    #[doc(alias = "concat_all")]
+    fn concat<'a>(self) -> ConcatAll<'a, Self>
+    where
+        Self::Item: Observable,
+    {
+        ConcatAll::new(self)
+    }
+
+    /// Maps each value to an observable and emits the values of each in turn: the next is
+    /// subscribed once the previous one has completed (RxJava's `concatMap`).
+    ///
+    /// `f` is called as each value arrives; the observables it returns wait in a queue for
+    /// their turn. Inner observables that complete inside their own `subscribe` are chained
+    /// by a loop, so any number of them use constant stack.
+    ///
+    /// ```text
+    /// source:         -1-2---------|
+    /// f(v):            -v--v|
+    /// concat_map(f):  --1--1-2--2--|
+    /// ```
+    ///
+    /// # Examples
+    ///
+    /// ```
+    /// use rx::prelude::*;
+    /// use rx::testing::TestObserver;
+    ///
+    /// let observer = TestObserver::new();
+    /// rx::source::from_iter([1, 2, 3])
+    ///     .concat_map(|v| rx::source::from_iter(0..v))
+    ///     .subscribe_observer(observer.clone());
+    /// observer.assert_values(&[0, 0, 1, 0, 1, 2]);
+    /// observer.assert_completed();
+    /// ```
+    ///
+    /// # Errors
+    ///
+    /// As [`concat`](ObservableExt::concat).
+    ///
+    /// # Performance
+    ///
+    /// As [`concat`](ObservableExt::concat).
+    #[doc(alias = "concatMap")]
+    fn concat_map<'a, U, F>(self, f: F) -> ConcatMap<'a, Self, F>
+    where
+        F: FnMut(Self::Item) -> U,
+        U: Observable,
+    {
+        ConcatMap::new(self, f)
+    }
+
+    /// Maps each value to an observable and emits the values of the newest one only: when a
+    /// value arrives, the running inner observable is disposed, then the new one subscribed
+    /// (RxJava's `switchMap`).
+    ///
+    /// The sequence completes once this observable has completed and the last inner
+    /// observable has too.
+    ///
+    /// ```text
+    /// source:         -a-----b------|
+    /// f(a):            -1-2-3|
+    /// f(b):                  -4-5-|
+    /// switch_map(f):  --1-2---4-5---|
+    /// ```
+    ///
+    /// # Examples
+    ///
+    /// A search box: each query replaces the request still running for the previous one.
+    ///
+    /// ```
+    /// use rx::prelude::*;
+    /// use rx::schedulers::TestScheduler;
+    /// use rx::testing::TestObserver;
+    /// use std::time::Duration;
+    ///
+    /// let scheduler = TestScheduler::new();
+    /// let response = |query: &'static str, secs| {
+    ///     rx::source::timer(Duration::from_secs(secs), scheduler.clone()).map(move |_| query)
+    /// };
+    /// let observer = TestObserver::new();
+    /// rx::source::from_iter([("r", 3), ("rx", 1)])
+    ///     .switch_map(|(query, secs)| response(query, secs))
+    ///     .subscribe_observer(observer.clone());
+    /// scheduler.run();
+    /// observer.assert_values(&["rx"]); // the answer to "r" was cancelled
+    /// observer.assert_completed();
+    /// ```
+    ///
+    /// # Errors
+    ///
+    /// An error from this observable or from the current inner one is delivered once, after
+    /// everything still running is disposed. An inner observable that was replaced is
+    /// disposed and ignored, its errors included.
+    ///
+    /// # Performance
+    ///
+    /// As [`flat_map`](ObservableExt::flat_map); replacing an inner observable costs a lock
+    /// and its disposal.
+    #[doc(alias = "switchMap")]
+    #[doc(alias = "flat_map_latest")]
+    #[doc(alias = "flatMapLatest")]
+    fn switch_map<'a, U, F>(self, f: F) -> SwitchMap<'a, Self, F>
+    where
+        F: FnMut(Self::Item) -> U,
+        U: Observable,
+    {
+        SwitchMap::new(self, f)
+    }
+
+    /// Flattens an observable of observables by emitting the values of the newest one only:
+    /// [`switch_map`](ObservableExt::switch_map) without the mapping (RxJS's `switchAll`).
+    ///
+    /// ```text
+    /// source:            -a-----b------|
+    /// a:                  -1-2-3|
+    /// b:                        -4-5-|
+    /// switch_on_next():  --1-2---4-5---|
+    /// ```
+    ///
+    /// # Examples
+    ///
+    /// ```
+    /// use rx::prelude::*;
+    /// use rx::testing::TestObserver;
+    ///
+    /// let observer = TestObserver::new();
+    /// rx::source::from_iter([rx::source::from_iter(vec![1, 2]), rx::source::from_iter(vec![3])])
+    ///     .switch_on_next()
+    ///     .subscribe_observer(observer.clone());
+    /// // Synchronous inner observables run to their end before the next arrives.
+    /// observer.assert_values(&[1, 2, 3]);
+    /// observer.assert_completed();
+    /// ```
+    ///
+    /// # Errors
+    ///
+    /// As [`switch_map`](ObservableExt::switch_map).
+    ///
+    /// # Performance
+    ///
+    /// As [`switch_map`](ObservableExt::switch_map).
+    #[doc(alias = "switch")]
+    #[doc(alias = "switch_all")]
+    #[doc(alias = "switchAll")]
+    #[doc(alias = "switchOnNext")]
+    fn switch_on_next<'a>(self) -> SwitchOnNext<'a, Self>
+    where
+        Self::Item: Observable,
+    {
+        SwitchOnNext::new(self)
+    }
+
+    /// Maps a value to an observable and emits its values, ignoring every value that arrives
+    /// while that observable runs; once it has completed, the next value is mapped
+    /// (RxJS's `exhaustMap`).
+    ///
+    /// `f` is not called for the ignored values. The sequence completes once this observable
+    /// has completed and the running inner observable has too.
+    ///
+    /// ```text
+    /// source:          -a-b----c----|
+    /// f(v):             -v-v|
+    /// exhaust_map(f):  --a-a----c-c-|
+    /// ```
+    ///
+    /// # Examples
+    ///
+    /// A button that starts a request ignores the clicks made while the request runs.
+    ///
+    /// ```
+    /// use rx::prelude::*;
+    /// use rx::schedulers::TestScheduler;
+    /// use rx::testing::TestObserver;
+    /// use std::time::Duration;
+    ///
+    /// let scheduler = TestScheduler::new();
+    /// let s = Duration::from_secs;
+    /// let clicks = rx::source::interval(s(1), scheduler.clone()).take(5); // at 1, 2, 3, 4, 5 s
+    /// let timers = scheduler.clone();
+    /// let request = move |click| {
+    ///     rx::source::timer(Duration::from_millis(2500), timers.clone()).map(move |_| click)
+    /// };
+    /// let observer = TestObserver::new();
+    /// clicks.exhaust_map(request).subscribe_observer(observer.clone());
+    /// scheduler.run();
+    /// // Clicks 1 and 2 came while the first request ran, click 4 while the second did.
+    /// observer.assert_values(&[0, 3]);
+    /// observer.assert_completed();
+    /// ```
+    ///
+    /// # Errors
+    ///
+    /// The first error, from this observable or the running inner one, is delivered once;
+    /// everything still running is disposed first.
+    ///
+    /// # Performance
+    ///
+    /// As [`flat_map`](ObservableExt::flat_map), with one more uncontended lock per value
+    /// of this observable (to tell whether an inner one runs before calling `f`).
+    #[doc(alias = "exhaustMap")]
+    #[doc(alias = "flat_map_first")]
+    #[doc(alias = "flatMapFirst")]
+    fn exhaust_map<'a, U, F>(self, f: F) -> ExhaustMap<'a, Self, F>
+    where
+        F: FnMut(Self::Item) -> U,
+        U: Observable,
+    {
+        ExhaustMap::new(self, f)
+    }
+
+    /// Emits the values of this observable and of `other` as they come, one at a time even
+    /// when they arrive from two threads at once; completes once both have completed.
+    ///
+    /// Both are subscribed at once, this one first. For more than two observables of one
+    /// type, see [`rx::source::merge`](crate::source::merge).
+    ///
+    /// ```text
+    /// source:            -1---3---|
+    /// other:             ---2---4-----|
+    /// merge_with(other): -1-2-3-4-----|
+    /// ```
+    ///
+    /// # Examples
+    ///
+    /// ```
+    /// use rx::prelude::*;
+    /// use rx::testing::TestObserver;
+    ///
+    /// let observer = TestObserver::new();
+    /// rx::source::from_iter([1, 2])
+    ///     .merge_with(rx::source::just(3))
+    ///     .subscribe_observer(observer.clone());
+    /// observer.assert_values(&[1, 2, 3]); // synchronous sources run one after the other
+    /// observer.assert_completed();
+    /// ```
+    ///
+    /// # Errors
+    ///
+    /// The first error from either is delivered once, after the other is disposed. An error
+    /// inside this observable's `subscribe` means `other` is not subscribed.
+    ///
+    /// # Performance
+    ///
+    /// One allocation per subscription (the shared state; `Arc`) and one uncontended lock per
+    /// value; values are queued (allocating) only when two arrive at the same moment. A
+    /// source still running when its `subscribe` returns costs one more small allocation to
+    /// keep its handle, unless the handle is zero-sized. The two handles must be `Send`;
+    /// `'a` bounds what they borrow and is inferred.
+    #[doc(alias = "mergeWith")]
+    fn merge_with<'a, S>(self, other: S) -> MergeWith<'a, Self, S>
+    where
+        S: Observable<Item = Self::Item>,
+    {
+        MergeWith::new(self, other)
+    }
+
+    /// Emits the values of this observable until `notifier` emits a value or terminates,
+    /// then completes and disposes both.
+    ///
+    /// `notifier` is subscribed first: if it emits inside its `subscribe`, this observable is
+    /// never subscribed. As in RxJava 3 and RPP, the completion of `notifier` also completes
+    /// the sequence (Rx.NET and RxJS ignore it).
+    ///
+    /// ```text
+    /// source:               -1-2-3-4-|
+    /// notifier:             ------x
+    /// take_until(notifier): -1-2-3|
+    /// ```
+    ///
+    /// # Examples
+    ///
+    /// ```
+    /// use rx::prelude::*;
+    /// use rx::schedulers::TestScheduler;
+    /// use rx::testing::TestObserver;
+    /// use std::time::Duration;
+    ///
+    /// let scheduler = TestScheduler::new();
+    /// let ms = Duration::from_millis;
+    /// let observer = TestObserver::new();
+    /// rx::source::interval(ms(10), scheduler.clone())
+    ///     .take_until(rx::source::timer(ms(35), scheduler.clone()))
+    ///     .subscribe_observer(observer.clone());
+    /// scheduler.advance_by(ms(100));
+    /// observer.assert_values(&[0, 1, 2]);
+    /// observer.assert_completed();
+    /// ```
+    ///
+    /// # Errors
+    ///
+    /// An error from either is delivered once, after the other is disposed.
+    ///
+    /// # Performance
+    ///
+    /// One allocation per subscription (the shared state) and one uncontended lock per
+    /// value, as values and the notifier may race.
+    #[doc(alias = "takeUntil")]
+    fn take_until<'a, N>(self, notifier: N) -> TakeUntil<'a, Self, N>
+    where
+        N: Observable,
+    {
+        TakeUntil::new(self, notifier)
+    }
+
+    /// Drops the values of this observable until `notifier` emits a value or completes, then
+    /// emits them; the notifier is disposed at that moment.
+    ///
+    /// `notifier` is subscribed first. As in RxJava, the completion of `notifier` opens the
+    /// gate too (Rx.NET and RxJS keep it closed). The sequence ends when this observable
+    /// does.
+    ///
+    /// ```text
+    /// source:               -1-2-3-4-|
+    /// notifier:             ----x
+    /// skip_until(notifier): -----3-4-|
+    /// ```
+    ///
+    /// # Examples
+    ///
+    /// ```
+    /// use rx::prelude::*;
+    /// use rx::schedulers::TestScheduler;
+    /// use rx::testing::TestObserver;
+    /// use std::time::Duration;
+    ///
+    /// let scheduler = TestScheduler::new();
+    /// let ms = Duration::from_millis;
+    /// let observer = TestObserver::new();
+    /// rx::source::interval(ms(10), scheduler.clone())
+    ///     .take(5)
+    ///     .skip_until(rx::source::timer(ms(25), scheduler.clone()))
+    ///     .subscribe_observer(observer.clone());
+    /// scheduler.run();
+    /// observer.assert_values(&[2, 3, 4]);
+    /// observer.assert_completed();
+    /// ```
+    ///
+    /// # Errors
+    ///
+    /// An error from either is delivered once, after the other is disposed.
+    ///
+    /// # Performance
+    ///
+    /// One allocation per subscription (the shared state). Dropped values cost an atomic
+    /// load; the others an uncontended lock, as they may race with the notifier's error.
+    #[doc(alias = "skipUntil")]
+    fn skip_until<'a, N>(self, notifier: N) -> SkipUntil<'a, Self, N>
+    where
+        N: Observable,
+    {
+        SkipUntil::new(self, notifier)
+    }
+
+    /// Mirrors whichever of this observable and `other` notifies first (a value, an error or
+    /// completion), and disposes the other at that moment.
+    ///
+    /// This observable is subscribed first; if it notifies inside its `subscribe`, `other` is
+    /// not subscribed. For more than two observables of one type, see
+    /// [`rx::source::amb`](crate::source::amb).
+    ///
+    /// ```text
+    /// source:          ---1---2-|
+    /// other:           -3---4---|
+    /// amb_with(other): -3---4---|
+    /// ```
+    ///
+    /// # Examples
+    ///
+    /// ```
+    /// use rx::prelude::*;
+    /// use rx::schedulers::TestScheduler;
+    /// use rx::testing::TestObserver;
+    /// use std::time::Duration;
+    ///
+    /// let scheduler = TestScheduler::new();
+    /// let after = |secs, value| {
+    ///     rx::source::timer(Duration::from_secs(secs), scheduler.clone()).map(move |_| value)
+    /// };
+    /// let observer = TestObserver::new();
+    /// after(2, "slow").amb_with(after(1, "fast")).subscribe_observer(observer.clone());
+    /// scheduler.run();
+    /// observer.assert_values(&["fast"]);
+    /// observer.assert_completed();
+    /// ```
+    ///
+    /// # Performance
+    ///
+    /// One allocation per subscription (the shared state) and one compare-and-swap per
+    /// notification until a winner is known; then the winner delivers directly, with no
+    /// lock.
+    #[doc(alias = "ambWith")]
+    #[doc(alias = "race_with")]
+    #[doc(alias = "raceWith")]
+    fn amb_with<'a, S>(self, other: S) -> AmbWith<'a, Self, S>
+    where
+        S: Observable<Item = Self::Item>,
+    {
+        AmbWith::new(self, other)
+    }
+
+    /// Pairs the n-th value of this observable with the n-th value of `other`, emitting
+    /// `(a, b)` tuples (RxJava's `zipWith`).
+    ///
+    /// Values that arrive before their partner are buffered. The zip completes as soon as one
+    /// side has completed and has no buffered value left to pair: at once when a side
+    /// completes with nothing buffered, or when its last buffered value is paired. Values
+    /// still buffered on the other side are then dropped, and the other side is disposed.
+    /// For more than two observables, see [`rx::source::zip`](crate::source::zip); to
+    /// combine each pair with a closure, [`zip_with`](ObservableExt::zip_with).
+    ///
+    /// ```text
+    /// source:     -1-2-3-|
+    /// other:      --a---b---c-d-|
+    /// zip(other): --x---y---(z|)     x = (1,a), y = (2,b), z = (3,c)
+    /// ```
+    ///
+    /// This observable is subscribed first, then `other`; a source that ends the zip inside
+    /// its `subscribe` (an empty one) keeps the next from being subscribed. The handle
+    /// returned disposes both.
+    ///
+    /// # Examples
+    ///
+    /// ```
+    /// use rx::prelude::*;
+    /// use rx::testing::TestObserver;
+    ///
+    /// let observer = TestObserver::new();
+    /// rx::source::from_iter([1, 2, 3])
+    ///     .zip(rx::source::from_iter(["a", "b"]))
+    ///     .subscribe_observer(observer.clone());
+    /// observer.assert_values(&[(1, "a"), (2, "b")]);
+    /// observer.assert_completed();
+    /// ```
+    ///
+    /// # Errors
+    ///
+    /// An error from either side is delivered at once, dropping buffered values, and the
+    /// other side is disposed.
+    ///
+    /// # Performance
+    ///
+    /// One allocation per subscription (the shared state). Each notification takes one
+    /// uncontended lock, and a delivery one more; a side that runs ahead buffers its values
+    /// in a queue that allocates only beyond one value. When the sides emit from different
+    /// threads, deliveries are serialised: a thread that finds another delivering queues its
+    /// pair and returns, and no lock is held while the downstream runs.
+    #[doc(alias = "zipWith")]
+    fn zip<'a, S>(self, other: S) -> Zip<'a, (Self, S)>
+    where
+        S: Observable,
+    {
+        Zip::new((self, other))
+    }
+
+    /// Like [`zip`](ObservableExt::zip), but combines each pair with `f` instead of emitting
+    /// a tuple (RxJava's `zipWith(other, zipper)`).
+    ///
+    /// ```text
+    /// source:              -1-2-3-|
+    /// other:               --4---5---6-|
+    /// zip_with(other, +):  --5---7---(9|)
+    /// ```
+    ///
+    /// # Examples
+    ///
+    /// ```
+    /// use rx::prelude::*;
+    /// use rx::testing::TestObserver;
+    ///
+    /// let observer = TestObserver::new();
+    /// rx::source::from_iter(["a", "b", "c"])
+    ///     .zip_with(rx::source::from_iter(1..), |s, n| s.repeat(n))
+    ///     .subscribe_observer(observer.clone());
+    /// observer.assert_values(&["a".to_string(), "bb".into(), "ccc".into()]);
+    /// observer.assert_completed();
+    /// ```
+    ///
+    /// # Errors
+    ///
+    /// As [`zip`](ObservableExt::zip).
+    ///
+    /// # Performance
+    ///
+    /// As [`zip`](ObservableExt::zip); `f` runs outside the lock, on the delivering thread.
+    #[doc(alias = "zipWith")]
+    fn zip_with<'a, S, F, U>(self, other: S, f: F) -> ZipWith<'a, Self, S, F>
+    where
+        S: Observable,
+        F: FnMut(Self::Item, S::Item) -> U,
+    {
+        ZipWith::new(self, other, f)
+    }
+
+    /// Emits `(a, b)` with the latest value of this observable and of `other`, each time
+    /// either emits, once both have emitted (RxJava's `combineLatest`, RxJS's
+    /// `combineLatestWith`).
+    ///
+    /// Values that arrive before the other side has emitted are not paired with anything;
+    /// only the latest one is kept. The sequence completes when both sides have completed,
+    /// or at once when a side completes without ever emitting, since no pair can then be
+    /// made (the other side is disposed). For more than two observables, see
+    /// [`rx::source::combine_latest`](crate::source::combine_latest); to combine with a
+    /// closure, [`combine_latest_with`](ObservableExt::combine_latest_with).
+    ///
+    /// ```text
+    /// source:                -1---2-----|
+    /// other:                 ---a---b-|
+    /// combine_latest(other): ---x-y-z---|     x = (1,a), y = (2,a), z = (2,b)
+    /// ```
+    ///
+    /// This observable is subscribed first, then `other`; a synchronous source therefore runs
+    /// to its end before `other` starts, and only its last value is combined. The handle
+    /// returned disposes both.
+    ///
+    /// # Examples
+    ///
+    /// ```
+    /// use rx::prelude::*;
+    /// use rx::testing::TestObserver;
+    ///
+    /// let observer = TestObserver::new();
+    /// rx::source::just("x")
+    ///     .combine_latest(rx::source::from_iter([1, 2]))
+    ///     .subscribe_observer(observer.clone());
+    /// observer.assert_values(&[("x", 1), ("x", 2)]);
+    /// observer.assert_completed();
+    /// ```
+    ///
+    /// # Errors
+    ///
+    /// An error from either side is delivered at once, and the other side is disposed.
+    ///
+    /// # Performance
+    ///
+    /// One allocation per subscription (the shared state). Each value takes one uncontended
+    /// lock, plus one more per delivery, and clones the latest value of every side into the
+    /// emitted tuple (the items must be `Clone`). When the sides emit from different threads,
+    /// deliveries are serialised without holding the lock while the downstream runs.
+    #[doc(alias = "combineLatest")]
+    #[doc(alias = "combineLatestWith")]
+    fn combine_latest<'a, S>(self, other: S) -> CombineLatest<'a, (Self, S)>
+    where
+        S: Observable,
+    {
+        CombineLatest::new((self, other))
+    }
+
+    /// Like [`combine_latest`](ObservableExt::combine_latest), but combines the latest values
+    /// with `f` instead of emitting a tuple.
+    ///
+    /// ```text
+    /// source:                         -1---2-----|
+    /// other:                          ---3---4-|
+    /// combine_latest_with(other, +):  ---4-5-6---|
+    /// ```
+    ///
+    /// # Examples
+    ///
+    /// ```
+    /// use rx::prelude::*;
+    /// use rx::testing::TestObserver;
+    ///
+    /// let observer = TestObserver::new();
+    /// rx::source::just(100)
+    ///     .combine_latest_with(rx::source::from_iter([1, 2]), |a, b| a + b)
+    ///     .subscribe_observer(observer.clone());
+    /// observer.assert_values(&[101, 102]);
+    /// observer.assert_completed();
+    /// ```
+    ///
+    /// # Errors
+    ///
+    /// As [`combine_latest`](ObservableExt::combine_latest).
+    ///
+    /// # Performance
+    ///
+    /// As [`combine_latest`](ObservableExt::combine_latest); `f` runs outside the lock, on
+    /// the delivering thread.
+    #[doc(alias = "combineLatest")]
+    fn combine_latest_with<'a, S, F, U>(self, other: S, f: F) -> CombineLatestWith<'a, Self, S, F>
+    where
+        S: Observable,
+        F: FnMut(Self::Item, S::Item) -> U,
+    {
+        CombineLatestWith::new(self, other, f)
+    }
+
+    /// Pairs each value of this observable with the latest value of `other`, emitting
+    /// `(value, latest)` tuples (RxJava's and RxJS's `withLatestFrom`).
+    ///
+    /// `other` is subscribed first, so a value it emits inside its `subscribe` is already
+    /// there for this observable's first value. A value of this observable that arrives
+    /// before `other` has emitted is dropped. Only this observable's completion completes
+    /// the sequence (disposing `other`); `other` completing changes nothing, its last value
+    /// stays in use. To combine with a closure, see
+    /// [`with_latest_from_with`](ObservableExt::with_latest_from_with).
+    ///
+    /// ```text
+    /// source:                  -1---2---3-|
+    /// other:                   ---a---b-|
+    /// with_latest_from(other): -----x---y-|     x = (2,a), y = (3,b)
+    /// ```
+    ///
+    /// # Examples
+    ///
+    /// ```
+    /// use rx::prelude::*;
+    /// use rx::testing::TestObserver;
+    ///
+    /// let observer = TestObserver::new();
+    /// rx::source::from_iter([1, 2])
+    ///     .with_latest_from(rx::source::just("latest"))
+    ///     .subscribe_observer(observer.clone());
+    /// observer.assert_values(&[(1, "latest"), (2, "latest")]);
+    /// observer.assert_completed();
+    /// ```
+    ///
+    /// # Errors
+    ///
+    /// An error from either side is delivered at once, and the other side is disposed.
+    ///
+    /// # Performance
+    ///
+    /// One allocation per subscription (the shared state). Each value takes one uncontended
+    /// lock, plus one more per delivery, and clones the latest value of `other` into the
+    /// tuple (its items must be `Clone`). Deliveries are serialised with an error from
+    /// `other` arriving on another thread, without holding the lock while the downstream
+    /// runs.
+    #[doc(alias = "withLatestFrom")]
+    fn with_latest_from<'a, S>(self, other: S) -> WithLatestFrom<'a, Self, S>
+    where
+        S: Observable,
+    {
+        WithLatestFrom::new(self, other)
+    }
+
+    /// Like [`with_latest_from`](ObservableExt::with_latest_from), but combines each value and
+    /// the latest value of `other` with `f` instead of emitting a tuple.
+    ///
+    /// The name follows [`zip_with`](ObservableExt::zip_with) and
+    /// [`combine_latest_with`](ObservableExt::combine_latest_with): `_with` adds a combining
+    /// closure to the operator it ends.
+    ///
+    /// # Examples
+    ///
+    /// ```
+    /// use rx::prelude::*;
+    /// use rx::testing::TestObserver;
+    ///
+    /// let observer = TestObserver::new();
+    /// rx::source::from_iter([1, 2])
+    ///     .with_latest_from_with(rx::source::just(10), |v, factor| v * factor)
+    ///     .subscribe_observer(observer.clone());
+    /// observer.assert_values(&[10, 20]);
+    /// observer.assert_completed();
+    /// ```
+    ///
+    /// # Errors
+    ///
+    /// As [`with_latest_from`](ObservableExt::with_latest_from).
+    ///
+    /// # Performance
+    ///
+    /// As [`with_latest_from`](ObservableExt::with_latest_from); `f` runs outside the lock,
+    /// on the delivering thread.
+    #[doc(alias = "withLatestFrom")]
+    fn with_latest_from_with<'a, S, F, U>(
+        self,
+        other: S,
+        f: F,
+    ) -> WithLatestFromWith<'a, Self, S, F>
+    where
+        S: Observable,
+        F: FnMut(Self::Item, S::Item) -> U,
+    {
+        WithLatestFromWith::new(self, other, f)
+    }
+
+    /// Splits this observable into one inner observable per key, a [`GroupedObservable`]
+    /// emitted when its key first appears, which emits the values with that key (RxJava's
+    /// and RxJS's `groupBy`).
+    ///
+    /// `key` is called once per value. The groups complete (or fail) when this observable
+    /// does, before the outer observer is told.
+    ///
+    /// Each group accepts a single subscriber, which must subscribe during the `on_next`
+    /// call that delivers the group — as [`flat_map`](ObservableExt::flat_map) and friends
+    /// do. A group not subscribed by then is *abandoned* (as in RxJava 3): it keeps the one
+    /// value that opened it, for a late subscriber, and completes, and the next value with
+    /// its key opens a new group. So no group buffers more than that one value for nobody.
+    /// A second subscriber receives an error. A group whose subscriber disposes it is
+    /// forgotten: the next value with its key opens a new group. Group subscribers must be
+    /// `Send`, as a group's values may come from any thread.
+    ///
+    /// ```text
+    /// source:             -1-2-3-4-5-|
+    /// group_by(odd):      -a-b-------|
+    ///   a (key true):      1---3---5-|
+    ///   b (key false):       2---4---|
+    /// ```
+    ///
+    /// Disposing the returned handle (or the outer observer losing interest) stops new
+    /// groups; values for keys with no open group are then dropped, while open groups keep
+    /// receiving theirs. This observable is disposed once the outer observer and every group
+    /// are done.
+    ///
+    /// [`GroupedObservable`]: crate::operators::GroupedObservable
+    ///
+    /// # Examples
+    ///
+    /// ```
+    /// use rx::prelude::*;
+    /// use std::sync::{Arc, Mutex};
+    ///
+    /// let groups = Arc::new(Mutex::new(Vec::new()));
+    /// let g = groups.clone();
+    /// rx::source::from_iter(1..=6)
+    ///     .group_by(|v| v % 3)
+    ///     .subscribe(move |group| {
+    ///         let key = *group.key();
+    ///         let g = g.clone();
+    ///         group.subscribe(move |v| g.lock().unwrap().push((key, v)));
+    ///     });
+    /// assert_eq!(
+    ///     *groups.lock().unwrap(),
+    ///     [(1, 1), (2, 2), (0, 3), (1, 4), (2, 5), (0, 6)]
+    /// );
+    /// ```
+    ///
+    /// # Errors
+    ///
+    /// An error from this observable reaches every open group, then the outer observer.
+    ///
+    /// # Performance
+    ///
+    /// One allocation per subscription (the shared reference count), and per group one for
+    /// its state, one for its boxed subscriber, and a clone of the key for the map. Each value
+    /// takes a hash lookup and one uncontended lock on its group; delivery to the subscriber
+    /// is a virtual call.
+    #[doc(alias = "groupBy")]
+    fn group_by<'a, K, F>(self, key: F) -> GroupBy<'a, Self, F>
+    where
+        F: FnMut(&Self::Item) -> K,
+        K: Clone + Eq + std::hash::Hash,
+    {
+        GroupBy::new(self, key)
+    }
+
+    /// Splits this observable into inner observables of `count` consecutive values each, a
+    /// [`WindowedObservable`] emitted when the first of its values arrives (RxJava's
+    /// `window(count)`, RxJS's `windowCount`).
+    ///
+    /// A window completes after its `count`-th value; the last one may be shorter, and
+    /// completes (or fails) when this observable does, before the outer observer is told. A
+    /// window is opened by the value that goes into it, so an empty source gives no window,
+    /// and a length that is a multiple of `count` no trailing empty one.
+    ///
+    /// Each window accepts a single subscriber, which must subscribe during the `on_next`
+    /// call that delivers the window — as [`flat_map`](ObservableExt::flat_map) and friends
+    /// do. A window not subscribed by then is *abandoned* (as in RxJava 3): it keeps the one
+    /// value that opened it, for a late subscriber, and completes, and the next value opens a
+    /// new window. A second subscriber receives an error. Window subscribers must be `Send`,
+    /// as a window's values may come from any thread.
+    ///
+    /// ```text
+    /// source:     -1-2-3-4-5-|
+    /// window(2):  -a---b---c-|
+    ///   a:         1-2|
+    ///   b:             3-4|
+    ///   c:                 5-|
+    /// ```
+    ///
+    /// Disposing the returned handle (or the outer observer losing interest) stops new
+    /// windows; the open window keeps its values until it ends or is disposed, and then this
+    /// observable is disposed.
+    ///
+    /// [`WindowedObservable`]: crate::operators::WindowedObservable
+    ///
+    /// # Examples
+    ///
+    /// ```
+    /// use rx::prelude::*;
+    /// use std::sync::{Arc, Mutex};
+    ///
+    /// let windows = Arc::new(Mutex::new(Vec::new()));
+    /// let w = windows.clone();
+    /// rx::source::from_iter(1..=5).window(2).subscribe(move |window| {
+    ///     let w = w.clone();
+    ///     let index = { let mut w = w.lock().unwrap(); w.push(Vec::new()); w.len() - 1 };
+    ///     window.subscribe(move |v| w.lock().unwrap()[index].push(v));
+    /// });
+    /// assert_eq!(*windows.lock().unwrap(), [vec![1, 2], vec![3, 4], vec![5]]);
+    /// ```
+    ///
+    /// # Errors
+    ///
+    /// An error from this observable reaches the open window, then the outer observer.
+    ///
+    /// # Panics
+    ///
+    /// If `count` is zero.
+    ///
+    /// # Performance
+    ///
+    /// One allocation per subscription (the shared reference count), and two per window (its
+    /// state and its boxed subscriber). Each value takes one uncontended lock on its window;
+    /// delivery to the subscriber is a virtual call.
+    #[doc(alias = "windowCount")]
+    fn window<'a>(self, count: usize) -> Window<'a, Self> {
+        Window::new(self, count)
+    }
 
     // ---------------------------------------------------------------- utility
 
@@ -1870,17 +2875,18 @@ pub trait ObservableExt: Observable + Sized {
     /// use rx::testing::TestObserver;
     /// use std::cell::Cell;
     ///
-    /// let failures_left = Cell::new(100);
+    /// let attempts = Cell::new(0);
     /// let observer = TestObserver::new();
     /// rx::source::just(1)
-    ///     .try_map(|v| match failures_left.replace(failures_left.get().saturating_sub(1)) {
-    ///         0 => Ok(v),
-    ///         _ => Err(rx::Error::msg("not yet")),
+    ///     .try_map(|v| {
+    ///         attempts.set(attempts.get() + 1);
+    ///         if attempts.get() <= 100 { Err(rx::Error::msg("not yet")) } else { Ok(v) }
     ///     })
     ///     .retry_forever()
     ///     .subscribe_observer(observer.clone());
     /// observer.assert_values(&[1]);
     /// observer.assert_completed();
+    /// assert_eq!(attempts.get(), 101);
     /// ```
     ///
     /// # Performance
@@ -1962,7 +2968,241 @@ pub trait ObservableExt: Observable + Sized {
         Repeat::new(self, None)
     }
 
+    // ---------------------------------------------------------------- multicasting
+
+    /// Shares one subscription to this observable among many subscribers, through a
+    /// [`PublishSubject`](crate::subjects::PublishSubject). Subscribers join the subject; the
+    /// source is subscribed only when [`connect`](ConnectableObservable::connect) is called,
+    /// and each subscriber gets what it emits from then on.
+    ///
+    /// Disposing the connection disconnects the source; the next `connect` subscribes it
+    /// again, feeding a fresh subject, and so does a `connect` after the source terminated: the
+    /// source must be `Clone` to connect. Between the source's termination and the next
+    /// `connect`, a subscriber gets the terminal notification. Use
+    /// [`ref_count`](ConnectableObservable::ref_count) or [`share`](ObservableExt::share) to
+    /// connect and disconnect with the subscribers.
+    ///
+    /// ```text
+    /// source:   -1-2-3-|
+    /// connect:  ^
+    /// A:        -1-2-3-|   subscribed before connect
+    /// B:          -2-3-|   subscribed after 1
+    /// ```
+    ///
+    /// # Examples
+    ///
+    /// ```
+    /// use rx::prelude::*;
+    /// use rx::testing::TestObserver;
+    /// use std::sync::atomic::{AtomicUsize, Ordering};
+    ///
+    /// static CALLS: AtomicUsize = AtomicUsize::new(0);
+    /// let published = rx::source::from_iter([1, 2, 3])
+    ///     .map(|v| {
+    ///         CALLS.fetch_add(1, Ordering::Relaxed);
+    ///         v * 10
+    ///     })
+    ///     .publish();
+    /// let (a, b) = (TestObserver::new(), TestObserver::new());
+    /// published.clone().subscribe_observer(a.clone());
+    /// published.clone().subscribe_observer(b.clone());
+    /// a.assert_values(&[]);
+    ///
+    /// published.connect();
+    /// a.assert_values(&[10, 20, 30]);
+    /// b.assert_values(&[10, 20, 30]);
+    /// b.assert_completed();
+    /// assert_eq!(CALLS.load(Ordering::Relaxed), 3, "the source ran once for both");
+    /// ```
+    ///
+    /// # Performance
+    ///
+    /// One allocation for the shared state, one per connection and one per subscriber; each
+    /// value then costs what [`PublishSubject`](crate::subjects::PublishSubject)'s `on_next`
+    /// costs (no lock, no allocation) plus one atomic load.
+    fn publish(self) -> ConnectableObservable<Self, crate::subjects::PublishSubject<Self::Item>>
+    where
+        Self::Item: Clone + Send + 'static,
+    {
+        ConnectableObservable::publish(self)
+    }
+
+    /// Like [`publish`](ObservableExt::publish), through a
+    /// [`ReplaySubject`](crate::subjects::ReplaySubject) that keeps the last `capacity` values:
+    /// a subscriber that joins a running (or terminated) connection gets those first.
+    ///
+    /// Each new connection starts with an empty buffer. For a buffer without a bound or with a
+    /// time window, pass such a subject to [`multicast`](ObservableExt::multicast).
+    ///
+    /// ```text
+    /// source:     -1-2-3-|
+    /// connect:    ^
+    /// A:          -1-2-3-|      subscribed before connect
+    /// replay(2) B:    (12)3-|   subscribed after 2
+    /// ```
+    ///
+    /// # Examples
+    ///
+    /// ```
+    /// use rx::prelude::*;
+    /// use rx::testing::TestObserver;
+    ///
+    /// let replayed = rx::source::from_iter(1..=5).replay(2);
+    /// replayed.connect();
+    ///
+    /// let late = TestObserver::new();
+    /// replayed.clone().subscribe_observer(late.clone());
+    /// late.assert_values(&[4, 5]);
+    /// late.assert_completed();
+    /// ```
+    ///
+    /// # Panics
+    ///
+    /// If `capacity` is zero.
+    ///
+    /// # Performance
+    ///
+    /// As [`publish`](ObservableExt::publish), plus one clone of each value to keep it.
+    fn replay(self, capacity: usize) -> ConnectableObservable<Self, crate::subjects::ReplaySubject<Self::Item>>
+    where
+        Self::Item: Clone + Send + 'static,
+    {
+        ConnectableObservable::replay(self, capacity)
+    }
+
+    /// Like [`publish`](ObservableExt::publish), through the given `subject`, which stays the
+    /// same across connections: a reconnection feeds it again (and does nothing visible once
+    /// it has terminated).
+    ///
+    /// # Examples
+    ///
+    /// ```
+    /// use rx::prelude::*;
+    /// use rx::subjects::BehaviorSubject;
+    /// use rx::testing::TestObserver;
+    ///
+    /// let state = BehaviorSubject::new(0);
+    /// let connectable = rx::source::from_iter([1, 2]).multicast(state.clone());
+    /// let o = TestObserver::new();
+    /// connectable.clone().subscribe_observer(o.clone());
+    /// o.assert_values(&[0]);
+    ///
+    /// connectable.connect();
+    /// o.assert_values(&[0, 1, 2]);
+    /// o.assert_completed();
+    /// ```
+    ///
+    /// # Performance
+    ///
+    /// As [`publish`](ObservableExt::publish), plus what the subject keeps.
+    fn multicast<J>(self, subject: J) -> ConnectableObservable<Self, J>
+    where
+        J: crate::subjects::Subject<Self::Item>,
+    {
+        ConnectableObservable::multicast(self, subject)
+    }
+
+    /// Shares one subscription to this observable among its subscribers while there are any:
+    /// [`publish`](ObservableExt::publish)`().`[`ref_count`](ConnectableObservable::ref_count)`()`.
+    ///
+    /// The first subscriber connects the source; the others join the running connection and
+    /// get what it emits from then on. When the last subscriber leaves — by disposing, by
+    /// terminating, or by reporting [`is_disposed`](crate::Observer::is_disposed), as a
+    /// finished `take` does — the source is disconnected. After the source terminated, the
+    /// next subscriber starts a new connection. Every connection subscribes a clone of the
+    /// source, so it must be `Clone`.
+    ///
+    /// ```text
+    /// source (per connection):  -1-2-3-|
+    /// A:                        -1-2-3-|   subscribed first: connects
+    /// B:                          -2-3-|   subscribed after 1
+    /// ```
+    ///
+    /// # Examples
+    ///
+    /// ```
+    /// use rx::prelude::*;
+    /// use rx::subjects::PublishSubject;
+    /// use rx::testing::TestObserver;
+    ///
+    /// let input = PublishSubject::new();
+    /// let shared = input.observable().map(|v| v * 2).share();
+    /// let (a, b) = (TestObserver::new(), TestObserver::new());
+    /// let ha = shared.clone().subscribe_observer(a.clone());
+    /// let hb = shared.clone().subscribe_observer(b.clone());
+    /// input.observer().on_next(1);
+    /// ha.dispose();
+    /// input.observer().on_next(2);
+    /// hb.dispose();
+    /// assert!(!input.has_observers(), "the last subscriber left: disconnected");
+    ///
+    /// a.assert_values(&[2]);
+    /// b.assert_values(&[2, 4]);
+    ///
+    /// // The downstream of a finished `take` leaves too, so an endless source stops.
+    /// let o = TestObserver::new();
+    /// rx::source::from_iter(0..).share().take(2).subscribe_observer(o.clone());
+    /// o.assert_values(&[0, 1]);
+    /// ```
+    ///
+    /// # Performance
+    ///
+    /// As [`publish`](ObservableExt::publish), plus a short lock when a subscriber comes or
+    /// leaves.
+    #[doc(alias = "refCount")]
+    fn share(self) -> RefCount<Self, crate::subjects::PublishSubject<Self::Item>>
+    where
+        Self::Item: Clone + Send + 'static,
+    {
+        ConnectableObservable::publish(self).ref_count()
+    }
+
+    /// Like [`share`](ObservableExt::share), replaying the last `capacity` values to each
+    /// subscriber that joins a running connection:
+    /// [`replay`](ObservableExt::replay)`(capacity).`[`ref_count`](ConnectableObservable::ref_count)`()`.
+    ///
+    /// The buffer belongs to the connection: when the last subscriber leaves, or after the
+    /// source terminated, the next subscriber starts over with an empty one. This is RxJava's
+    /// `replay(n).refCount()`; it differs from RxJS's `shareReplay`, which stays subscribed and
+    /// keeps replaying after completion — for that, [`replay`](ObservableExt::replay) and
+    /// [`connect`](ConnectableObservable::connect) once.
+    ///
+    /// # Examples
+    ///
+    /// ```
+    /// use rx::prelude::*;
+    /// use rx::subjects::PublishSubject;
+    /// use rx::testing::TestObserver;
+    ///
+    /// let input = PublishSubject::new();
+    /// let shared = input.observable().share_replay(1);
+    /// let first = TestObserver::new();
+    /// shared.clone().subscribe_observer(first.clone());
+    /// input.observer().on_next("a");
+    /// input.observer().on_next("b");
+    ///
+    /// let second = TestObserver::new();
+    /// shared.clone().subscribe_observer(second.clone());
+    /// second.assert_values(&["b"]);
+    /// ```
+    ///
+    /// # Panics
+    ///
+    /// If `capacity` is zero.
+    ///
+    /// # Performance
+    ///
+    /// As [`share`](ObservableExt::share), plus one clone of each value to keep it.
+    #[doc(alias = "shareReplay")]
+    fn share_replay(self, capacity: usize) -> RefCount<Self, crate::subjects::ReplaySubject<Self::Item>>
+    where
+        Self::Item: Clone + Send + 'static,
+    {
+        ConnectableObservable::replay(self, capacity).ref_count()
+    }
+
     // ---------------------------------------------------------------- time and schedulers
+
     /// Pairs each value with the instant it arrived, read from `scheduler`'s clock. The
     /// instant comes first, as the index does in [`Iterator::enumerate`].
     ///
@@ -2055,7 +3295,7 @@ pub trait ObservableExt: Observable + Sized {
     ///
     /// ```text
     /// source:         -a-b-c---d-e-f-|
-    /// throttle(4):    -a-------d-----|
+    /// throttle(5):    -a-------d-----|
     /// ```
     ///
     /// # Examples
@@ -2104,8 +3344,8 @@ pub trait ObservableExt: Observable + Sized {
     /// source:     -a--b-|
     /// delay(3):   ----a--b-|
     ///
-    /// source:     -a--#
-    /// delay(3):   ----#
+    /// source:     -a-#
+    /// delay(3):   ---#
     /// ```
     ///
     /// # Examples
@@ -2143,6 +3383,350 @@ pub trait ObservableExt: Observable + Sized {
         Sch: crate::schedulers::Scheduler,
     {
         Delay::new(self, delay, scheduler)
+    }
+
+    /// Emits a value only once `timeout` has passed without another value after it; a value
+    /// followed sooner by another is dropped. On completion the value still waiting is
+    /// emitted at once, then the completion; an error drops it.
+    ///
+    /// ```text
+    /// source:        -a-b-----c--d------|
+    /// debounce(3):   ------b--------d---|
+    /// ```
+    ///
+    /// # Examples
+    ///
+    /// ```
+    /// use rx::prelude::*;
+    /// use rx::schedulers::TestScheduler;
+    /// use rx::testing::{cold, TimedObserver};
+    /// use rx::Notification::{Completed, Next};
+    /// use std::time::Duration;
+    ///
+    /// let ms = Duration::from_millis;
+    /// let scheduler = TestScheduler::new();
+    /// let observer = TimedObserver::new(&scheduler);
+    /// cold(&scheduler, [(ms(0), Next("r")), (ms(10), Next("rx")), (ms(200), Completed)])
+    ///     .debounce(ms(50), scheduler.clone())
+    ///     .subscribe_observer(observer.clone());
+    /// scheduler.run();
+    /// // "r" was followed within 50 ms; "rx" was not.
+    /// observer.assert_timeline(&[(ms(60), Next("rx")), (ms(200), Completed)]);
+    /// ```
+    ///
+    /// # Scheduler
+    ///
+    /// The value is delivered by a timer task on a worker of `scheduler`; the completion and
+    /// an error on the thread that reports them, unless a delivery is under way, which then
+    /// delivers them.
+    ///
+    /// # Performance
+    ///
+    /// One allocation per subscription for the shared state, and a lock per value. One timer
+    /// task serves a whole burst of values: a value arriving while it waits moves its
+    /// deadline, and the task, waking early, sleeps again until it. A task is scheduled (an
+    /// allocation in the scheduler) only for the first value after a quiet period, not for
+    /// every value.
+    #[doc(alias = "debounceTime")]
+    #[doc(alias = "throttleWithTimeout")]
+    fn debounce<Sch>(self, timeout: std::time::Duration, scheduler: Sch) -> Debounce<Self, Sch>
+    where
+        Sch: crate::schedulers::Scheduler,
+    {
+        Debounce::new(self, timeout, scheduler)
+    }
+
+    /// Emits, at each tick of a `period` clock started at the subscription, the latest value
+    /// if one arrived since the previous tick. On completion the value not sampled yet is
+    /// dropped and the completion passes at once, as RxJava's `sample` does by default (Rx.NET
+    /// emits it at the next tick instead); an error passes at once.
+    ///
+    /// ```text
+    /// source:      -a-b---c-------d-|
+    /// sample(4):   ----b---c-------d|
+    /// ticks:       ----^---^---^---^
+    /// ```
+    ///
+    /// # Examples
+    ///
+    /// ```
+    /// use rx::prelude::*;
+    /// use rx::schedulers::TestScheduler;
+    /// use rx::testing::TestObserver;
+    /// use std::time::Duration;
+    ///
+    /// let ms = Duration::from_millis;
+    /// let scheduler = TestScheduler::new();
+    /// let observer = TestObserver::new();
+    /// // A value every 10 ms, sampled every 25 ms.
+    /// rx::source::interval(ms(10), scheduler.clone())
+    ///     .sample(ms(25), scheduler.clone())
+    ///     .subscribe_observer(observer.clone());
+    /// scheduler.advance_by(ms(100));
+    /// observer.assert_values(&[1, 3, 6, 8]);
+    /// ```
+    ///
+    /// # Scheduler
+    ///
+    /// Values are delivered by one periodic task on a worker of `scheduler`, which starts at
+    /// the subscription; completion and errors on the thread that reports them, unless a
+    /// delivery is under way, which then delivers them.
+    ///
+    /// # Panics
+    ///
+    /// When `period` is zero, or the scheduler is [`Immediate`](crate::schedulers::Immediate),
+    /// which would run the periodic task inline, on the subscribing thread, for ever.
+    ///
+    /// # Performance
+    ///
+    /// One allocation per subscription for the shared state and one periodic task, which
+    /// reschedules itself without allocating. A lock per value.
+    #[doc(alias = "sampleTime")]
+    #[doc(alias = "throttleLast")]
+    fn sample<Sch>(self, period: std::time::Duration, scheduler: Sch) -> Sample<Self, Sch>
+    where
+        Sch: crate::schedulers::Scheduler,
+    {
+        Sample::new(self, period, scheduler)
+    }
+
+    /// Fails with a [`TimeoutError`] if no value arrives within `timeout` of the subscription
+    /// or of the previous value; upstream is disposed before the error is delivered. Values,
+    /// completion and errors that arrive in time pass unchanged.
+    ///
+    /// ```text
+    /// source:        -a--b--------c-|
+    /// timeout(5):    -a--b----#
+    /// ```
+    ///
+    /// # Examples
+    ///
+    /// ```
+    /// use rx::operators::TimeoutError;
+    /// use rx::prelude::*;
+    /// use rx::schedulers::TestScheduler;
+    /// use rx::testing::{cold, TimedObserver};
+    /// use rx::Notification::Next;
+    /// use std::time::Duration;
+    ///
+    /// let ms = Duration::from_millis;
+    /// let scheduler = TestScheduler::new();
+    /// let observer = TimedObserver::new(&scheduler);
+    /// cold(&scheduler, [(ms(10), Next(1)), (ms(20), Next(2)), (ms(500), Next(3))])
+    ///     .timeout(ms(100), scheduler.clone())
+    ///     .subscribe_observer(observer.clone());
+    /// scheduler.run();
+    ///
+    /// let timeline = observer.timeline();
+    /// assert_eq!(timeline[..2], [(ms(10), Next(1)), (ms(20), Next(2))]);
+    /// let (at, rx::Notification::Error(error)) = &timeline[2] else { panic!("an error") };
+    /// assert_eq!(*at, ms(120));
+    /// assert!(error.is::<TimeoutError>());
+    /// ```
+    ///
+    /// # Errors
+    ///
+    /// A [`TimeoutError`] when the source is silent for `timeout`.
+    ///
+    /// # Scheduler
+    ///
+    /// The error is delivered by a timer task on a worker of `scheduler`; everything else on
+    /// the thread that reports it, unless a delivery is under way, which then delivers it.
+    ///
+    /// # Panics
+    ///
+    /// When the scheduler is [`Immediate`](crate::schedulers::Immediate), which would run the
+    /// timer inline, on the subscribing thread, before the source is even subscribed.
+    ///
+    /// # Performance
+    ///
+    /// One allocation per subscription for the shared state, one for the queue values pass
+    /// through, and one timer task for the whole subscription: a value only moves its
+    /// deadline, and the task, waking early, sleeps again until it. A lock per value.
+    fn timeout<Sch>(self, timeout: std::time::Duration, scheduler: Sch) -> Timeout<Self, Sch>
+    where
+        Sch: crate::schedulers::Scheduler,
+    {
+        Timeout::new(self, timeout, scheduler)
+    }
+
+    /// Collects the values of each consecutive `window`, starting at the subscription, into a
+    /// `Vec`, emitted when the window ends, empty if no value arrived. On completion the
+    /// window under way is emitted, then the completion; an error drops it.
+    ///
+    /// ```text
+    /// source:                -a-b---c-------|
+    /// buffer_with_time(4):   ----x---y---z--(w|)
+    ///
+    /// x = [a, b], y = [c], z = w = []
+    /// ```
+    ///
+    /// # Examples
+    ///
+    /// ```
+    /// use rx::prelude::*;
+    /// use rx::schedulers::TestScheduler;
+    /// use rx::testing::TestObserver;
+    /// use std::time::Duration;
+    ///
+    /// let ms = Duration::from_millis;
+    /// let scheduler = TestScheduler::new();
+    /// let observer = TestObserver::new();
+    /// rx::source::interval(ms(10), scheduler.clone())
+    ///     .take(5)
+    ///     .buffer_with_time(ms(25), scheduler.clone())
+    ///     .subscribe_observer(observer.clone());
+    /// scheduler.run();
+    /// observer.assert_values(&[vec![0, 1], vec![2, 3], vec![4]]);
+    /// observer.assert_completed();
+    /// ```
+    ///
+    /// # Scheduler
+    ///
+    /// Windows are emitted by one periodic task on a worker of `scheduler`; the last one and
+    /// the completion, and errors, on the thread that reports them, unless a delivery is under
+    /// way, which then delivers them.
+    ///
+    /// # Panics
+    ///
+    /// When `window` is zero, or the scheduler is [`Immediate`](crate::schedulers::Immediate),
+    /// which would run the periodic task inline, on the subscribing thread, for ever.
+    ///
+    /// # Performance
+    ///
+    /// One allocation per subscription for the shared state and one periodic task, which
+    /// reschedules itself without allocating; each window's `Vec` allocates as it fills. A
+    /// lock per value.
+    #[doc(alias = "bufferTime")]
+    fn buffer_with_time<Sch>(
+        self,
+        window: std::time::Duration,
+        scheduler: Sch,
+    ) -> BufferWithTime<Self, Sch>
+    where
+        Sch: crate::schedulers::Scheduler,
+    {
+        BufferWithTime::new(self, window, scheduler)
+    }
+
+    /// Delivers every notification from a task on a worker of `scheduler`, in order, one at a
+    /// time: what happens downstream runs on that worker (its thread, for a thread-backed
+    /// scheduler). Upstream is not slowed: notifications queue until the worker takes them.
+    ///
+    /// # Examples
+    ///
+    /// ```
+    /// use rx::prelude::*;
+    /// use rx::schedulers::NewThread;
+    /// use std::sync::mpsc;
+    ///
+    /// let (tx, rx) = mpsc::channel();
+    /// rx::source::from_iter([1, 2, 3])
+    ///     .observe_on(NewThread)
+    ///     .subscribe(move |v| tx.send((v, std::thread::current().id())).unwrap());
+    ///
+    /// let received: Vec<_> = rx.iter().collect();
+    /// assert_eq!(received.iter().map(|(v, _)| *v).collect::<Vec<_>>(), [1, 2, 3]);
+    /// assert!(received.iter().all(|(_, thread)| *thread != std::thread::current().id()));
+    /// ```
+    ///
+    /// # Scheduler
+    ///
+    /// One task on one worker drains the queue: never two notifications at once, never out of
+    /// order. With [`Immediate`](crate::schedulers::Immediate), which runs tasks inline, the
+    /// notifications are delivered directly instead: no queue, no task, no allocation.
+    ///
+    /// # Performance
+    ///
+    /// One allocation per subscription for the shared state, and a queue that is
+    /// **unbounded**: it grows while upstream emits faster than the worker delivers (Rx has no
+    /// backpressure; RxJava's `Observable.observeOn` queues the same way). A lock per
+    /// notification. The delivering task is scheduled once per burst (an allocation in the
+    /// scheduler), not once per value: it takes everything queued before it ends.
+    #[doc(alias = "observeOn")]
+    fn observe_on<Sch>(self, scheduler: Sch) -> ObserveOn<Self, Sch>
+    where
+        Sch: crate::schedulers::Scheduler,
+    {
+        ObserveOn::new(self, scheduler)
+    }
+
+    /// Subscribes to the source from a task on a worker of `scheduler`, so the subscription
+    /// itself, and everything a synchronous source does in it, runs there. Notifications are
+    /// then delivered wherever the source emits them.
+    ///
+    /// # Examples
+    ///
+    /// ```
+    /// use rx::prelude::*;
+    /// use rx::schedulers::NewThread;
+    ///
+    /// let caller = std::thread::current().id();
+    /// let threads: Vec<_> = rx::source::from_iter([1, 2])
+    ///     .map(|_| std::thread::current().id())
+    ///     .subscribe_on(NewThread)
+    ///     .as_blocking()
+    ///     .into_iter()
+    ///     .collect::<Result<_, _>>()
+    ///     .unwrap();
+    /// assert_eq!(threads.len(), 2);
+    /// assert!(threads.iter().all(|thread| *thread != caller));
+    /// ```
+    ///
+    /// # Scheduler
+    ///
+    /// Disposing the handle before the task has run cancels it; the source is then never
+    /// subscribed. With [`Immediate`](crate::schedulers::Immediate) the source is subscribed
+    /// inline, and the handle is its own: no task, no allocation.
+    ///
+    /// # Performance
+    ///
+    /// One allocation for the handle's shared state and one task per subscription.
+    #[doc(alias = "subscribeOn")]
+    fn subscribe_on<Sch>(self, scheduler: Sch) -> SubscribeOn<Self, Sch>
+    where
+        Sch: crate::schedulers::Scheduler,
+    {
+        SubscribeOn::new(self, scheduler)
+    }
+
+    /// The form of this observable that a thread waits for: iterate over it to take each
+    /// value as a `Result<T, rx::Error>` as it arrives, or call its
+    /// [`subscribe`](BlockingObservable::subscribe) to run a closure on each value and wait
+    /// for the outcome. See [`BlockingObservable`].
+    ///
+    /// # Examples
+    ///
+    /// ```
+    /// use rx::prelude::*;
+    /// use rx::schedulers::NewThread;
+    /// use std::time::Duration;
+    ///
+    /// let ticks: Vec<u64> = rx::source::interval(Duration::from_millis(1), NewThread)
+    ///     .take(3)
+    ///     .as_blocking()
+    ///     .into_iter()
+    ///     .collect::<Result<_, _>>()
+    ///     .unwrap();
+    /// assert_eq!(ticks, [0, 1, 2]);
+    ///
+    /// let outcome = rx::source::throw::<i32>(rx::Error::msg("offline"))
+    ///     .as_blocking()
+    ///     .subscribe(|_| {});
+    /// assert_eq!(outcome.unwrap_err().to_string(), "offline");
+    /// ```
+    ///
+    /// # Performance
+    ///
+    /// One allocation per subscription for the queue between the threads, which is
+    /// **unbounded**, and a lock per value; the waiting thread sleeps on a condition variable.
+    #[doc(alias = "toBlocking")]
+    #[doc(alias = "blockingIterable")]
+    #[doc(alias = "blockingSubscribe")]
+    // RPP's name for it; it consumes `self`, as every operator does.
+    #[allow(clippy::wrong_self_convention)]
+    fn as_blocking(self) -> BlockingObservable<Self> {
+        BlockingObservable::new(self)
     }
 }
 

@@ -250,18 +250,18 @@ impl<T> Observer<T> for TestObserver<T> {
 
 // ---------------------------------------------------------------- virtual time
 
-pub use self::timed::{cold, Cold, TimedObserver};
+pub use self::timed::{Cold, TimedObserver, cold};
 
 mod timed {
+    use crate::Error;
     use crate::notification::Notification;
     use crate::observable::{Observable, Subscribe};
     use crate::observer::Observer;
     use crate::schedulers::{Reschedule, Scheduler, Worker};
-    use crate::Error;
     use parking_lot::Mutex;
     use std::fmt;
-    use std::sync::atomic::{AtomicBool, Ordering};
     use std::sync::Arc;
+    use std::sync::atomic::{AtomicBool, Ordering};
     use std::time::{Duration, Instant};
 
     /// An observer that records each notification with the time it arrived, measured on a
@@ -407,7 +407,10 @@ mod timed {
         let script: Vec<_> = script.into_iter().collect();
         for pair in script.windows(2) {
             assert!(pair[0].0 <= pair[1].0, "cold: the times must not decrease");
-            assert!(!pair[0].1.is_terminal(), "cold: nothing may follow a terminal notification");
+            assert!(
+                !pair[0].1.is_terminal(),
+                "cold: nothing may follow a terminal notification"
+            );
         }
         Cold {
             scheduler: scheduler.clone(),
@@ -433,7 +436,9 @@ mod timed {
 
     impl<T: fmt::Debug, Sch> fmt::Debug for Cold<T, Sch> {
         fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
-            f.debug_struct("Cold").field("script", &self.script).finish()
+            f.debug_struct("Cold")
+                .field("script", &self.script)
+                .finish()
         }
     }
 

@@ -129,7 +129,9 @@ mod tests {
     #[test]
     fn count_larger_than_the_source() {
         let o = TestObserver::new();
-        from_iter(1..=3).buffer(usize::MAX).subscribe_observer(o.clone());
+        from_iter(1..=3)
+            .buffer(usize::MAX)
+            .subscribe_observer(o.clone());
         o.assert_notifications(&[Notification::Next(vec![1, 2, 3]), Notification::Completed]);
     }
 
@@ -146,7 +148,9 @@ mod tests {
         ]);
 
         let o = TestObserver::<Vec<i32>>::new();
-        throw::<i32>(Error::msg("bad")).buffer(2).subscribe_observer(o.clone());
+        throw::<i32>(Error::msg("bad"))
+            .buffer(2)
+            .subscribe_observer(o.clone());
         o.assert_notifications(&[Notification::Error(Error::msg("bad"))]);
     }
 

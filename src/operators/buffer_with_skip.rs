@@ -21,7 +21,10 @@ pub struct BufferWithSkip<S> {
 
 impl<S> BufferWithSkip<S> {
     pub(crate) fn new(source: S, count: usize, skip: usize) -> Self {
-        assert!(count > 0, "buffer_with_skip: count must be greater than zero");
+        assert!(
+            count > 0,
+            "buffer_with_skip: count must be greater than zero"
+        );
         assert!(skip > 0, "buffer_with_skip: skip must be greater than zero");
         BufferWithSkip {
             source,
@@ -123,9 +126,15 @@ mod tests {
     use crate::testing::TestObserver;
     use crate::{Error, Notification};
 
-    fn run(values: std::ops::RangeInclusive<i32>, count: usize, skip: usize) -> TestObserver<Vec<i32>> {
+    fn run(
+        values: std::ops::RangeInclusive<i32>,
+        count: usize,
+        skip: usize,
+    ) -> TestObserver<Vec<i32>> {
         let o = TestObserver::new();
-        from_iter(values).buffer_with_skip(count, skip).subscribe_observer(o.clone());
+        from_iter(values)
+            .buffer_with_skip(count, skip)
+            .subscribe_observer(o.clone());
         o.assert_completed();
         o
     }
@@ -159,7 +168,9 @@ mod tests {
     #[test]
     fn empty_source_emits_no_buffer() {
         let o = TestObserver::<Vec<i32>>::new();
-        empty::<i32>().buffer_with_skip(2, 1).subscribe_observer(o.clone());
+        empty::<i32>()
+            .buffer_with_skip(2, 1)
+            .subscribe_observer(o.clone());
         o.assert_notifications(&[Notification::Completed]);
     }
 
@@ -177,7 +188,9 @@ mod tests {
         ]);
 
         let o = TestObserver::<Vec<i32>>::new();
-        throw::<i32>(Error::msg("bad")).buffer_with_skip(2, 3).subscribe_observer(o.clone());
+        throw::<i32>(Error::msg("bad"))
+            .buffer_with_skip(2, 3)
+            .subscribe_observer(o.clone());
         o.assert_error("bad");
     }
 

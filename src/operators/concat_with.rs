@@ -6,7 +6,7 @@
 //! handle live in a small shared slot, so the handle returned by `subscribe` can reach the
 //! second subscription wherever it was made (Rx.NET's `SerialDisposable`).
 //!
-//! Unlike [`concat`](crate::source::concat), which subscribes one type of observable again and
+//! Unlike [`concat`](crate::source::concat()), which subscribes one type of observable again and
 //! again and so must erase the type of the handles it keeps, the two sources here have
 //! types of their own and nothing is erased: the tail observer does not name the slot, so
 //! the slot can name the tail's handle type.
@@ -228,7 +228,7 @@ impl<H1, S2, H2> fmt::Debug for ConcatWithSubscription<H1, S2, H2> {
     }
 }
 
-#[cfg(test)]
+#[cfg(all(test, not(loom)))]
 mod tests {
     use crate::Error;
     use crate::notification::Notification;
@@ -389,13 +389,14 @@ mod tests {
 
     #[test]
     fn second_is_subscribed_on_the_thread_the_first_completes_on() {
-        let (tx, rx) = mpsc::channel();
+        let (first_tx, first_rx) = mpsc::channel();
+        let (second_tx, second_rx) = mpsc::channel();
         let o = TestObserver::new();
-        let handle = on_a_thread(vec![1, 2], tx.clone())
-            .concat_with(on_a_thread(vec![3], tx))
+        let handle = on_a_thread(vec![1, 2], first_tx)
+            .concat_with(on_a_thread(vec![3], second_tx))
             .subscribe_observer(o.clone());
-        let first = join(&rx);
-        let second = join(&rx);
+        let first = join(&first_rx);
+        let second = join(&second_rx);
         o.assert_values(&[1, 2, 3]);
         o.assert_completed();
         assert_eq!(second.0, first.1);
@@ -462,5 +463,92 @@ mod tests {
             rx.try_recv().is_err(),
             "the second source was not subscribed"
         );
+    }
+}
+
+#[cfg(loom)]
+mod loom_tests {
+    use crate::observable::{Observable, Subscribe};
+    use crate::observer::Observer;
+    use crate::prelude::*;
+    use crate::subscription::FlagSubscription;
+    use crate::sync::{Arc, Mutex, thread};
+    use crate::testing::TestObserver;
+
+    type Slot<T> = Arc<Mutex<Option<T>>>;
+
+    /// Completes, with no value, on a thread of its own.
+    struct CompleteOnThread(Slot<thread::JoinHandle<()>>);
+
+    impl Observable for CompleteOnThread {
+        type Item = i32;
+    }
+
+    impl<O: Observer<i32> + Send + 'static> Subscribe<O> for CompleteOnThread {
+        type Subscription = FlagSubscription;
+
+        fn subscribe_observer(self, observer: O) -> FlagSubscription {
+            *self.0.lock() = Some(thread::spawn(move || observer.on_completed()));
+            FlagSubscription::new()
+        }
+    }
+
+    /// Never terminates; keeps a clone of its handle, to check that it gets disposed.
+    struct Park(Slot<FlagSubscription>);
+
+    impl Observable for Park {
+        type Item = i32;
+    }
+
+    impl<O: Observer<i32>> Subscribe<O> for Park {
+        type Subscription = FlagSubscription;
+
+        fn subscribe_observer(self, _observer: O) -> FlagSubscription {
+            let handle = FlagSubscription::new();
+            *self.0.lock() = Some(handle.clone());
+            handle
+        }
+    }
+
+    fn slot<T>() -> Slot<T> {
+        Arc::new(Mutex::new(None))
+    }
+
+    /// The second source is subscribed on the completing thread, racing with nothing: it
+    /// runs once and the sequence completes.
+    #[test]
+    fn loom_second_runs_after_an_asynchronous_first() {
+        loom::model(|| {
+            let worker = slot();
+            let o = TestObserver::new();
+            CompleteOnThread(worker.clone())
+                .concat_with(crate::source::just(2))
+                .subscribe_observer(o.clone());
+            worker.lock().take().unwrap().join().unwrap();
+            o.assert_values(&[2]);
+            o.assert_completed();
+        });
+    }
+
+    /// `dispose` races with the completing thread subscribing the second source: the second
+    /// is either never subscribed or its handle is disposed, never left running.
+    #[test]
+    fn loom_dispose_races_with_the_second_subscription() {
+        loom::model(|| {
+            let worker = slot();
+            let parked = slot();
+            let handle = CompleteOnThread(worker.clone())
+                .concat_with(Park(parked.clone()))
+                .subscribe_observer(TestObserver::<i32>::new());
+            handle.dispose();
+            worker.lock().take().unwrap().join().unwrap();
+            if let Some(second) = parked.lock().take() {
+                assert!(
+                    second.is_disposed(),
+                    "the running second source was not disposed"
+                );
+            }
+            assert!(handle.is_disposed());
+        });
     }
 }

@@ -1,13 +1,13 @@
 //! [`ObservableExt::debounce`](crate::ObservableExt::debounce).
 
+use crate::Error;
 use crate::notification::Notification;
 use crate::observable::{Observable, Subscribe};
 use crate::observer::Observer;
 use crate::operators::drain::{Drain, Ready};
 use crate::schedulers::{Reschedule, Scheduler, Worker};
-use crate::subscription::BoxedSubscription;
+use crate::subscription::Subscription;
 use crate::sync::Arc;
-use crate::Error;
 use std::fmt;
 use std::mem;
 use std::time::{Duration, Instant};
@@ -46,7 +46,7 @@ where
     <S as Observable>::Item: Send + 'static,
     O: Observer<<S as Observable>::Item> + Send + 'static,
 {
-    type Subscription = BoxedSubscription<'static>;
+    type Subscription = Box<dyn Subscription + Send + Sync>;
 
     fn subscribe_observer(self, observer: O) -> Self::Subscription {
         let worker = self.scheduler.worker();
@@ -148,7 +148,9 @@ where
         drop(replaced);
         if start {
             let drain = self.drain.clone();
-            self.drain.worker().schedule_at(deadline, move || fire(&drain));
+            self.drain
+                .worker()
+                .schedule_at(deadline, move || fire(&drain));
         }
     }
 
@@ -172,7 +174,7 @@ where
     }
 
     fn is_disposed(&self) -> bool {
-        self.drain.is_disposed()
+        self.drain.is_closed()
     }
 }
 
@@ -186,12 +188,12 @@ impl<W, O, T> fmt::Debug for DebounceObserver<W, O, T> {
 
 #[cfg(test)]
 mod tests {
+    use crate::Error;
     use crate::notification::Notification::*;
     use crate::prelude::*;
     use crate::schedulers::TestScheduler;
     use crate::source::{empty, from_iter, interval, throw};
-    use crate::testing::{cold, TestObserver, TimedObserver};
-    use crate::Error;
+    use crate::testing::{TestObserver, TimedObserver, cold};
     use std::time::Duration;
 
     fn ms(n: u64) -> Duration {
@@ -252,7 +254,9 @@ mod tests {
     fn synchronous_source_emits_its_last_value_on_completion() {
         let sch = TestScheduler::new();
         let o = TestObserver::new();
-        from_iter([1, 2, 3]).debounce(ms(10), sch.clone()).subscribe_observer(o.clone());
+        from_iter([1, 2, 3])
+            .debounce(ms(10), sch.clone())
+            .subscribe_observer(o.clone());
         o.assert_values(&[3]);
         o.assert_completed();
         // The timer that the values armed is cancelled with the completion.
@@ -263,7 +267,9 @@ mod tests {
     fn empty_source_completes() {
         let sch = TestScheduler::new();
         let o = TestObserver::<i32>::new();
-        empty().debounce(ms(10), sch.clone()).subscribe_observer(o.clone());
+        empty()
+            .debounce(ms(10), sch.clone())
+            .subscribe_observer(o.clone());
         o.assert_values(&[]);
         o.assert_completed();
     }
@@ -272,14 +278,19 @@ mod tests {
     fn error_drops_the_pending_value() {
         let sch = TestScheduler::new();
         let o = TimedObserver::new(&sch);
-        cold(&sch, [(ms(10), Next(1)), (ms(20), Error(Error::msg("bad")))])
-            .debounce(ms(30), sch.clone())
-            .subscribe_observer(o.clone());
+        cold(
+            &sch,
+            [(ms(10), Next(1)), (ms(20), Error(Error::msg("bad")))],
+        )
+        .debounce(ms(30), sch.clone())
+        .subscribe_observer(o.clone());
         sch.run();
         o.assert_timeline(&[(ms(20), Error(Error::msg("bad")))]);
 
         let o = TestObserver::<i32>::new();
-        throw(Error::msg("now")).debounce(ms(30), sch.clone()).subscribe_observer(o.clone());
+        throw(Error::msg("now"))
+            .debounce(ms(30), sch.clone())
+            .subscribe_observer(o.clone());
         o.assert_error("now");
     }
 
@@ -302,9 +313,12 @@ mod tests {
     fn disposed_downstream_stops_upstream() {
         let sch = TestScheduler::new();
         let o = TestObserver::new();
-        cold(&sch, [(ms(10), Next(1)), (ms(100), Next(2)), (ms(200), Next(3))])
-            .debounce(ms(20), sch.clone())
-            .subscribe_observer(o.clone());
+        cold(
+            &sch,
+            [(ms(10), Next(1)), (ms(100), Next(2)), (ms(200), Next(3))],
+        )
+        .debounce(ms(20), sch.clone())
+        .subscribe_observer(o.clone());
         sch.advance_by(ms(50));
         o.assert_values(&[1]);
         o.dispose();

@@ -81,7 +81,7 @@ impl<T, O: Observer<T>> Observer<T> for DefaultIfEmptyObserver<O, T> {
 #[cfg(test)]
 mod tests {
     use crate::prelude::*;
-    use crate::source::{empty, from_iter, throw};
+    use crate::source::{create, empty, from_iter, throw};
     use crate::testing::TestObserver;
     use crate::{Error, Notification};
 
@@ -115,12 +115,12 @@ mod tests {
         o.assert_notifications(&[Notification::Error(Error::msg("bad"))]);
 
         let o = TestObserver::new();
-        let mut default_if_empty = super::DefaultIfEmptyObserver {
-            observer: o.clone(),
-            default: Some(0),
-        };
-        default_if_empty.on_next(1);
-        default_if_empty.on_error(Error::msg("mid-way"));
+        create(|mut e| {
+            e.on_next(1);
+            e.on_error(Error::msg("mid-way"));
+        })
+        .default_if_empty(0)
+        .subscribe_observer(o.clone());
         o.assert_values(&[1]);
         o.assert_error("mid-way");
     }

@@ -1,13 +1,13 @@
 //! [`ObservableExt::delay`](crate::ObservableExt::delay).
 
+use crate::Error;
 use crate::notification::Notification;
 use crate::observable::{Observable, Subscribe};
 use crate::observer::Observer;
 use crate::operators::drain::{Drain, Ready};
 use crate::schedulers::{Reschedule, Scheduler, Worker};
-use crate::subscription::BoxedSubscription;
+use crate::subscription::Subscription;
 use crate::sync::Arc;
-use crate::Error;
 use std::collections::VecDeque;
 use std::fmt;
 use std::mem;
@@ -45,7 +45,7 @@ where
     <S as Observable>::Item: Send + 'static,
     O: Observer<<S as Observable>::Item> + Send + 'static,
 {
-    type Subscription = BoxedSubscription<'static>;
+    type Subscription = Box<dyn Subscription + Send + Sync>;
 
     fn subscribe_observer(self, observer: O) -> Self::Subscription {
         let worker = self.scheduler.worker();
@@ -79,7 +79,10 @@ struct DelayState<T> {
 
 impl<T> DelayState<T> {
     fn next_due(&self) -> Option<Instant> {
-        self.queue.front().map(|(due, _)| *due).or(self.completed_at)
+        self.queue
+            .front()
+            .map(|(due, _)| *due)
+            .or(self.completed_at)
     }
 }
 
@@ -89,7 +92,9 @@ impl<T> Ready<T> for DelayState<T> {
             return Some(Notification::Error(error));
         }
         match self.queue.front() {
-            Some((due, _)) if *due <= self.now => self.queue.pop_front().map(|(_, v)| Notification::Next(v)),
+            Some((due, _)) if *due <= self.now => {
+                self.queue.pop_front().map(|(_, v)| Notification::Next(v))
+            }
             Some(_) => None,
             None => match self.completed_at {
                 Some(due) if due <= self.now => {
@@ -105,8 +110,11 @@ impl<T> Ready<T> for DelayState<T> {
 type DelayDrain<W, O, T> = Drain<W, O, DelayState<T>>;
 
 /// Schedules the one task that delivers everything due, if it is not already scheduled.
-fn arm<W, O, T>(drain: &Arc<DelayDrain<W, O, T>>, due: Instant, update: impl FnOnce(&mut DelayState<T>))
-where
+fn arm<W, O, T>(
+    drain: &Arc<DelayDrain<W, O, T>>,
+    due: Instant,
+    update: impl FnOnce(&mut DelayState<T>),
+) where
     W: Worker,
     O: Observer<T> + Send + 'static,
     T: Send + 'static,
@@ -118,7 +126,9 @@ where
     if start {
         // Outside the lock: a worker that runs tasks inline runs this one right here.
         let task_drain = drain.clone();
-        drain.worker().schedule_at(due, move || deliver_due(&task_drain));
+        drain
+            .worker()
+            .schedule_at(due, move || deliver_due(&task_drain));
     }
 }
 
@@ -162,7 +172,9 @@ where
             return;
         }
         let due = self.drain.worker().now() + self.delay;
-        arm(&self.drain, due, |state| state.queue.push_back((due, value)));
+        arm(&self.drain, due, |state| {
+            state.queue.push_back((due, value))
+        });
     }
 
     fn on_error(self, error: Error) {
@@ -183,7 +195,7 @@ where
     }
 
     fn is_disposed(&self) -> bool {
-        self.drain.is_disposed()
+        self.drain.is_closed()
     }
 }
 
@@ -197,12 +209,12 @@ impl<W, O, T> fmt::Debug for DelayObserver<W, O, T> {
 
 #[cfg(test)]
 mod tests {
+    use crate::Error;
     use crate::notification::Notification::*;
     use crate::prelude::*;
     use crate::schedulers::TestScheduler;
     use crate::source::{empty, from_iter, interval, throw};
-    use crate::testing::{cold, TestObserver, TimedObserver};
-    use crate::Error;
+    use crate::testing::{TestObserver, TimedObserver, cold};
     use std::time::Duration;
 
     fn ms(n: u64) -> Duration {
@@ -213,9 +225,17 @@ mod tests {
     fn shifts_values_and_completion_keeping_their_spacing() {
         let sch = TestScheduler::new();
         let o = TimedObserver::new(&sch);
-        cold(&sch, [(ms(10), Next(0)), (ms(30), Next(2)), (ms(60), Next(5)), (ms(70), Completed)])
-            .delay(ms(100), sch.clone())
-            .subscribe_observer(o.clone());
+        cold(
+            &sch,
+            [
+                (ms(10), Next(0)),
+                (ms(30), Next(2)),
+                (ms(60), Next(5)),
+                (ms(70), Completed),
+            ],
+        )
+        .delay(ms(100), sch.clone())
+        .subscribe_observer(o.clone());
         sch.run();
         o.assert_timeline(&[
             (ms(110), Next(0)),
@@ -229,7 +249,9 @@ mod tests {
     fn synchronous_source_arrives_all_at_once_after_the_delay() {
         let sch = TestScheduler::new();
         let o = TimedObserver::new(&sch);
-        from_iter([1, 2, 3]).delay(ms(50), sch.clone()).subscribe_observer(o.clone());
+        from_iter([1, 2, 3])
+            .delay(ms(50), sch.clone())
+            .subscribe_observer(o.clone());
         sch.advance_by(ms(49));
         o.assert_timeline(&[]);
         sch.advance_by(ms(1));
@@ -245,7 +267,9 @@ mod tests {
     fn empty_source_completes_after_the_delay() {
         let sch = TestScheduler::new();
         let o = TimedObserver::<i32, _>::new(&sch);
-        empty().delay(ms(50), sch.clone()).subscribe_observer(o.clone());
+        empty()
+            .delay(ms(50), sch.clone())
+            .subscribe_observer(o.clone());
         sch.run();
         o.assert_timeline(&[(ms(50), Completed)]);
     }
@@ -255,9 +279,16 @@ mod tests {
         let sch = TestScheduler::new();
         let o = TimedObserver::new(&sch);
         let bad = Error::msg("bad");
-        cold(&sch, [(ms(10), Next(1)), (ms(20), Next(2)), (ms(40), Error(bad.clone()))])
-            .delay(ms(25), sch.clone())
-            .subscribe_observer(o.clone());
+        cold(
+            &sch,
+            [
+                (ms(10), Next(1)),
+                (ms(20), Next(2)),
+                (ms(40), Error(bad.clone())),
+            ],
+        )
+        .delay(ms(25), sch.clone())
+        .subscribe_observer(o.clone());
         sch.run();
         o.assert_timeline(&[(ms(35), Next(1)), (ms(40), Error(bad))]);
     }
@@ -266,7 +297,9 @@ mod tests {
     fn synchronous_error_arrives_at_once() {
         let sch = TestScheduler::new();
         let o = TestObserver::<i32>::new();
-        throw(Error::msg("bad")).delay(ms(25), sch.clone()).subscribe_observer(o.clone());
+        throw(Error::msg("bad"))
+            .delay(ms(25), sch.clone())
+            .subscribe_observer(o.clone());
         o.assert_error("bad");
         assert!(sch.is_empty());
     }

@@ -81,10 +81,9 @@ where
 #[cfg(test)]
 mod tests {
     use crate::prelude::*;
-    use crate::source::{empty, from_iter, throw};
+    use crate::source::{create, empty, from_iter, throw};
     use crate::testing::TestObserver;
     use crate::{Error, Notification};
-    use std::collections::HashSet;
 
     #[test]
     fn emits_each_value_once() {
@@ -126,13 +125,13 @@ mod tests {
         o.assert_error("bad");
 
         let o = TestObserver::new();
-        let mut distinct = super::DistinctObserver {
-            observer: o.clone(),
-            seen: HashSet::new(),
-        };
-        distinct.on_next(1);
-        distinct.on_next(1);
-        distinct.on_error(Error::msg("mid-way"));
+        create(|mut e| {
+            e.on_next(1);
+            e.on_next(1);
+            e.on_error(Error::msg("mid-way"));
+        })
+        .distinct()
+        .subscribe_observer(o.clone());
         o.assert_values(&[1]);
         o.assert_error("mid-way");
     }

@@ -83,7 +83,7 @@ where
 #[cfg(test)]
 mod tests {
     use crate::prelude::*;
-    use crate::source::{empty, from_iter, throw};
+    use crate::source::{create, empty, from_iter, throw};
     use crate::testing::TestObserver;
     use crate::{Error, Notification};
 
@@ -141,13 +141,13 @@ mod tests {
         o.assert_error("bad");
 
         let o = TestObserver::new();
-        let mut distinct = super::DistinctUntilChangedObserver {
-            observer: o.clone(),
-            last: None,
-        };
-        distinct.on_next(1);
-        distinct.on_next(1);
-        distinct.on_error(Error::msg("mid-way"));
+        create(|mut e| {
+            e.on_next(1);
+            e.on_next(1);
+            e.on_error(Error::msg("mid-way"));
+        })
+        .distinct_until_changed()
+        .subscribe_observer(o.clone());
         o.assert_values(&[1]);
         o.assert_error("mid-way");
     }

@@ -108,7 +108,7 @@ where
 #[cfg(test)]
 mod tests {
     use crate::prelude::*;
-    use crate::source::{empty, from_iter, throw};
+    use crate::source::{create, empty, from_iter, throw};
     use crate::testing::TestObserver;
     use crate::{Error, Notification};
 
@@ -154,15 +154,14 @@ mod tests {
         o.assert_error("bad");
 
         let o = TestObserver::new();
-        let mut distinct = super::DistinctUntilKeyChangedObserver {
-            observer: o.clone(),
-            key_fn: |v: &i32| v / 10,
-            last: None,
-        };
-        distinct.on_next(1);
-        distinct.on_next(2);
-        distinct.on_next(10);
-        distinct.on_error(Error::msg("mid-way"));
+        create(|mut e| {
+            e.on_next(1);
+            e.on_next(2);
+            e.on_next(10);
+            e.on_error(Error::msg("mid-way"));
+        })
+        .distinct_until_key_changed(|v| v / 10)
+        .subscribe_observer(o.clone());
         o.assert_values(&[1, 10]);
         o.assert_error("mid-way");
     }

@@ -14,9 +14,19 @@
 
 use crate::notification::Notification;
 use crate::observer::Observer;
-use crate::schedulers::Worker;
+use crate::schedulers::{ImmediateWorker, Worker};
 use crate::subscription::Subscription;
 use crate::sync::{AtomicBool, Mutex, Ordering};
+use std::any::TypeId;
+
+/// Whether `W` runs each task inline, before `schedule` returns (it is
+/// [`Immediate`](crate::schedulers::Immediate)'s worker). Then handing a notification to a
+/// task that runs at once is the same as delivering it directly, which `observe_on` and
+/// `subscribe_on` do instead; and a periodic task never returns, which the periodic operators
+/// refuse. A comparison of constants, folded at compile time.
+pub(crate) fn runs_inline<W: Worker>() -> bool {
+    TypeId::of::<W>() == TypeId::of::<ImmediateWorker>()
+}
 
 /// The state of a time operator, seen as a queue of notifications ready for delivery.
 pub(crate) trait Ready<T> {
@@ -66,7 +76,8 @@ impl<W: Worker, O, St> Drain<W, O, St> {
         &self.worker
     }
 
-    /// Whether the subscription is over; checked without the lock.
+    /// Whether the subscription is over; checked without the lock. What upstream's
+    /// `is_disposed` is answered with.
     pub(crate) fn is_closed(&self) -> bool {
         // Acquire pairs with the Release in `close` and in the terminal delivery.
         self.closed.load(Ordering::Acquire)
@@ -108,29 +119,14 @@ impl<W: Worker, O, St> Drain<W, O, St> {
         drop(observer);
     }
 
-    /// Whether upstream should stop: the subscription is over, or downstream has lost
-    /// interest since the last delivery (then the subscription is closed now).
-    pub(crate) fn is_disposed<T>(&self) -> bool
-    where
-        O: Observer<T>,
-    {
-        if self.is_closed() {
-            return true;
-        }
-        // A deliverer holding the lock or the observer will ask it itself when it is done.
-        let unwanted = self.inner.try_lock().is_some_and(|inner| {
-            inner
-                .observer
-                .as_ref()
-                .is_some_and(Observer::<T>::is_disposed)
-        });
-        if unwanted {
-            self.close();
-        }
-        unwanted
-    }
-
     /// Updates the state under the lock, then delivers whatever is ready.
+    ///
+    /// The downstream observer is only ever called with the lock released, `is_disposed`
+    /// included: an operator downstream may answer it by disposing this subscription, which
+    /// takes the lock. For the same reason upstream's `is_disposed` is answered from the
+    /// `closed` flag alone, never by asking downstream: a downstream that loses interest
+    /// between two deliveries is noticed before the next one, which closes the subscription
+    /// (cancelling upstream actively) instead.
     pub(crate) fn drain_with<T>(&self, update: impl FnOnce(&mut St))
     where
         O: Observer<T>,
@@ -152,6 +148,12 @@ impl<W: Worker, O, St> Drain<W, O, St> {
             match notification {
                 Notification::Next(value) => {
                     drop(inner);
+                    if observer.is_disposed() {
+                        drop(value);
+                        drop(observer);
+                        self.close();
+                        return;
+                    }
                     observer.on_next(value);
                     let unwanted = observer.is_disposed();
                     inner = self.inner.lock();
@@ -175,7 +177,9 @@ impl<W: Worker, O, St> Drain<W, O, St> {
                         upstream.dispose();
                     }
                     self.worker.dispose();
-                    terminal.deliver(observer);
+                    if !observer.is_disposed() {
+                        terminal.deliver(observer);
+                    }
                     return;
                 }
             }
@@ -200,5 +204,130 @@ impl<W: Worker, O, St> Subscription for Drain<W, O, St> {
 
     fn is_disposed(&self) -> bool {
         self.is_closed()
+    }
+}
+
+#[cfg(all(test, loom))]
+mod loom_tests {
+    use super::{Drain, Ready};
+    use crate::Error;
+    use crate::notification::Notification;
+    use crate::observer::Observer;
+    use crate::schedulers::ImmediateWorker;
+    use crate::sync::{Arc, AtomicBool, AtomicUsize, Mutex, Ordering, thread};
+    use std::collections::VecDeque;
+
+    struct Queue(VecDeque<Notification<u32>>);
+
+    impl Ready<u32> for Queue {
+        fn next_ready(&mut self) -> Option<Notification<u32>> {
+            self.0.pop_front()
+        }
+    }
+
+    /// Records what it receives; fails on overlapping calls; counts its drops.
+    struct Probe {
+        log: Arc<Mutex<Vec<Notification<u32>>>>,
+        in_call: Arc<AtomicBool>,
+        drops: Arc<AtomicUsize>,
+    }
+
+    impl Probe {
+        fn record(&self, notification: Notification<u32>) {
+            assert!(
+                !self.in_call.swap(true, Ordering::SeqCst),
+                "overlapping calls"
+            );
+            self.log.lock().push(notification);
+            self.in_call.store(false, Ordering::SeqCst);
+        }
+    }
+
+    impl Observer<u32> for Probe {
+        fn on_next(&mut self, value: u32) {
+            self.record(Notification::Next(value));
+        }
+        fn on_error(self, error: Error) {
+            self.record(Notification::Error(error));
+        }
+        fn on_completed(self) {
+            self.record(Notification::Completed);
+        }
+    }
+
+    impl Drop for Probe {
+        fn drop(&mut self) {
+            self.drops.fetch_add(1, Ordering::SeqCst);
+        }
+    }
+
+    type Log = Arc<Mutex<Vec<Notification<u32>>>>;
+
+    fn setup() -> (
+        Arc<Drain<ImmediateWorker, Probe, Queue>>,
+        Log,
+        Arc<AtomicUsize>,
+    ) {
+        let log = Arc::new(Mutex::new(Vec::new()));
+        let drops = Arc::new(AtomicUsize::new(0));
+        let probe = Probe {
+            log: log.clone(),
+            in_call: Arc::new(AtomicBool::new(false)),
+            drops: drops.clone(),
+        };
+        let drain = Drain::new(ImmediateWorker, probe, Queue(VecDeque::new()));
+        (Arc::new(drain), log, drops)
+    }
+
+    fn push(drain: &Drain<ImmediateWorker, Probe, Queue>, notification: Notification<u32>) {
+        drain.drain_with(|queue| queue.0.push_back(notification));
+    }
+
+    #[test]
+    fn two_threads_deliver_in_turn_and_nothing_is_lost() {
+        loom::model(|| {
+            let (drain, log, _) = setup();
+            let other = drain.clone();
+            let t = thread::spawn(move || push(&other, Notification::Next(1)));
+            push(&drain, Notification::Next(2));
+            t.join().unwrap();
+            push(&drain, Notification::Completed);
+            let log = log.lock();
+            assert_eq!(log.len(), 3);
+            assert!(log.contains(&Notification::Next(1)));
+            assert!(log.contains(&Notification::Next(2)));
+            assert_eq!(log[2], Notification::Completed);
+            assert!(drain.is_closed());
+        });
+    }
+
+    #[test]
+    fn a_terminal_racing_a_value_is_last_and_once() {
+        loom::model(|| {
+            let (drain, log, drops) = setup();
+            let other = drain.clone();
+            let t = thread::spawn(move || push(&other, Notification::Next(1)));
+            push(&drain, Notification::Error(Error::msg("end")));
+            t.join().unwrap();
+            let log = log.lock();
+            assert_eq!(log.last(), Some(&Notification::Error(Error::msg("end"))));
+            assert!(log.len() <= 2);
+            assert_eq!(drops.load(Ordering::SeqCst), 1);
+        });
+    }
+
+    #[test]
+    fn close_racing_a_delivery_drops_the_observer_once() {
+        loom::model(|| {
+            let (drain, log, drops) = setup();
+            let other = drain.clone();
+            let t = thread::spawn(move || push(&other, Notification::Next(1)));
+            drain.close();
+            t.join().unwrap();
+            // Closed: nothing more is delivered.
+            push(&drain, Notification::Next(2));
+            assert!(!log.lock().contains(&Notification::Next(2)));
+            assert_eq!(drops.load(Ordering::SeqCst), 1);
+        });
     }
 }

@@ -142,7 +142,7 @@ impl<T, O: Observer<T>> Observer<T> for ElementAtObserver<O> {
 mod tests {
     use super::IndexOutOfRange;
     use crate::prelude::*;
-    use crate::source::{empty, from_iter, throw};
+    use crate::source::{create, empty, from_iter, throw};
     use crate::testing::TestObserver;
     use crate::{Error, Notification};
 
@@ -215,13 +215,12 @@ mod tests {
         o.assert_error("bad");
 
         let o = TestObserver::new();
-        let mut element_at = super::ElementAtObserver {
-            observer: Some(o.clone()),
-            index: 2,
-            seen: 0,
-        };
-        element_at.on_next(1);
-        element_at.on_error(Error::msg("mid-way"));
+        create(|mut e| {
+            e.on_next(1);
+            e.on_error(Error::msg("mid-way"));
+        })
+        .element_at(2)
+        .subscribe_observer(o.clone());
         o.assert_notifications(&[Notification::Error(Error::msg("mid-way"))]);
     }
 

@@ -8,8 +8,6 @@ use crate::observer::Observer;
 /// [`ObservableExt::filter_map`](crate::ObservableExt::filter_map).
 #[derive(Clone, Debug)]
 #[must_use = "observables do nothing unless subscribed"]
-#[doc(alias = "mapNotNull")]
-#[doc(alias = "compactMap")]
 pub struct FilterMap<S, F> {
     source: S,
     f: F,
@@ -104,18 +102,24 @@ mod tests {
     #[test]
     fn all_none_or_empty_still_completes() {
         let o = TestObserver::<i32>::new();
-        from_iter(1..=3).filter_map(|_| None::<i32>).subscribe_observer(o.clone());
+        from_iter(1..=3)
+            .filter_map(|_| None::<i32>)
+            .subscribe_observer(o.clone());
         o.assert_notifications(&[Notification::Completed]);
 
         let o = TestObserver::<i32>::new();
-        empty::<i32>().filter_map(Some).subscribe_observer(o.clone());
+        empty::<i32>()
+            .filter_map(Some)
+            .subscribe_observer(o.clone());
         o.assert_notifications(&[Notification::Completed]);
     }
 
     #[test]
     fn error_passes_through() {
         let o = TestObserver::<i32>::new();
-        throw::<i32>(Error::msg("bad")).filter_map(Some).subscribe_observer(o.clone());
+        throw::<i32>(Error::msg("bad"))
+            .filter_map(Some)
+            .subscribe_observer(o.clone());
         o.assert_notifications(&[Notification::Error(Error::msg("bad"))]);
     }
 

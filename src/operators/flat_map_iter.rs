@@ -99,7 +99,9 @@ mod tests {
     #[test]
     fn emits_every_item_of_every_iterator_in_order() {
         let o = TestObserver::new();
-        from_iter(1..=3).flat_map_iter(|v| vec![v; v]).subscribe_observer(o.clone());
+        from_iter(1..=3)
+            .flat_map_iter(|v| vec![v; v])
+            .subscribe_observer(o.clone());
         o.assert_notifications(&[
             Notification::Next(1),
             Notification::Next(2),
@@ -114,11 +116,15 @@ mod tests {
     #[test]
     fn empty_iterators_and_empty_source() {
         let o = TestObserver::<i32>::new();
-        from_iter(1..=3).flat_map_iter(|_| None).subscribe_observer(o.clone());
+        from_iter(1..=3)
+            .flat_map_iter(|_| None)
+            .subscribe_observer(o.clone());
         o.assert_notifications(&[Notification::Completed]);
 
         let o = TestObserver::<i32>::new();
-        empty::<i32>().flat_map_iter(|v| [v, v]).subscribe_observer(o.clone());
+        empty::<i32>()
+            .flat_map_iter(|v| [v, v])
+            .subscribe_observer(o.clone());
         o.assert_notifications(&[Notification::Completed]);
     }
 
@@ -133,7 +139,9 @@ mod tests {
         o.assert_error("cut");
 
         let o = TestObserver::<i32>::new();
-        throw::<i32>(Error::msg("bad")).flat_map_iter(|v| [v]).subscribe_observer(o.clone());
+        throw::<i32>(Error::msg("bad"))
+            .flat_map_iter(|v| [v])
+            .subscribe_observer(o.clone());
         o.assert_error("bad");
     }
 
@@ -166,5 +174,20 @@ mod tests {
             })
             .subscribe_observer(o.clone());
         o.assert_values(&[(0, 0)]);
+    }
+
+    #[test]
+    fn an_endless_iterator_then_take_terminates() {
+        let o = TestObserver::new();
+        just(())
+            .flat_map_iter(|_| 0..)
+            .take(3)
+            .subscribe_observer(o.clone());
+        o.assert_notifications(&[
+            Notification::Next(0),
+            Notification::Next(1),
+            Notification::Next(2),
+            Notification::Completed,
+        ]);
     }
 }

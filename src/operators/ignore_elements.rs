@@ -66,7 +66,7 @@ impl<T, O: Observer<T>> Observer<T> for IgnoreElementsObserver<O> {
 #[cfg(test)]
 mod tests {
     use crate::prelude::*;
-    use crate::source::{empty, from_iter, throw};
+    use crate::source::{create, empty, from_iter, throw};
     use crate::testing::TestObserver;
     use crate::{Error, Notification};
 
@@ -92,11 +92,12 @@ mod tests {
         o.assert_notifications(&[Notification::Error(Error::msg("bad"))]);
 
         let o = TestObserver::new();
-        let mut ignore = super::IgnoreElementsObserver {
-            observer: o.clone(),
-        };
-        ignore.on_next(1);
-        ignore.on_error(Error::msg("mid-way"));
+        create(|mut e| {
+            e.on_next(1);
+            e.on_error(Error::msg("mid-way"));
+        })
+        .ignore_elements()
+        .subscribe_observer(o.clone());
         o.assert_notifications(&[Notification::Error(Error::msg("mid-way"))]);
     }
 

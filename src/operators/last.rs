@@ -82,7 +82,7 @@ impl<T, O: Observer<T>> Observer<T> for LastObserver<O, T> {
 mod tests {
     use super::NoElements;
     use crate::prelude::*;
-    use crate::source::{empty, from_iter, just, throw};
+    use crate::source::{create, empty, from_iter, just, throw};
     use crate::testing::TestObserver;
     use crate::{Error, Notification};
 
@@ -115,13 +115,13 @@ mod tests {
         o.assert_notifications(&[Notification::Error(Error::msg("bad"))]);
 
         let o = TestObserver::new();
-        let mut last = super::LastObserver {
-            observer: o.clone(),
-            last: None,
-        };
-        last.on_next(1);
-        last.on_next(2);
-        last.on_error(Error::msg("mid-way"));
+        create(|mut e| {
+            e.on_next(1);
+            e.on_next(2);
+            e.on_error(Error::msg("mid-way"));
+        })
+        .last()
+        .subscribe_observer(o.clone());
         o.assert_notifications(&[Notification::Error(Error::msg("mid-way"))]);
     }
 

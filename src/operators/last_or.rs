@@ -77,7 +77,7 @@ impl<T, O: Observer<T>> Observer<T> for LastOrObserver<O, T> {
 #[cfg(test)]
 mod tests {
     use crate::prelude::*;
-    use crate::source::{empty, from_iter, throw};
+    use crate::source::{create, empty, from_iter, throw};
     use crate::testing::TestObserver;
     use crate::{Error, Notification};
 
@@ -106,12 +106,12 @@ mod tests {
         o.assert_notifications(&[Notification::Error(Error::msg("bad"))]);
 
         let o = TestObserver::new();
-        let mut last = super::LastOrObserver {
-            observer: o.clone(),
-            last: 0,
-        };
-        last.on_next(1);
-        last.on_error(Error::msg("mid-way"));
+        create(|mut e| {
+            e.on_next(1);
+            e.on_error(Error::msg("mid-way"));
+        })
+        .last_or(0)
+        .subscribe_observer(o.clone());
         o.assert_notifications(&[Notification::Error(Error::msg("mid-way"))]);
     }
 

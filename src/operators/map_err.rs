@@ -123,7 +123,10 @@ mod tests {
             .subscribe_observer(o.clone());
         o.assert_error("loading: disk");
         let error = o.error().unwrap();
-        assert_eq!(error.downcast_ref::<Context>().unwrap().1, Error::msg("disk"));
+        assert_eq!(
+            error.downcast_ref::<Context>().unwrap().1,
+            Error::msg("disk")
+        );
     }
 
     #[test]

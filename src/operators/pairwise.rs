@@ -112,7 +112,9 @@ mod tests {
         o.assert_error("cut");
 
         let o = TestObserver::<(i32, i32)>::new();
-        throw::<i32>(Error::msg("bad")).pairwise().subscribe_observer(o.clone());
+        throw::<i32>(Error::msg("bad"))
+            .pairwise()
+            .subscribe_observer(o.clone());
         o.assert_error("bad");
     }
 

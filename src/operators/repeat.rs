@@ -86,7 +86,11 @@ mod tests {
         let source = scripted(|_| (vec![1, 2], None));
         let o = TestObserver::new();
         source.clone().repeat(1).subscribe_observer(o.clone());
-        o.assert_notifications(&[Notification::Next(1), Notification::Next(2), Notification::Completed]);
+        o.assert_notifications(&[
+            Notification::Next(1),
+            Notification::Next(2),
+            Notification::Completed,
+        ]);
         assert_eq!(source.subscribed(), 1);
     }
 
@@ -107,7 +111,13 @@ mod tests {
 
     #[test]
     fn an_error_stops_the_repetition() {
-        let source = scripted(|n| if n < 1 { (vec![1], None) } else { (vec![2], Some("boom")) });
+        let source = scripted(|n| {
+            if n < 1 {
+                (vec![1], None)
+            } else {
+                (vec![2], Some("boom"))
+            }
+        });
         let o = TestObserver::new();
         source.clone().repeat(5).subscribe_observer(o.clone());
         o.assert_notifications(&[
@@ -122,9 +132,11 @@ mod tests {
     fn a_million_synchronous_repetitions_loop_instead_of_recursing() {
         let mut sum = 0u64;
         let mut completed = false;
-        just(1u64)
-            .repeat(1_000_000)
-            .subscribe_with(|v| sum += v, |e| panic!("{e}"), || completed = true);
+        just(1u64).repeat(1_000_000).subscribe_with(
+            |v| sum += v,
+            |e| panic!("{e}"),
+            || completed = true,
+        );
         assert_eq!(sum, 1_000_000);
         assert!(completed);
     }
@@ -163,7 +175,8 @@ mod tests {
         let handle = Threaded(source.clone())
             .repeat(4)
             .subscribe_observer(Signal(o.clone(), tx));
-        rx.recv_timeout(Duration::from_secs(10)).expect("sequence ended");
+        rx.recv_timeout(Duration::from_secs(10))
+            .expect("sequence ended");
         o.assert_values(&[0, 1, 2, 3]);
         o.assert_completed();
         assert_eq!(source.subscribed(), 4);
@@ -174,7 +187,10 @@ mod tests {
     fn dispose_reaches_the_running_attempt_and_stops_repeating() {
         let source = pending();
         let o = TestObserver::<i32>::new();
-        let handle = source.clone().repeat_forever().subscribe_observer(o.clone());
+        let handle = source
+            .clone()
+            .repeat_forever()
+            .subscribe_observer(o.clone());
         assert!(!handle.is_disposed());
         handle.dispose();
         handle.dispose();
@@ -183,5 +199,62 @@ mod tests {
         assert_eq!(handles.len(), 1);
         assert!(handles[0].is_disposed());
         o.assert_notifications(&[]);
+    }
+
+    #[test]
+    fn repeat_forever_then_take_stops_resubscribing() {
+        let source = scripted(|n| (vec![n as i32], None));
+        let o = TestObserver::new();
+        let handle = source
+            .clone()
+            .repeat_forever()
+            .take(5)
+            .subscribe_observer(o.clone());
+        o.assert_values(&[0, 1, 2, 3, 4]);
+        o.assert_completed();
+        assert_eq!(source.subscribed(), 5);
+        assert!(handle.is_disposed());
+
+        let o = TestObserver::new();
+        just(1)
+            .repeat_forever()
+            .take(5)
+            .subscribe_observer(o.clone());
+        o.assert_values(&[1; 5]);
+        o.assert_completed();
+    }
+
+    #[test]
+    fn with_defer_each_repetition_sees_fresh_state() {
+        let subscriptions = std::cell::Cell::new(0);
+        let o = TestObserver::new();
+        crate::source::defer(|| {
+            subscriptions.set(subscriptions.get() + 1);
+            just(subscriptions.get() * 10)
+        })
+        .repeat(3)
+        .subscribe_observer(o.clone());
+        o.assert_notifications(&[
+            Notification::Next(10),
+            Notification::Next(20),
+            Notification::Next(30),
+            Notification::Completed,
+        ]);
+        assert_eq!(subscriptions.get(), 3);
+    }
+
+    #[test]
+    fn nests_inside_other_operators_and_itself() {
+        let o = TestObserver::new();
+        from_iter(1..=2)
+            .map(|v| v * 10)
+            .repeat(2)
+            .filter(|v| *v > 10)
+            .retry(3)
+            .repeat(2)
+            .scan(0, |acc, v| acc + v)
+            .subscribe_observer(o.clone());
+        o.assert_values(&[20, 40, 60, 80]);
+        o.assert_completed();
     }
 }

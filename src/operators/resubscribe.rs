@@ -57,8 +57,9 @@ struct State<S, O> {
     /// Resubscriptions left; `None` for no limit.
     remaining: Option<usize>,
     /// The handle of the running attempt, so `dispose` reaches it. `None` while a new attempt
-    /// is being started. Boxed because this struct cannot name the source's handle type
-    /// (that would bring the overflowing bound back); a zero-sized handle is not allocated.
+    /// is being started. Boxed, hence `Send + 'static`, because this struct cannot name the
+    /// source's handle type: that would bring the overflowing bound back. A zero-sized
+    /// handle such as `Finished` is boxed without allocating.
     current: Option<Box<dyn Subscription + Send>>,
 }
 
@@ -118,15 +119,19 @@ where
     loop {
         let attempt = {
             let mut state = shared.state.lock();
+            // `None` after a dispose that took the parked observer.
+            let observer = state.observer.take();
             if shared.closed.load(Ordering::Acquire) {
-                None
+                Err(observer)
             } else {
-                // `None` after a dispose that took the parked observer.
-                let observer = state.observer.take();
-                observer.map(|observer| (state.source.clone(), observer))
+                Ok(observer.map(|observer| (observer, state.source.clone())))
             }
         };
-        if let Some((source, observer)) = attempt {
+        if let Err(parked) = attempt {
+            // Disposed while this attempt was asked for: an observer parked after `dispose`
+            // looked is dropped here, outside the lock, as it runs other operators' code.
+            drop(parked);
+        } else if let Ok(Some((observer, source))) = attempt {
             let subscription = source.subscribe_observer(ResubscribeObserver {
                 observer,
                 shared: shared.clone(),
@@ -138,7 +143,9 @@ where
                 drop(state);
                 subscription.dispose();
             } else if state.observer.is_none() {
-                state.current = Some(Box::new(subscription));
+                let previous = state.current.replace(Box::new(subscription));
+                drop(state);
+                drop(previous);
             }
             // Otherwise the attempt has already ended and parked the observer for the next
             // one: its handle has nothing left to cancel.
@@ -182,8 +189,9 @@ impl<S, O> ResubscribeObserver<S, O> {
             return Some(self.observer);
         }
         state.observer = Some(self.observer);
-        state.current = None;
+        let finished = state.current.take();
         drop(state);
+        drop(finished);
         if shared.pending.fetch_add(1, Ordering::AcqRel) == 0 {
             (shared.drive)(&shared);
         }
@@ -445,7 +453,9 @@ pub(crate) mod test_sources {
 
         fn subscribe_observer(self, observer: O) -> FlagSubscription {
             let handle = FlagSubscription::new();
-            self.0.send(Box::new(Flagged(observer, handle.clone()))).unwrap();
+            self.0
+                .send(Box::new(Flagged(observer, handle.clone())))
+                .unwrap();
             handle
         }
     }

@@ -81,7 +81,10 @@ mod tests {
         let source = scripted(|_| (vec![1], Some("boom")));
         let o = TestObserver::new();
         source.clone().retry(0).subscribe_observer(o.clone());
-        o.assert_notifications(&[Notification::Next(1), Notification::Error(Error::msg("boom"))]);
+        o.assert_notifications(&[
+            Notification::Next(1),
+            Notification::Error(Error::msg("boom")),
+        ]);
         assert_eq!(source.subscribed(), 1);
     }
 
@@ -103,13 +106,23 @@ mod tests {
         let source = scripted(|_| (vec![1, 2], None));
         let o = TestObserver::new();
         source.clone().retry(3).subscribe_observer(o.clone());
-        o.assert_notifications(&[Notification::Next(1), Notification::Next(2), Notification::Completed]);
+        o.assert_notifications(&[
+            Notification::Next(1),
+            Notification::Next(2),
+            Notification::Completed,
+        ]);
         assert_eq!(source.subscribed(), 1);
     }
 
     #[test]
     fn retry_forever_until_it_succeeds() {
-        let source = scripted(|n| if n < 1000 { (vec![], Some("again")) } else { (vec![7], None) });
+        let source = scripted(|n| {
+            if n < 1000 {
+                (vec![], Some("again"))
+            } else {
+                (vec![7], None)
+            }
+        });
         let o = TestObserver::new();
         source.clone().retry_forever().subscribe_observer(o.clone());
         o.assert_notifications(&[Notification::Next(7), Notification::Completed]);
@@ -184,7 +197,8 @@ mod tests {
         let handle = Threaded(source.clone())
             .retry(5)
             .subscribe_observer(Signal(o.clone(), tx));
-        rx.recv_timeout(Duration::from_secs(10)).expect("sequence ended");
+        rx.recv_timeout(Duration::from_secs(10))
+            .expect("sequence ended");
         o.assert_values(&[0, 1, 2, 10]);
         o.assert_completed();
         assert_eq!(source.subscribed(), 4);
@@ -222,10 +236,89 @@ mod tests {
         assert!(!handle.is_disposed());
 
         handle.dispose();
-        assert!(second.is_disposed(), "the running attempt sees the disposal");
+        assert!(
+            second.is_disposed(),
+            "the running attempt sees the disposal"
+        );
         second.on_error(Error::msg("boom"));
         assert!(attempts.try_recv().is_err(), "no attempt after dispose");
         o.assert_values(&[1, 2]);
         o.assert_not_terminated();
+    }
+
+    #[test]
+    fn retry_forever_then_take_stops_resubscribing() {
+        let source = scripted(|n| (vec![n as i32], Some("boom")));
+        let o = TestObserver::new();
+        source
+            .clone()
+            .retry_forever()
+            .take(3)
+            .subscribe_observer(o.clone());
+        o.assert_values(&[0, 1, 2]);
+        o.assert_completed();
+        assert_eq!(source.subscribed(), 3);
+    }
+
+    #[test]
+    fn send_and_sync_when_the_parts_are() {
+        use super::super::resubscribe::{ResubscribeObserver, ResubscribeSubscription};
+        use crate::source::Just;
+        static_assertions::assert_impl_all!(super::Retry<Just<i32>>: Send, Sync, Clone);
+        static_assertions::assert_impl_all!(
+            ResubscribeObserver<Just<i32>, TestObserver<i32>>: Send, Sync
+        );
+        static_assertions::assert_impl_all!(
+            ResubscribeSubscription<Just<i32>, TestObserver<i32>>: Send, Sync
+        );
+        static_assertions::assert_not_impl_any!(
+            ResubscribeObserver<Just<std::rc::Rc<i32>>, TestObserver<std::rc::Rc<i32>>>: Send
+        );
+    }
+
+    #[test]
+    fn with_defer_each_attempt_sees_fresh_state() {
+        let subscriptions = std::cell::Cell::new(0);
+        let o = TestObserver::new();
+        crate::source::defer(|| {
+            subscriptions.set(subscriptions.get() + 1);
+            let n = subscriptions.get();
+            let attempt = if n < 3 {
+                vec![Ok(n), Err(Error::msg("flaky"))]
+            } else {
+                vec![Ok(n)]
+            };
+            from_iter(attempt).try_map(|r| r)
+        })
+        .retry(3)
+        .subscribe_observer(o.clone());
+        o.assert_values(&[1, 2, 3]);
+        o.assert_completed();
+        assert_eq!(subscriptions.get(), 3);
+    }
+
+    #[test]
+    fn with_a_source_that_fails_on_its_own_thread() {
+        let attempts = std::sync::Arc::new(std::sync::atomic::AtomicUsize::new(0));
+        let counter = attempts.clone();
+        let source = crate::source::create_owned(move |mut emitter| {
+            let n = counter.fetch_add(1, std::sync::atomic::Ordering::SeqCst);
+            std::thread::spawn(move || {
+                emitter.on_next(n);
+                if n < 2 {
+                    emitter.on_error(Error::msg("flaky"));
+                } else {
+                    emitter.on_completed();
+                }
+            });
+        });
+        let o = TestObserver::new();
+        let (tx, rx) = mpsc::channel();
+        source.retry(5).subscribe_observer(Signal(o.clone(), tx));
+        rx.recv_timeout(Duration::from_secs(10))
+            .expect("sequence ended");
+        o.assert_values(&[0, 1, 2]);
+        o.assert_completed();
+        assert_eq!(attempts.load(std::sync::atomic::Ordering::SeqCst), 3);
     }
 }

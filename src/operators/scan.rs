@@ -8,7 +8,6 @@ use crate::observer::Observer;
 /// [`ObservableExt::scan`](crate::ObservableExt::scan).
 #[derive(Clone, Debug)]
 #[must_use = "observables do nothing unless subscribed"]
-#[doc(alias = "aggregate")]
 pub struct Scan<S, A, F> {
     source: S,
     seed: A,
@@ -102,7 +101,9 @@ mod tests {
     #[test]
     fn emits_each_accumulation_but_not_the_seed() {
         let o = TestObserver::new();
-        from_iter(1..=4).scan(10, |acc, v| acc + v).subscribe_observer(o.clone());
+        from_iter(1..=4)
+            .scan(10, |acc, v| acc + v)
+            .subscribe_observer(o.clone());
         o.assert_notifications(&[
             Notification::Next(11),
             Notification::Next(13),
@@ -115,7 +116,9 @@ mod tests {
     #[test]
     fn empty_source_emits_nothing() {
         let o = TestObserver::<i32>::new();
-        empty::<i32>().scan(7, |acc, v| acc + v).subscribe_observer(o.clone());
+        empty::<i32>()
+            .scan(7, |acc, v| acc + v)
+            .subscribe_observer(o.clone());
         o.assert_notifications(&[Notification::Completed]);
     }
 
@@ -133,7 +136,9 @@ mod tests {
         ]);
 
         let o = TestObserver::<i32>::new();
-        throw::<i32>(Error::msg("bad")).scan(0, |a, v| a + v).subscribe_observer(o.clone());
+        throw::<i32>(Error::msg("bad"))
+            .scan(0, |a, v| a + v)
+            .subscribe_observer(o.clone());
         o.assert_error("bad");
     }
 

@@ -74,7 +74,7 @@ impl<T, O: Observer<T>> Observer<T> for SkipObserver<O> {
 #[cfg(test)]
 mod tests {
     use crate::prelude::*;
-    use crate::source::{empty, from_iter, throw};
+    use crate::source::{create, empty, from_iter, throw};
     use crate::testing::TestObserver;
     use crate::{Error, Notification};
 
@@ -119,13 +119,13 @@ mod tests {
         o.assert_error("bad");
 
         let o = TestObserver::new();
-        let mut skip = super::SkipObserver {
-            observer: o.clone(),
-            remaining: 1,
-        };
-        skip.on_next(1);
-        skip.on_next(2);
-        skip.on_error(Error::msg("mid-way"));
+        create(|mut e| {
+            e.on_next(1);
+            e.on_next(2);
+            e.on_error(Error::msg("mid-way"));
+        })
+        .skip(1)
+        .subscribe_observer(o.clone());
         o.assert_values(&[2]);
         o.assert_error("mid-way");
     }

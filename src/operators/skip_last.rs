@@ -95,7 +95,7 @@ impl<T, O: Observer<T>> Observer<T> for SkipLastObserver<O, T> {
 #[cfg(test)]
 mod tests {
     use crate::prelude::*;
-    use crate::source::{empty, from_iter, throw};
+    use crate::source::{create, empty, from_iter, throw};
     use crate::testing::TestObserver;
     use crate::{Error, Notification};
     use std::collections::VecDeque;
@@ -174,6 +174,18 @@ mod tests {
             .skip_last(1)
             .subscribe_observer(o.clone());
         o.assert_error("bad");
+
+        let o = TestObserver::new();
+        create(|mut e| {
+            e.on_next(1);
+            e.on_next(2);
+            e.on_next(3);
+            e.on_error(Error::msg("mid-way"));
+        })
+        .skip_last(2)
+        .subscribe_observer(o.clone());
+        o.assert_values(&[1]);
+        o.assert_error("mid-way");
     }
 
     #[test]

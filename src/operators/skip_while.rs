@@ -107,7 +107,7 @@ where
 #[cfg(test)]
 mod tests {
     use crate::prelude::*;
-    use crate::source::{empty, from_iter, throw};
+    use crate::source::{create, empty, from_iter, throw};
     use crate::testing::TestObserver;
     use crate::{Error, Notification};
 
@@ -159,14 +159,13 @@ mod tests {
         o.assert_error("bad");
 
         let o = TestObserver::new();
-        let mut skip_while = super::SkipWhileObserver {
-            observer: o.clone(),
-            predicate: |v: &i32| *v < 3,
-            skipping: true,
-        };
-        skip_while.on_next(1);
-        skip_while.on_next(4);
-        skip_while.on_error(Error::msg("mid-way"));
+        create(|mut e| {
+            e.on_next(1);
+            e.on_next(4);
+            e.on_error(Error::msg("mid-way"));
+        })
+        .skip_while(|v| *v < 3)
+        .subscribe_observer(o.clone());
         o.assert_values(&[4]);
         o.assert_error("mid-way");
     }

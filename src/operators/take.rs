@@ -105,7 +105,7 @@ impl<T, O: Observer<T>> Observer<T> for TakeObserver<O> {
 #[cfg(test)]
 mod tests {
     use crate::prelude::*;
-    use crate::source::{empty, from_iter, just, throw};
+    use crate::source::{create, empty, from_iter, just, throw};
     use crate::testing::TestObserver;
     use crate::{Error, Notification};
 
@@ -191,12 +191,12 @@ mod tests {
 
         // An error after some values but before the count is reached.
         let o = TestObserver::new();
-        let mut take = super::TakeObserver {
-            observer: Some(o.clone()),
-            remaining: 3,
-        };
-        take.on_next(1);
-        take.on_error(Error::msg("mid-way"));
+        create(|mut e| {
+            e.on_next(1);
+            e.on_error(Error::msg("mid-way"));
+        })
+        .take(3)
+        .subscribe_observer(o.clone());
         o.assert_values(&[1]);
         o.assert_error("mid-way");
     }

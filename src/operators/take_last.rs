@@ -99,7 +99,7 @@ impl<T, O: Observer<T>> Observer<T> for TakeLastObserver<O, T> {
 #[cfg(test)]
 mod tests {
     use crate::prelude::*;
-    use crate::source::{empty, from_iter, throw};
+    use crate::source::{create, empty, from_iter, throw};
     use crate::testing::TestObserver;
     use crate::{Error, Notification};
     use std::collections::VecDeque;
@@ -172,14 +172,13 @@ mod tests {
         o.assert_notifications(&[Notification::Error(Error::msg("bad"))]);
 
         let o = TestObserver::new();
-        let mut take_last = super::TakeLastObserver {
-            observer: o.clone(),
-            count: 2,
-            window: VecDeque::new(),
-        };
-        take_last.on_next(1);
-        take_last.on_next(2);
-        take_last.on_error(Error::msg("mid-way"));
+        create(|mut e| {
+            e.on_next(1);
+            e.on_next(2);
+            e.on_error(Error::msg("mid-way"));
+        })
+        .take_last(2)
+        .subscribe_observer(o.clone());
         o.assert_notifications(&[Notification::Error(Error::msg("mid-way"))]);
     }
 

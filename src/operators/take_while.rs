@@ -109,7 +109,7 @@ where
 #[cfg(test)]
 mod tests {
     use crate::prelude::*;
-    use crate::source::{empty, from_iter, throw};
+    use crate::source::{create, empty, from_iter, throw};
     use crate::testing::TestObserver;
     use crate::{Error, Notification};
 
@@ -175,12 +175,12 @@ mod tests {
         o.assert_error("bad");
 
         let o = TestObserver::new();
-        let mut take_while = super::TakeWhileObserver {
-            observer: Some(o.clone()),
-            predicate: |v: &i32| *v < 3,
-        };
-        take_while.on_next(1);
-        take_while.on_error(Error::msg("mid-way"));
+        create(|mut e| {
+            e.on_next(1);
+            e.on_error(Error::msg("mid-way"));
+        })
+        .take_while(|v| *v < 3)
+        .subscribe_observer(o.clone());
         o.assert_values(&[1]);
         o.assert_error("mid-way");
     }

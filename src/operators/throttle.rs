@@ -1,9 +1,9 @@
 //! [`ObservableExt::throttle`](crate::ObservableExt::throttle).
 
+use crate::Error;
 use crate::observable::{Observable, Subscribe};
 use crate::observer::Observer;
 use crate::schedulers::Scheduler;
-use crate::Error;
 use std::time::{Duration, Instant};
 
 /// Emits the first value of each window and drops the rest; built by
@@ -95,12 +95,12 @@ where
 
 #[cfg(test)]
 mod tests {
+    use crate::Error;
     use crate::notification::Notification::*;
     use crate::prelude::*;
     use crate::schedulers::TestScheduler;
     use crate::source::{from_iter, interval, throw};
     use crate::testing::{TestObserver, TimedObserver};
-    use crate::Error;
     use std::time::Duration;
 
     fn ms(n: u64) -> Duration {
@@ -163,7 +163,9 @@ mod tests {
     fn borrows_from_the_stack() {
         let sch = TestScheduler::new();
         let mut seen = Vec::new();
-        from_iter([1, 2]).throttle(ms(5), sch).subscribe(|v| seen.push(v));
+        from_iter([1, 2])
+            .throttle(ms(5), sch)
+            .subscribe(|v| seen.push(v));
         assert_eq!(seen, [1]);
     }
 
@@ -172,7 +174,9 @@ mod tests {
         let sch = TestScheduler::new();
         let o = TestObserver::new();
         o.dispose();
-        from_iter(0..).throttle(ms(5), sch).subscribe_observer(o.clone());
+        from_iter(0..)
+            .throttle(ms(5), sch)
+            .subscribe_observer(o.clone());
         o.assert_values(&[]);
     }
 }

@@ -1,9 +1,9 @@
 //! [`ObservableExt::time_interval`](crate::ObservableExt::time_interval).
 
+use crate::Error;
 use crate::observable::{Observable, Subscribe};
 use crate::observer::Observer;
 use crate::schedulers::Scheduler;
-use crate::Error;
 use std::time::{Duration, Instant};
 
 /// Pairs each value with the time elapsed since the previous one; built by
@@ -85,11 +85,11 @@ where
 
 #[cfg(test)]
 mod tests {
+    use crate::Error;
     use crate::prelude::*;
     use crate::schedulers::TestScheduler;
     use crate::source::{from_iter, interval, throw};
     use crate::testing::TestObserver;
-    use crate::Error;
     use std::time::Duration;
 
     fn ms(n: u64) -> Duration {

@@ -1,9 +1,9 @@
 //! [`ObservableExt::timestamp`](crate::ObservableExt::timestamp).
 
+use crate::Error;
 use crate::observable::{Observable, Subscribe};
 use crate::observer::Observer;
 use crate::schedulers::Scheduler;
-use crate::Error;
 use std::time::Instant;
 
 /// Pairs each value with the instant it arrived; built by
@@ -77,11 +77,11 @@ where
 
 #[cfg(test)]
 mod tests {
+    use crate::Error;
     use crate::prelude::*;
     use crate::schedulers::TestScheduler;
     use crate::source::{from_iter, interval, throw};
     use crate::testing::TestObserver;
-    use crate::Error;
     use std::time::Duration;
 
     #[test]
@@ -105,7 +105,9 @@ mod tests {
     fn synchronous_source_gets_one_instant() {
         let sch = TestScheduler::new();
         let o = TestObserver::new();
-        from_iter([1, 2]).timestamp(sch.clone()).subscribe_observer(o.clone());
+        from_iter([1, 2])
+            .timestamp(sch.clone())
+            .subscribe_observer(o.clone());
         o.assert_values(&[(sch.now(), 1), (sch.now(), 2)]);
         o.assert_completed();
     }

@@ -121,7 +121,13 @@ mod tests {
         // An endless source: the test ends only if upstream stops.
         let o = TestObserver::new();
         from_iter(0..)
-            .try_map(|v| if v < 2 { Ok(v) } else { Err(Error::msg("too big")) })
+            .try_map(|v| {
+                if v < 2 {
+                    Ok(v)
+                } else {
+                    Err(Error::msg("too big"))
+                }
+            })
             .subscribe_observer(o.clone());
         o.assert_values(&[0, 1]);
         o.assert_error("too big");
@@ -143,24 +149,37 @@ mod tests {
         let o = TestObserver::new();
         let mut observer = super::TryMapObserver {
             observer: Some(o.clone()),
-            f: |v: i32| if v == 2 { Err(Error::msg("two")) } else { Ok(v) },
+            f: |v: i32| {
+                if v == 2 {
+                    Err(Error::msg("two"))
+                } else {
+                    Ok(v)
+                }
+            },
         };
         observer.on_next(1);
         observer.on_next(2);
         assert!(observer.is_disposed());
         observer.on_next(3);
         observer.on_completed();
-        o.assert_notifications(&[Notification::Next(1), Notification::Error(Error::msg("two"))]);
+        o.assert_notifications(&[
+            Notification::Next(1),
+            Notification::Error(Error::msg("two")),
+        ]);
     }
 
     #[test]
     fn empty_and_error_pass_through() {
         let o = TestObserver::<i32>::new();
-        empty::<i32>().try_map(Ok::<_, Error>).subscribe_observer(o.clone());
+        empty::<i32>()
+            .try_map(Ok::<_, Error>)
+            .subscribe_observer(o.clone());
         o.assert_notifications(&[Notification::Completed]);
 
         let o = TestObserver::<i32>::new();
-        throw::<i32>(Error::msg("bad")).try_map(Ok::<_, Error>).subscribe_observer(o.clone());
+        throw::<i32>(Error::msg("bad"))
+            .try_map(Ok::<_, Error>)
+            .subscribe_observer(o.clone());
         o.assert_error("bad");
     }
 
@@ -168,7 +187,9 @@ mod tests {
     fn disposed_downstream_stops_upstream() {
         let o = TestObserver::<i32>::new();
         o.dispose();
-        from_iter(0..).try_map(Ok::<_, Error>).subscribe_observer(o.clone());
+        from_iter(0..)
+            .try_map(Ok::<_, Error>)
+            .subscribe_observer(o.clone());
         o.assert_notifications(&[]);
     }
 }

@@ -9,6 +9,13 @@
 use super::{Reschedule, Task};
 use crate::sync::{Arc, AtomicBool, Mutex, Ordering};
 
+/// The scheduler-specific part of a cell.
+pub(crate) trait CellHeader: Send + Sync + 'static {
+    /// Called exactly once per cell, when its task is done, cancelled or panicked (or, at
+    /// the latest, when the cell is dropped). Never called with a queue lock held.
+    fn on_finish(&self);
+}
+
 /// A scheduled task, type-erased, with a header of scheduler-specific data `H`.
 pub(crate) trait Cell<H>: Send + Sync {
     fn header(&self) -> &H;
@@ -38,24 +45,44 @@ impl<H> dyn Cell<H> + '_ {
     }
 }
 
-struct TaskCell<H, T> {
+struct TaskCell<H: CellHeader, T> {
     header: H,
     /// Release/Acquire: whoever sees it set also sees the task taken out of its slot.
     finished: AtomicBool,
     task: Mutex<Option<T>>,
 }
 
-/// Marks a cell finished if its task unwinds: the unwinding drops the task and leaves the
-/// cell empty, so it must not look runnable.
-struct FinishOnUnwind<'a>(&'a AtomicBool);
-
-impl Drop for FinishOnUnwind<'_> {
-    fn drop(&mut self) {
-        self.0.store(true, Ordering::Release);
+impl<H: CellHeader, T> TaskCell<H, T> {
+    /// Marks the cell finished; `true` for the call that did it, which tells the header.
+    fn mark_finished(&self) -> bool {
+        let first = !self.finished.swap(true, Ordering::AcqRel);
+        if first {
+            self.header.on_finish();
+        }
+        first
     }
 }
 
-impl<H: Send + Sync, T: Task> Cell<H> for TaskCell<H, T> {
+impl<H: CellHeader, T> Drop for TaskCell<H, T> {
+    fn drop(&mut self) {
+        // Every path that ends a task marks it finished first; this is the backstop.
+        if !self.finished.load(Ordering::Acquire) {
+            self.header.on_finish();
+        }
+    }
+}
+
+/// Marks a cell finished if its task unwinds: the unwinding drops the task and leaves the
+/// cell empty, so it must not look runnable.
+struct FinishOnUnwind<'a, H: CellHeader, T>(&'a TaskCell<H, T>);
+
+impl<H: CellHeader, T> Drop for FinishOnUnwind<'_, H, T> {
+    fn drop(&mut self) {
+        self.0.mark_finished();
+    }
+}
+
+impl<H: CellHeader, T: Task> Cell<H> for TaskCell<H, T> {
     fn header(&self) -> &H {
         &self.header
     }
@@ -65,26 +92,30 @@ impl<H: Send + Sync, T: Task> Cell<H> for TaskCell<H, T> {
     }
 
     fn finish(&self) -> bool {
-        !self.finished.swap(true, Ordering::AcqRel)
+        self.mark_finished()
     }
 
     fn run(&self) -> Option<Reschedule> {
         let mut task = self.task.lock().take()?;
-        let unwinding = FinishOnUnwind(&self.finished);
+        let unwinding = FinishOnUnwind(self);
         let next = task.run();
         std::mem::forget(unwinding);
         if next == Reschedule::Done {
-            self.finished.store(true, Ordering::Release);
-        } else {
-            let mut slot = self.task.lock();
-            // A `cancel` that marked the cell before this lock either took an empty slot
-            // (the task was out) or takes the lock after this and finds the task: either way
-            // the task is dropped exactly once, and never put back after a cancel.
-            if !self.finished.load(Ordering::Acquire) {
-                *slot = Some(task);
-                return Some(next);
-            }
+            // Dropped before the header hears of it, so that a worker whose last task this
+            // is ends after what the task captured is gone.
+            drop(task);
+            self.mark_finished();
+            return None;
         }
+        let mut slot = self.task.lock();
+        // A `cancel` that marked the cell before this lock either took an empty slot (the
+        // task was out) or takes the lock after this and finds the task: either way the task
+        // is dropped exactly once, and never put back after a cancel.
+        if !self.finished.load(Ordering::Acquire) {
+            *slot = Some(task);
+            return Some(next);
+        }
+        drop(slot);
         drop(task);
         None
     }
@@ -99,7 +130,7 @@ impl<H: Send + Sync, T: Task> Cell<H> for TaskCell<H, T> {
 /// A new cell holding `task`.
 pub(crate) fn new_cell<H, T>(header: H, task: T) -> Arc<dyn Cell<H>>
 where
-    H: Send + Sync + 'static,
+    H: CellHeader,
     T: Task,
 {
     let cell = TaskCell {

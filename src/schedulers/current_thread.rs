@@ -1,6 +1,6 @@
 //! The trampoline: a queue on the calling thread, owned by the outermost `schedule`.
 
-use super::cell::{new_cell, Cell};
+use super::cell::{Cell, CellHeader, new_cell};
 use super::immediate::sleep_until;
 use super::{Reschedule, Scheduler, Task, Worker};
 use crate::subscription::Subscription;
@@ -85,6 +85,11 @@ pub struct CurrentThreadWorker {
 struct Core {
     /// Release/Acquire: a task that sees it set also sees what the disposer did before.
     disposed: AtomicBool,
+}
+
+/// A trampoline's tasks keep nothing else going: there is nothing to release.
+impl CellHeader for Arc<Core> {
+    fn on_finish(&self) {}
 }
 
 type CtCell = dyn Cell<Arc<Core>>;
@@ -384,7 +389,10 @@ mod tests {
 
     #[test]
     fn deep_recursion_does_not_grow_the_stack() {
-        fn step(w: CurrentThreadWorker, left: Arc<Mutex<u32>>) -> impl FnMut() -> Reschedule + Send {
+        fn step(
+            w: CurrentThreadWorker,
+            left: Arc<Mutex<u32>>,
+        ) -> impl FnMut() -> Reschedule + Send {
             move || {
                 let mut n = left.lock().unwrap();
                 if *n > 0 {
@@ -414,7 +422,11 @@ mod tests {
                 // Queued at the same due time as the owner's next run, but earlier.
                 w.schedule_at(due, push(&l, 10));
             }
-            if n < 3 { Reschedule::At(due) } else { Reschedule::Done }
+            if n < 3 {
+                Reschedule::At(due)
+            } else {
+                Reschedule::Done
+            }
         });
         assert_eq!(*log.lock().unwrap(), [1, 10, 2, 3]);
     }

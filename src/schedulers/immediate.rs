@@ -149,10 +149,12 @@ mod tests {
     fn delayed_task_sleeps_first() {
         let start = Instant::now();
         let (tx, rx) = std::sync::mpsc::channel();
-        Immediate.worker().schedule_after(Duration::from_millis(20), move || {
-            tx.send(Instant::now()).unwrap();
-            Reschedule::Done
-        });
+        Immediate
+            .worker()
+            .schedule_after(Duration::from_millis(20), move || {
+                tx.send(Instant::now()).unwrap();
+                Reschedule::Done
+            });
         assert!(rx.try_recv().unwrap() - start >= Duration::from_millis(20));
     }
 
@@ -170,10 +172,12 @@ mod tests {
     fn a_past_due_time_does_not_sleep() {
         let (tx, rx) = std::sync::mpsc::channel();
         let start = Instant::now();
-        Immediate.worker().schedule_at(start - Duration::from_secs(1), move || {
-            tx.send(()).unwrap();
-            Reschedule::Done
-        });
+        Immediate
+            .worker()
+            .schedule_at(start - Duration::from_secs(1), move || {
+                tx.send(()).unwrap();
+                Reschedule::Done
+            });
         assert!(rx.try_recv().is_ok());
         assert!(start.elapsed() < Duration::from_secs(1));
     }

@@ -8,6 +8,39 @@
 //!
 //! Choices between schedulers are made at compile time: every time operator is generic over
 //! its scheduler, and with [`Immediate`] the scheduling code folds away.
+//!
+//! # The schedulers
+//!
+//! | scheduler | where tasks run | waiting for a due time |
+//! |---|---|---|
+//! | [`Immediate`] | inline, before `schedule` returns | sleeps the caller |
+//! | [`CurrentThread`] | on the calling thread, through a trampoline queue | sleeps the caller |
+//! | [`NewThread`] | a new thread per worker | the thread waits on its queue |
+//! | [`ThreadPool`] | a fixed set of threads; workers spread round-robin | each thread waits on its queue |
+//! | [`Computational`] | a process-wide pool, one thread per core | as `ThreadPool` |
+//! | [`RunLoop`] | on whichever thread calls [`RunLoop::dispatch`] | `dispatch` waits |
+//! | [`TestScheduler`] | on the thread advancing virtual time | virtual: nothing waits |
+//!
+//! The threaded schedulers and the run loop share one timed queue: a heap ordered by due time
+//! and a sequence number, whose driver waits until the *current* earliest task is due and
+//! re-arms when an earlier one is queued, without spinning. A cancelled task never runs and
+//! what it captured is dropped at once.
+//!
+//! # Cost
+//!
+//! Scheduling on a queue boxes the task once (one allocation); a task that asks to run again
+//! reuses its box. [`Immediate`] allocates nothing, and [`CurrentThread`] allocates only for
+//! tasks scheduled while another of its tasks runs on the thread.
+//!
+//! # Panics in tasks
+//!
+//! A task that panics on a scheduler's own thread ([`NewThread`], [`ThreadPool`],
+//! [`Computational`]) is reported through the panic hook (the default hook prints it to
+//! stderr; [`std::panic::set_hook`] routes it elsewhere) and dropped, and the thread goes on
+//! running its other tasks, as tokio's worker threads do. Where tasks run on the caller's
+//! thread ([`Immediate`], [`CurrentThread`], [`RunLoop`], [`TestScheduler`]) the panic unwinds
+//! to the caller, and the scheduler stays usable. Either way the panicking task is finished:
+//! its handle reports disposed, and it never runs again. No lock is left poisoned.
 
 use crate::subscription::Subscription;
 use std::time::{Duration, Instant};

@@ -1,15 +1,16 @@
 //! A thread per worker.
 
-use super::timed_queue::{spawn_thread, Owner, Queue, QueueWorker};
 use super::Scheduler;
+use super::timed_queue::{Owner, Queue, QueueWorker, spawn_thread};
 use std::time::Instant;
 
 /// Hands out workers that each own a new thread with its own timed queue.
 ///
 /// The thread waits, without spinning, for the earliest task on its queue (re-arming when an
 /// earlier one is queued), runs the tasks one at a time in due order, first-in first-out for
-/// equal due times, and ends once every clone of its worker handle and every task on it are
-/// gone, or as soon as the worker is disposed. `NewThread` itself is zero-sized; each
+/// equal due times, and ends once every clone of its worker handle is gone and no task on it
+/// is left to run, or as soon as the worker is disposed. (A task's handle may outlive its
+/// task; it does not keep the thread.) `NewThread` itself is zero-sized; each
 /// [`worker`](Scheduler::worker) call starts a thread.
 ///
 /// A task that panics is reported by the panic hook (by default, a message on stderr) and

@@ -1,7 +1,7 @@
 //! A queue the user drives.
 
-use super::timed_queue::{Dispatch, Owner, Queue, QueueWorker};
 use super::Scheduler;
+use super::timed_queue::{Dispatch, Owner, Queue, QueueWorker};
 use crate::sync::Arc;
 use std::fmt;
 use std::time::Instant;
@@ -207,12 +207,12 @@ mod tests {
     }
 }
 
-#[cfg(loom)]
+#[cfg(all(test, loom))]
 mod loom_tests {
     use super::*;
     use crate::schedulers::{Reschedule, Worker};
     use crate::subscription::Subscription;
-    use crate::sync::{thread, AtomicUsize, Ordering};
+    use crate::sync::{AtomicUsize, Ordering, thread};
 
     fn count(counter: &Arc<AtomicUsize>) -> impl FnMut() -> Reschedule + Send + use<> {
         let counter = counter.clone();
@@ -248,12 +248,17 @@ mod loom_tests {
             let run_loop = RunLoop::new();
             let worker = run_loop.worker();
             let counter = Arc::new(AtomicUsize::new(0));
-            let other = run_loop.clone();
-            let dispatcher = thread::spawn(move || other.dispatch());
+            let dispatchers: Vec<_> = (0..2)
+                .map(|_| {
+                    let run_loop = run_loop.clone();
+                    thread::spawn(move || run_loop.dispatch())
+                })
+                .collect();
             worker.schedule(count(&counter));
             worker.schedule(count(&counter));
-            run_loop.dispatch();
-            dispatcher.join().unwrap();
+            for dispatcher in dispatchers {
+                dispatcher.join().unwrap();
+            }
             assert_eq!(counter.load(Ordering::SeqCst), 2);
         });
     }

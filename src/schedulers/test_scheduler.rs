@@ -1,7 +1,7 @@
 //! Virtual time: a scheduler whose clock moves only when the test says so.
 
-use super::timed_queue::{Clock, Owner, Queue, QueueWorker};
 use super::Scheduler;
+use super::timed_queue::{Clock, Owner, Queue, QueueWorker};
 use crate::sync::{Arc, AtomicBool, AtomicU64, Ordering};
 use std::fmt;
 use std::time::{Duration, Instant};
@@ -199,7 +199,11 @@ mod tests {
 
     type Log = Arc<Mutex<Vec<(u32, Duration)>>>;
 
-    fn log_task(log: &Log, sch: &TestScheduler, n: u32) -> impl FnMut() -> Reschedule + Send + use<> {
+    fn log_task(
+        log: &Log,
+        sch: &TestScheduler,
+        n: u32,
+    ) -> impl FnMut() -> Reschedule + Send + use<> {
         let (log, sch) = (log.clone(), sch.clone());
         move || {
             log.lock().unwrap().push((n, sch.elapsed()));
@@ -233,7 +237,10 @@ mod tests {
         worker.schedule_after(ms(20), log_task(&log, &sch, 2));
         worker.schedule_after(ms(20), log_task(&log, &sch, 22));
         sch.advance_by(ms(20));
-        assert_eq!(*log.lock().unwrap(), [(1, ms(10)), (2, ms(20)), (22, ms(20))]);
+        assert_eq!(
+            *log.lock().unwrap(),
+            [(1, ms(10)), (2, ms(20)), (22, ms(20))]
+        );
         assert_eq!(sch.elapsed(), ms(20));
         sch.advance_by(ms(5));
         assert_eq!(log.lock().unwrap().len(), 3);
@@ -298,7 +305,8 @@ mod tests {
         let sch = TestScheduler::new();
         sch.advance_by(ms(100));
         let log = Log::default();
-        sch.worker().schedule_at(sch.start(), log_task(&log, &sch, 1));
+        sch.worker()
+            .schedule_at(sch.start(), log_task(&log, &sch, 1));
         sch.advance_to(sch.start());
         assert_eq!(*log.lock().unwrap(), [(1, ms(100))]);
         assert_eq!(sch.elapsed(), ms(100));

@@ -1,8 +1,8 @@
 //! A fixed set of threads, and the process-wide pool sized to the cores.
 
-use super::timed_queue::{spawn_thread, Lifeline, Owner, Queue, QueueWorker};
 use super::Scheduler;
-use crate::sync::{Arc, AtomicUsize, Ordering};
+use super::timed_queue::{Lifeline, Owner, Queue, QueueWorker, spawn_thread};
+use crate::sync::{Arc, AtomicUsize, Mutex, Ordering};
 use std::fmt;
 use std::num::NonZeroUsize;
 use std::sync::OnceLock;
@@ -14,8 +14,8 @@ use std::time::Instant;
 /// A worker's tasks all run on its thread, one at a time, in due order (first-in first-out
 /// for equal due times), just as on a [`NewThread`](super::NewThread) worker; tasks of
 /// different workers on the same thread also take turns. Disposing a worker cancels its own
-/// tasks only. A cheap `Clone` handle; the threads end once the pool, every worker handed out
-/// from it and every task on them are gone.
+/// tasks only. A cheap `Clone` handle; the threads end once the pool and every worker handed
+/// out from it are gone and no task on them is left to run.
 ///
 /// A task that panics is reported by the panic hook and dropped, and the thread goes on with
 /// its other tasks (see [`NewThread`](super::NewThread)).
@@ -56,7 +56,10 @@ impl ThreadPool {
     ///
     /// If `threads` is zero, or the operating system cannot start a thread.
     pub fn new(threads: usize) -> Self {
-        assert!(threads > 0, "ThreadPool::new: a pool needs at least one thread");
+        assert!(
+            threads > 0,
+            "ThreadPool::new: a pool needs at least one thread"
+        );
         ThreadPool::named(threads, "rx-pool")
     }
 
@@ -85,9 +88,10 @@ impl Scheduler for ThreadPool {
     fn worker(&self) -> QueueWorker {
         let lifeline = &self.inner.lifeline;
         let i = self.inner.next.fetch_add(1, Ordering::Relaxed) % lifeline.queues.len();
-        Queue::worker(&lifeline.queues[i], Owner::Pool {
-            _lifeline: lifeline.clone(),
-        })
+        Queue::worker(
+            &lifeline.queues[i],
+            Owner::Pool(Mutex::new(Some(lifeline.clone()))),
+        )
     }
 
     #[inline]

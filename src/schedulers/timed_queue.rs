@@ -30,7 +30,7 @@
 //! The deciding step, [`State::next`], takes "now" from its caller, so the loom models in this
 //! file check push, pop, cancellation and wake-ups without a clock.
 
-use super::cell::{new_cell, Cell};
+use super::cell::{Cell, CellHeader, new_cell};
 use super::{Reschedule, Task, Worker};
 use crate::subscription::Subscription;
 use crate::sync::{Arc, AtomicBool, AtomicU64, AtomicUsize, Condvar, Mutex, Ordering};
@@ -43,8 +43,12 @@ use std::time::{Duration, Instant};
 /// `queued_seq` of a cell that has no entry in the heap (it is running, or finished).
 const NOT_QUEUED: u64 = u64::MAX;
 
-/// Below this many tombstones the heap is never compacted.
+/// Below this many tombstones the heap is never compacted. Small under loom, so that the
+/// models reach compaction.
+#[cfg(not(loom))]
 const COMPACT_MIN: usize = 64;
+#[cfg(loom)]
+const COMPACT_MIN: usize = 2;
 
 /// Where a queue's "now" comes from.
 pub(crate) enum Clock {
@@ -53,9 +57,10 @@ pub(crate) enum Clock {
     /// Virtual time for the test scheduler: `start + offset`, moved only by advancing.
     Virtual {
         start: Instant,
-        /// Nanoseconds since `start`. Written under the queue lock by the advancing thread,
-        /// read without it by `now()`; Relaxed suffices since each advance publishes its
-        /// effects through the lock and the instant itself carries no other data.
+        /// Nanoseconds since `start`. Written only by the one advancing thread (see
+        /// `advancing`), read by anyone through `now()`. Relaxed: the value publishes no
+        /// other data, and a thread reading the clock while another advances it cannot
+        /// expect any particular instant anyway.
         offset_ns: AtomicU64,
         /// Set while a thread advances, to refuse a second, concurrent or nested, advance.
         advancing: AtomicBool,
@@ -124,8 +129,10 @@ pub(crate) struct State {
     next_seq: u64,
     /// Drivers waiting on the condition variable; a push only signals when one is.
     waiters: usize,
-    /// Heap entries whose cell was cancelled while queued (an estimate from above: a task
-    /// cancelled while it runs is counted too). Reset by compaction.
+    /// Heap entries whose cell was cancelled while queued. An estimate, enough to decide when
+    /// to compact: a task cancelled while it runs and then rescheduled is not counted, and
+    /// a disposed worker's entry popped as stale is subtracted though it was never counted.
+    /// Recounted by compaction.
     tombstones: usize,
     closed: bool,
 }
@@ -189,8 +196,9 @@ impl State {
     /// Removes every entry for which `remove` holds and returns them, to be dropped by the
     /// caller once the lock is released.
     fn extract(&mut self, mut remove: impl FnMut(&Entry) -> bool) -> Vec<Entry> {
-        let (removed, kept): (Vec<Entry>, Vec<Entry>) =
-            std::mem::take(&mut self.heap).into_iter().partition(|e| remove(e));
+        let (removed, kept): (Vec<Entry>, Vec<Entry>) = std::mem::take(&mut self.heap)
+            .into_iter()
+            .partition(|e| remove(e));
         self.heap = BinaryHeap::from(kept);
         for entry in &removed {
             let header = entry.cell.header();
@@ -198,11 +206,7 @@ impl State {
             let pending = &header.worker.pending;
             pending.store(pending.load(Ordering::Relaxed) - 1, Ordering::Relaxed);
         }
-        self.tombstones = self
-            .heap
-            .iter()
-            .filter(|e| e.cell.is_cancelled())
-            .count();
+        self.tombstones = self.heap.iter().filter(|e| e.cell.is_cancelled()).count();
         removed
     }
 }
@@ -215,7 +219,8 @@ pub(crate) struct Queue {
     next_worker_id: AtomicU64,
     /// Live handles of the one value allowed to drive this queue, for the kinds where only
     /// that value can run tasks (run loop, test scheduler). When the last one goes, nothing
-    /// can ever run the tasks, so the queue closes and drops them.
+    /// can ever run the tasks, so the queue closes and drops them. Unused (and left at one)
+    /// for queues with their own thread.
     drivers: AtomicUsize,
 }
 
@@ -263,6 +268,7 @@ impl Queue {
                 queue: queue.clone(),
                 disposed: AtomicBool::new(false),
                 pending: AtomicUsize::new(0),
+                live: AtomicUsize::new(1),
                 owner,
             }),
         }
@@ -287,9 +293,9 @@ impl Queue {
         true
     }
 
-    /// Bookkeeping after the cell whose heap entry is `seq` (read under the lock) was
-    /// cancelled: count the tombstone, wake the driver if it is waiting on that entry, and
-    /// compact the heap if tombstones dominate it.
+    /// Bookkeeping after a queued cell was cancelled through its handle: count the tombstone,
+    /// wake a driver if it is waiting on that very entry (so it pops it and re-arms on the
+    /// next one), and compact the heap if tombstones dominate it.
     fn on_cancel(&self, header: &Header) {
         let mut state = self.state.lock();
         let seq = header.queued_seq.load(Ordering::Relaxed);
@@ -308,7 +314,11 @@ impl Queue {
         if wake {
             self.ready.notify_one();
         }
-        drop(garbage);
+        // Some may be tombstones only because their worker was disposed, and `dispose` will
+        // not find them now: drop their tasks too.
+        for entry in garbage {
+            entry.discard();
+        }
     }
 
     /// Closes the queue: drivers stop, later pushes are refused, and every queued task is
@@ -330,7 +340,8 @@ impl Queue {
         }
     }
 
-    /// Removes and cancels every queued task of worker `id`.
+    /// Removes and cancels every queued task of the worker `core`, which is already marked
+    /// disposed.
     fn remove_worker(&self, core: &WorkerCore) {
         let mut state = self.state.lock();
         if core.pending.load(Ordering::Relaxed) == 0 {
@@ -446,8 +457,8 @@ impl Queue {
             start, offset_ns, ..
         } = &self.clock
         {
-            let offset = u64::try_from(to.saturating_duration_since(*start).as_nanos())
-                .unwrap_or(u64::MAX);
+            let offset =
+                u64::try_from(to.saturating_duration_since(*start).as_nanos()).unwrap_or(u64::MAX);
             if offset > offset_ns.load(Ordering::Relaxed) {
                 offset_ns.store(offset, Ordering::Relaxed);
             }
@@ -474,9 +485,10 @@ pub(crate) fn spawn_thread(queue: Arc<Queue>, name: String) {
         .name(name)
         .spawn(move || {
             loop {
-                match panic::catch_unwind(AssertUnwindSafe(|| queue.dispatch(true))) {
-                    Ok(Dispatch::Closed) => break,
-                    Ok(_) | Err(_) => {}
+                // A task that panicked was reported by the panic hook and dropped: go on.
+                let done = panic::catch_unwind(AssertUnwindSafe(|| queue.dispatch(true)));
+                if let Ok(Dispatch::Closed) = done {
+                    break;
                 }
             }
         })
@@ -485,11 +497,12 @@ pub(crate) fn spawn_thread(queue: Arc<Queue>, name: String) {
 
 /// What keeps a queue alive and who closes it.
 pub(crate) enum Owner {
-    /// The queue has its own thread, which stops when this worker and all its tasks are gone.
+    /// The queue has its own thread, which stops when this worker's handles and unfinished
+    /// tasks are all gone.
     Thread,
     /// The queue belongs to a thread pool, kept alive by every worker handed out from it
-    /// (and their tasks).
-    Pool { _lifeline: Arc<Lifeline> },
+    /// while the worker has handles or unfinished tasks (taken out then).
+    Pool(Mutex<Option<Arc<Lifeline>>>),
     /// The queue is driven from outside (run loop, test scheduler).
     Driven,
 }
@@ -508,7 +521,8 @@ impl Drop for Lifeline {
     }
 }
 
-/// The state of one worker, shared by its handles and its tasks.
+/// The state of one worker, shared by its handles and its tasks (finished tasks too, as long
+/// as their handles live).
 pub(crate) struct WorkerCore {
     /// Names the worker's entries when it is disposed.
     id: u64,
@@ -518,14 +532,33 @@ pub(crate) struct WorkerCore {
     /// How many heap entries are this worker's; lets `dispose` skip scanning the heap when
     /// none are. Only touched under the queue lock.
     pending: AtomicUsize,
+    /// Worker handles plus unfinished tasks. At zero nothing can ever be scheduled or run on
+    /// this worker again, so what keeps its thread (or its pool) going is released. A count
+    /// rather than the `Arc`'s own, because the handle of a finished task keeps the core
+    /// alive but must not keep a thread alive.
+    live: AtomicUsize,
     owner: Owner,
 }
 
-impl Drop for WorkerCore {
-    fn drop(&mut self) {
-        if let Owner::Thread = self.owner {
-            // Every handle and every task is gone: nothing can run here any more.
-            self.queue.close();
+impl WorkerCore {
+    fn retain(&self) {
+        // Relaxed: as for `Arc::clone`, made from a live handle.
+        self.live.fetch_add(1, Ordering::Relaxed);
+    }
+
+    fn release(&self) {
+        // AcqRel: as for `Arc`'s drop, the last release sees what every other one did.
+        if self.live.fetch_sub(1, Ordering::AcqRel) != 1 {
+            return;
+        }
+        match &self.owner {
+            Owner::Thread => self.queue.close(),
+            Owner::Pool(lifeline) => {
+                let lifeline = lifeline.lock().take();
+                // Outside the lock: the last reference closes the pool's queues.
+                drop(lifeline);
+            }
+            Owner::Driven => {}
         }
     }
 }
@@ -536,6 +569,12 @@ pub(crate) struct Header {
     /// The `seq` of the task's heap entry, or `NOT_QUEUED`. Only touched under the queue
     /// lock, so Relaxed.
     queued_seq: AtomicU64,
+}
+
+impl CellHeader for Header {
+    fn on_finish(&self) {
+        self.worker.release();
+    }
 }
 
 type QCell = dyn Cell<Header>;
@@ -561,9 +600,23 @@ impl QCell {
 /// A cheap `Clone` handle. Disposing it cancels every task scheduled on it and refuses new
 /// ones; for a [`NewThread`](super::NewThread) worker it also ends the thread. Dropping it
 /// does not cancel anything.
-#[derive(Clone)]
 pub struct QueueWorker {
     core: Arc<WorkerCore>,
+}
+
+impl Clone for QueueWorker {
+    fn clone(&self) -> Self {
+        self.core.retain();
+        QueueWorker {
+            core: self.core.clone(),
+        }
+    }
+}
+
+impl Drop for QueueWorker {
+    fn drop(&mut self) {
+        self.core.release();
+    }
 }
 
 impl Worker for QueueWorker {
@@ -571,6 +624,8 @@ impl Worker for QueueWorker {
 
     /// Boxes `task` (one allocation, reused when it reschedules) and queues it.
     fn schedule_at<T: Task>(&self, due: Instant, task: T) -> QueuedTask {
+        // Released when the task finishes.
+        self.core.retain();
         let header = Header {
             worker: self.core.clone(),
             queued_seq: AtomicU64::new(NOT_QUEUED),
@@ -596,7 +651,7 @@ impl Subscription for QueueWorker {
         }
         match core.owner {
             Owner::Thread => core.queue.close(),
-            Owner::Pool { .. } | Owner::Driven => core.queue.remove_worker(core),
+            Owner::Pool(_) | Owner::Driven => core.queue.remove_worker(core),
         }
     }
 
@@ -646,7 +701,10 @@ mod tests {
     use super::*;
     use std::sync::Mutex as StdMutex;
 
-    fn recorder() -> (Arc<StdMutex<Vec<u32>>>, impl Fn(u32) -> Box<dyn FnMut() -> Reschedule + Send>) {
+    type Log = Arc<StdMutex<Vec<u32>>>;
+    type BoxedTask = Box<dyn FnMut() -> Reschedule + Send>;
+
+    fn recorder() -> (Log, impl Fn(u32) -> BoxedTask) {
         let log = Arc::new(StdMutex::new(Vec::new()));
         let l = log.clone();
         (log, move |n| {
@@ -807,12 +865,15 @@ mod tests {
     }
 }
 
-#[cfg(loom)]
+#[cfg(all(test, loom))]
 mod loom_tests {
     use super::*;
     use crate::sync::thread;
 
-    fn counting_task(count: &Arc<AtomicUsize>, runs: usize) -> impl FnMut() -> Reschedule + Send + use<> {
+    fn counting_task(
+        count: &Arc<AtomicUsize>,
+        runs: usize,
+    ) -> impl FnMut() -> Reschedule + Send + use<> {
         let count = count.clone();
         let mut left = runs;
         move || {
@@ -860,9 +921,7 @@ mod loom_tests {
             let count = Arc::new(AtomicUsize::new(0));
             let handle = worker.schedule(counting_task(&count, 2));
             let q = queue.clone();
-            let driver = thread::spawn(move || {
-                while q.dispatch(false) == Dispatch::Ran {}
-            });
+            let driver = thread::spawn(move || while q.dispatch(false) == Dispatch::Ran {});
             handle.dispose();
             let after_dispose = count.load(Ordering::SeqCst);
             driver.join().unwrap();
@@ -913,6 +972,31 @@ mod loom_tests {
             assert!(queue.is_empty());
             assert_eq!(Arc::strong_count(&count), 1);
             assert_eq!(queue.dispatch(false), Dispatch::Idle);
+            queue.close();
+        });
+    }
+
+    /// Compaction (triggered by cancelling) races with disposing the worker: the disposed
+    /// worker's live task is dropped whichever of the two takes it out of the heap.
+    #[test]
+    fn loom_compaction_races_with_worker_dispose() {
+        loom::model(|| {
+            let queue = Queue::wall();
+            let worker = Queue::worker(&queue, Owner::Driven);
+            let count = Arc::new(AtomicUsize::new(0));
+            let far = Duration::from_secs(3600);
+            let first = worker.schedule_after(far, counting_task(&count, 1));
+            let second = worker.schedule_after(far, counting_task(&count, 1));
+            // Its handle is kept, so only cancelling can drop the task before the model ends.
+            let third = worker.schedule_after(far, counting_task(&count, 1));
+            first.dispose();
+            let w = worker.clone();
+            let disposer = thread::spawn(move || w.dispose());
+            // Two tombstones out of three entries: this cancel compacts the heap.
+            second.dispose();
+            disposer.join().unwrap();
+            assert!(third.is_disposed());
+            assert_eq!(Arc::strong_count(&count), 1);
             queue.close();
         });
     }

@@ -1,4 +1,4 @@
-//! [`concat`]: observables one after another.
+//! [`concat()`]: observables one after another.
 //!
 //! # How it works
 //!
@@ -36,12 +36,16 @@ use std::marker::PhantomData;
 /// The sequence completes after the last observable completes (at once when there is
 /// none). When an observable completes later, on another thread, the next one is subscribed
 /// on that thread. Observables that complete inside their own `subscribe` are chained by a
-/// loop, not by recursion, so a million of them use no more stack than one.
+/// loop, not by recursion, so a million of them use no more stack than one; that includes a
+/// completion arriving from another thread while the `subscribe` call that started it is
+/// still running: the subscribing thread then goes on with the next observable, so no
+/// thread waits for another (RxJava's `concat` trampolines the same way).
 ///
 /// The observables are all of one type; to mix types, [`boxed`](crate::ObservableExt::boxed)
 /// them, or chain two with [`concat_with`](crate::ObservableExt::concat_with). The handles
-/// their subscriptions return must be `Send`, as the library's are: a later inner may be
-/// subscribed on another thread, and its handle is kept where `dispose` can reach it.
+/// their subscriptions return must be `Send` (all the library's are, but for
+/// [`LocalBoxedObservable`](crate::LocalBoxedObservable)'s): a later inner may be subscribed
+/// on another thread, and its handle is kept, type-erased, where `dispose` can reach it.
 ///
 /// ```text
 /// a:               -1-2-|
@@ -90,7 +94,7 @@ where
     }
 }
 
-/// Emits the values of several observables in turn; built by [`concat`].
+/// Emits the values of several observables in turn; built by [`concat()`].
 ///
 /// The lifetime `'a` bounds what the inner subscriptions' handles borrow; it is inferred.
 #[derive(Clone, Debug)]
@@ -210,8 +214,10 @@ where
         if core.disposed.load(Ordering::Acquire) {
             // Disposed while the inner was being subscribed: `dispose` found no handle to
             // cancel, so cancel it here. Or the inner failed, and this is a no-op.
+            let parked = state.observer.take();
             drop(state);
             handle.dispose();
+            drop(parked);
             return;
         }
         if let Some(parked) = state.observer.take() {
@@ -315,7 +321,7 @@ impl<It, O> fmt::Debug for ConcatSubscription<'_, It, O> {
     }
 }
 
-#[cfg(test)]
+#[cfg(all(test, not(loom)))]
 mod tests {
     use super::concat;
     use crate::Error;
@@ -434,14 +440,19 @@ mod tests {
         o.assert_values(&[1, 2, 1, 2]);
     }
 
-    /// An inner that emits `values` from a thread of its own, and reports the thread it was
-    /// subscribed on, the thread it emitted from, and its join handle.
+    type Report = (ThreadId, JoinHandle<ThreadId>);
+
+    /// An inner that emits `values` from a thread of its own once its gate opens, and reports
+    /// the thread it was subscribed on and its worker, which returns the thread it emitted
+    /// from.
     fn on_a_thread(
         values: Vec<i32>,
-        report: Sender<(ThreadId, JoinHandle<ThreadId>)>,
-    ) -> CreateOwned<i32, impl FnOnce(OwnedEmitter<i32>) + Clone + Send + 'static> {
+        report: Sender<Report>,
+        gate: Receiver<()>,
+    ) -> CreateOwned<i32, impl FnOnce(OwnedEmitter<i32>) + Send + 'static> {
         create_owned(move |mut e: OwnedEmitter<i32>| {
             let worker = thread::spawn(move || {
+                gate.recv().unwrap();
                 for v in values {
                     e.on_next(v);
                 }
@@ -452,29 +463,39 @@ mod tests {
         })
     }
 
-    fn join_all(
-        reports: &Receiver<(ThreadId, JoinHandle<ThreadId>)>,
-        n: usize,
+    /// Lets the inners run one at a time, in order, each only once the previous one's
+    /// thread has finished (so once whoever subscribed it has returned): then each
+    /// completion finds nobody advancing and the completing thread subscribes the next.
+    fn run_in_turn(
+        reports: &Receiver<Report>,
+        gates: Vec<Sender<()>>,
     ) -> Vec<(ThreadId, ThreadId)> {
-        (0..n)
-            .map(|_| {
+        gates
+            .into_iter()
+            .map(|gate| {
                 let (subscribed_on, worker) = reports.recv().unwrap();
+                gate.send(()).unwrap();
                 (subscribed_on, worker.join().unwrap())
             })
             .collect()
     }
 
+    fn gates(n: usize) -> (Vec<Sender<()>>, Vec<Receiver<()>>) {
+        (0..n).map(|_| mpsc::channel()).unzip()
+    }
+
     #[test]
     fn asynchronous_inners_are_chained_from_the_completing_thread() {
         let (tx, rx) = mpsc::channel();
+        let (open, mut gate) = gates(3);
         let o = TestObserver::new();
         concat(vec![
-            on_a_thread(vec![1, 2], tx.clone()),
-            on_a_thread(vec![3], tx.clone()),
-            on_a_thread(vec![4, 5], tx),
+            on_a_thread(vec![1, 2], tx.clone(), gate.remove(0)),
+            on_a_thread(vec![3], tx.clone(), gate.remove(0)),
+            on_a_thread(vec![4, 5], tx, gate.remove(0)),
         ])
         .subscribe_observer(o.clone());
-        let threads = join_all(&rx, 3);
+        let threads = run_in_turn(&rx, open);
         o.assert_values(&[1, 2, 3, 4, 5]);
         o.assert_completed();
         assert_eq!(threads[0].0, thread::current().id());
@@ -489,18 +510,46 @@ mod tests {
     }
 
     #[test]
+    fn completion_during_the_subscribing_call_is_picked_up_by_the_subscriber() {
+        // The first inner completes on its thread while `subscribe` is still running on
+        // this one: that thread parks the observer and this one goes on with the second.
+        let (done_tx, done) = mpsc::channel();
+        let first = create_owned(move |e: OwnedEmitter<i32>| {
+            thread::spawn(move || e.on_completed()).join().unwrap();
+            done_tx.send(()).unwrap();
+        });
+        let second_on = std::sync::Arc::new(std::sync::Mutex::new(None));
+        let recorder = second_on.clone();
+        let o = TestObserver::new();
+        concat(vec![
+            first.boxed(),
+            defer(move || {
+                *recorder.lock().unwrap() = Some(thread::current().id());
+                just(2)
+            })
+            .boxed(),
+        ])
+        .subscribe_observer(o.clone());
+        done.recv().unwrap();
+        o.assert_values(&[2]);
+        o.assert_completed();
+        assert_eq!(*second_on.lock().unwrap(), Some(thread::current().id()));
+    }
+
+    #[test]
     fn mixed_synchronous_and_asynchronous_inners() {
         let (tx, rx) = mpsc::channel();
+        let (open, mut gate) = gates(2);
         let o = TestObserver::new();
         concat(vec![
             just(1).boxed(),
-            on_a_thread(vec![2], tx.clone()).boxed(),
+            on_a_thread(vec![2], tx.clone(), gate.remove(0)).boxed(),
             from_iter(vec![3, 4]).boxed(),
-            on_a_thread(vec![5], tx).boxed(),
+            on_a_thread(vec![5], tx, gate.remove(0)).boxed(),
             just(6).boxed(),
         ])
         .subscribe_observer(o.clone());
-        join_all(&rx, 2);
+        run_in_turn(&rx, open);
         o.assert_values(&[1, 2, 3, 4, 5, 6]);
         o.assert_completed();
     }
@@ -523,14 +572,15 @@ mod tests {
             tx.send(worker).unwrap();
         });
         let (first_tx, first_rx) = mpsc::channel();
+        let (open, mut gate) = gates(1);
         let o = TestObserver::new();
         let handle = concat(vec![
-            on_a_thread(vec![1], first_tx).boxed(),
+            on_a_thread(vec![1], first_tx, gate.remove(0)).boxed(),
             later.boxed(),
             just(99).boxed(),
         ])
         .subscribe_observer(o.clone());
-        join_all(&first_rx, 1);
+        run_in_turn(&first_rx, open);
         started.recv().unwrap();
         assert!(!handle.is_disposed());
         handle.dispose();
@@ -552,5 +602,115 @@ mod tests {
         static_assertions::assert_impl_all!(
             super::ConcatSubscription<'static, std::vec::IntoIter<crate::source::Just<i32>>, TestObserver<i32>>: Send, Sync
         );
+    }
+}
+
+#[cfg(loom)]
+mod loom_tests {
+    use super::concat;
+    use crate::observable::{Observable, Subscribe};
+    use crate::observer::Observer;
+    use crate::subscription::{FlagSubscription, Subscription};
+    use crate::sync::{Arc, Mutex, thread};
+    use crate::testing::TestObserver;
+
+    type Slot<T> = Arc<Mutex<Option<T>>>;
+
+    /// An inner observable for the models.
+    enum Step {
+        /// Completes, with no value, on a thread of its own.
+        CompleteOnThread(Slot<thread::JoinHandle<()>>),
+        /// Emits the value and completes inside `subscribe`.
+        Value(i32),
+        /// Never terminates; keeps a clone of its handle, to check that it gets disposed.
+        Park(Slot<FlagSubscription>),
+    }
+
+    impl Observable for Step {
+        type Item = i32;
+    }
+
+    impl<O: Observer<i32> + Send + 'static> Subscribe<O> for Step {
+        type Subscription = FlagSubscription;
+
+        fn subscribe_observer(self, mut observer: O) -> FlagSubscription {
+            let handle = FlagSubscription::new();
+            match self {
+                Step::CompleteOnThread(worker) => {
+                    *worker.lock() = Some(thread::spawn(move || observer.on_completed()));
+                }
+                Step::Value(v) => {
+                    if !observer.is_disposed() {
+                        observer.on_next(v);
+                        if !observer.is_disposed() {
+                            observer.on_completed();
+                        }
+                    }
+                }
+                Step::Park(slot) => *slot.lock() = Some(handle.clone()),
+            }
+            handle
+        }
+    }
+
+    fn slot<T>() -> Slot<T> {
+        Arc::new(Mutex::new(None))
+    }
+
+    /// An inner completing on another thread races with the subscribing thread, which is
+    /// still storing that inner's handle: whichever way it goes, the next inner is
+    /// subscribed exactly once and the sequence completes.
+    #[test]
+    fn loom_completion_races_with_the_handoff() {
+        loom::model(|| {
+            let worker = slot();
+            let o = TestObserver::new();
+            concat(vec![Step::CompleteOnThread(worker.clone()), Step::Value(2)])
+                .subscribe_observer(o.clone());
+            worker.lock().take().unwrap().join().unwrap();
+            o.assert_values(&[2]);
+            o.assert_completed();
+        });
+    }
+
+    /// `dispose` races with the completing thread subscribing the next inner: that inner is
+    /// either never subscribed or its handle is disposed, never left running.
+    #[test]
+    fn loom_dispose_races_with_the_next_subscription() {
+        loom::model(|| {
+            let worker = slot();
+            let parked = slot();
+            let o = TestObserver::<i32>::new();
+            let handle = concat(vec![
+                Step::CompleteOnThread(worker.clone()),
+                Step::Park(parked.clone()),
+            ])
+            .subscribe_observer(o.clone());
+            handle.dispose();
+            worker.lock().take().unwrap().join().unwrap();
+            if let Some(inner) = parked.lock().take() {
+                assert!(inner.is_disposed(), "the running inner was not disposed");
+            }
+            assert!(handle.is_disposed());
+            o.assert_not_terminated();
+        });
+    }
+
+    /// `dispose` races with a synchronous inner subscribed from the completing thread: the
+    /// Rx rules hold and a completion comes only after the whole sequence.
+    #[test]
+    fn loom_dispose_races_with_a_synchronous_inner() {
+        loom::model(|| {
+            let worker = slot();
+            let o = TestObserver::new();
+            let handle = concat(vec![Step::CompleteOnThread(worker.clone()), Step::Value(2)])
+                .subscribe_observer(o.clone());
+            handle.dispose();
+            worker.lock().take().unwrap().join().unwrap();
+            o.assert_rules();
+            if o.is_completed() {
+                o.assert_values(&[2]);
+            }
+        });
     }
 }

@@ -62,24 +62,9 @@ use std::marker::PhantomData;
 ///         n += 1;
 ///     }
 /// })
-/// .subscribe_observer(FirstThree(&mut seen));
+/// .take(3)
+/// .subscribe(|v| seen.push(v));
 /// assert_eq!(seen, [0, 1, 2]);
-///
-/// // An observer that wants three values (what `take(3)` does downstream).
-/// struct FirstThree<'a>(&'a mut Vec<i32>);
-///
-/// impl Observer<i32> for FirstThree<'_> {
-///     fn on_next(&mut self, value: i32) {
-///         self.0.push(value);
-///     }
-///     fn on_error(self, error: rx::Error) {
-///         panic!("{error}");
-///     }
-///     fn on_completed(self) {}
-///     fn is_disposed(&self) -> bool {
-///         self.0.len() >= 3
-///     }
-/// }
 /// ```
 ///
 /// # Performance
@@ -451,7 +436,7 @@ impl<T> fmt::Debug for OwnedEmitter<T> {
     }
 }
 
-#[cfg(test)]
+#[cfg(all(test, not(loom)))]
 mod tests {
     use super::{OwnedEmitter, create, create_owned};
     use crate::Error;

@@ -7,7 +7,7 @@ use std::fmt;
 
 /// An observable that calls `f` when it is subscribed, emits its result and completes.
 ///
-/// Unlike [`just`](crate::source::just), the value is computed on each subscription, and not
+/// Unlike [`just`](crate::source::just()), the value is computed on each subscription, and not
 /// at all if the downstream is already disposed (RxJava's `fromCallable`). Unlike
 /// `std::iter::from_fn`, the closure is called once per subscription, not once per value.
 ///

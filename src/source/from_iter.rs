@@ -48,14 +48,17 @@ impl<I: IntoIterator, O: Observer<I::Item>> Subscribe<O> for FromIter<I> {
 
     #[inline]
     fn subscribe_observer(self, mut observer: O) -> Finished {
-        for value in self.iterable {
-            if observer.is_disposed() {
-                return Finished;
+        // Ask before pulling, not after: an iterator may have side effects, and a
+        // downstream that is done must not make it advance.
+        let mut iter = self.iterable.into_iter();
+        while !observer.is_disposed() {
+            match iter.next() {
+                Some(value) => observer.on_next(value),
+                None => {
+                    observer.on_completed();
+                    break;
+                }
             }
-            observer.on_next(value);
-        }
-        if !observer.is_disposed() {
-            observer.on_completed();
         }
         Finished
     }
@@ -81,6 +84,17 @@ mod tests {
         from_iter(std::iter::empty()).subscribe_observer(o.clone());
         o.assert_values(&[]);
         o.assert_completed();
+    }
+
+    #[test]
+    fn pulls_nothing_once_downstream_is_done() {
+        let mut pulled = 0;
+        let o = TestObserver::new();
+        from_iter((0..).inspect(|_| pulled += 1))
+            .take(3)
+            .subscribe_observer(o.clone());
+        o.assert_values(&[0, 1, 2]);
+        assert_eq!(pulled, 3);
     }
 
     #[test]

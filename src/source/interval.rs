@@ -153,7 +153,9 @@ mod tests {
     fn take_stops_the_task_right_after_the_last_value() {
         let sch = TestScheduler::new();
         let o = TimedObserver::new(&sch);
-        interval(ms(10), sch.clone()).take(3).subscribe_observer(o.clone());
+        interval(ms(10), sch.clone())
+            .take(3)
+            .subscribe_observer(o.clone());
         sch.advance_by(ms(30));
         o.assert_timeline(&[
             (ms(10), Next(0)),

@@ -71,12 +71,12 @@ where
         let worker = self.scheduler.worker();
         let mut observer = Some(observer);
         worker.schedule_after(self.delay, move || {
-            if let Some(mut observer) = observer.take() {
+            if let Some(mut observer) = observer.take()
+                && !observer.is_disposed()
+            {
+                observer.on_next(0);
                 if !observer.is_disposed() {
-                    observer.on_next(0);
-                    if !observer.is_disposed() {
-                        observer.on_completed();
-                    }
+                    observer.on_completed();
                 }
             }
             Reschedule::Done

@@ -303,17 +303,18 @@ impl<T: Clone + Send> Core<T> {
         self.request_role();
     }
 
-    fn subscribe<O>(self: &Arc<Self>, observer: O) -> SubjectSubscription<T>
+    // An associated function, not a method: `self: &Arc<Self>` is not allowed for loom's `Arc`.
+    fn subscribe<O>(this: &Arc<Self>, observer: O) -> SubjectSubscription<T>
     where
         O: Observer<T> + Send + 'static,
         T: 'static,
     {
         let sink: BoxedSink<T> = Box::new(observer);
         let (key, id) = {
-            let mut inbox = self.inbox.lock();
+            let mut inbox = this.inbox.lock();
             let id = inbox.next_id;
             inbox.next_id += 1;
-            let key = if self.terminated.load(Ordering::Relaxed) {
+            let key = if this.terminated.load(Ordering::Relaxed) {
                 None
             } else {
                 Some(inbox.live.insert(id))
@@ -321,8 +322,8 @@ impl<T: Clone + Send> Core<T> {
             inbox.events.push_back(Event::Subscribe { key, id, sink });
             (key, id)
         };
-        self.request_role();
-        SubjectSubscription { core: self.clone(), key, id }
+        this.request_role();
+        SubjectSubscription { core: this.clone(), key, id }
     }
 
     /// Removes a subscription; answers whether it was live.
@@ -578,6 +579,10 @@ impl<T: Clone + Send> Delivery<T> {
             debug_assert!(false, "subscription without a key on a live subject");
             return;
         };
+        if !core.is_live(key, id) {
+            // Disposed before it got here: its key may even belong to a newer subscription.
+            return;
+        }
         if key >= self.slots.len() {
             self.slots.resize_with(key + 1, || None);
         }
@@ -695,7 +700,7 @@ where
     type Subscription = SubjectSubscription<T>;
 
     fn subscribe_observer(self, observer: O) -> SubjectSubscription<T> {
-        self.core.subscribe(observer)
+        Core::subscribe(&self.core, observer)
     }
 }
 

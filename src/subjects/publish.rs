@@ -212,6 +212,27 @@ mod tests {
     }
 
     #[test]
+    fn a_subscription_disposed_before_it_is_registered_gets_nothing() {
+        let s = PublishSubject::new();
+        let inner = TestObserver::new();
+        let (s2, inner2) = (s.clone(), inner.clone());
+        s.observable().subscribe(move |v: i32| {
+            if v == 1 {
+                // Queued behind the current delivery, and disposed while still queued.
+                let handle = s2.observable().subscribe_observer(inner2.clone());
+                assert!(!handle.is_disposed());
+                handle.dispose();
+                assert!(handle.is_disposed());
+            }
+        });
+        let mut input = s.observer();
+        input.on_next(1);
+        input.on_next(2);
+        input.on_completed();
+        inner.assert_notifications(&[]);
+    }
+
+    #[test]
     fn an_observer_may_dispose_itself() {
         let s = PublishSubject::new();
         let slot = Arc::new(Mutex::new(None::<crate::subjects::SubjectSubscription<i32>>));

@@ -1,0 +1,323 @@
+//! RPP's groups Subjects and Scenarios.
+//!
+//! rxRust's subjects are written the way its README writes them, `Local::subject()`: a
+//! single-threaded subject (`Rc<RefCell<..>>`, no lock), where rx's subjects are thread-safe
+//! (`Arc` and a lock), as RPP's are.
+
+use crate::harness::{sink, Group};
+use crate::peers::drive;
+use criterion::Criterion;
+use futures::stream::{self, StreamExt};
+use rx::prelude::*;
+use rx::schedulers::CurrentThread;
+use rx::source::{create, from_iter, just};
+use rx::subjects::PublishSubject;
+use rxrust::prelude::{
+    Emitter as _, Local, Observable as _, ObservableFactory as _, Observer as _,
+};
+use std::cell::Cell;
+use std::hint::black_box;
+
+const LOCAL_SUBJECT: &str = "Local::subject(): single-threaded (Rc<RefCell>), no lock";
+
+/// The hand-written twin of a subject: its observers, called in turn.
+type Observers = Vec<Box<dyn FnMut(i32)>>;
+
+pub fn subjects(c: &mut Criterion) {
+    let mut g = Group::new(c, "Subjects");
+
+    // Setup outside the timed op: the subject and its one subscription.
+    let mut hand: Observers = vec![Box::new(sink)];
+    let subject = PublishSubject::<i32>::new();
+    subject.observable().subscribe(sink);
+    let mut rx_observer = subject.observer();
+    let mut rxrust_subject = Local::subject::<i32, std::convert::Infallible>();
+    rxrust_subject.clone().subscribe(sink);
+    g.case("publish_subject with 1 observer - on_next")
+        .hand(|| {
+            for observer in &mut hand {
+                observer(black_box(1));
+            }
+        })
+        .rx(|| rx_observer.on_next(black_box(1)))
+        .note(LOCAL_SUBJECT)
+        .rxrust(|| rxrust_subject.next(black_box(1)))
+        .not_applicable("futures", "no multicast stream in futures");
+
+    g.case("subscribe 100 observers to publish_subject")
+        .hand(|| {
+            let mut observers: Observers = Vec::new();
+            for _ in 0..100 {
+                observers.push(Box::new(sink));
+            }
+            for observer in &mut observers {
+                observer(black_box(1));
+            }
+        })
+        .rx(|| {
+            let subject = PublishSubject::<i32>::new();
+            for _ in 0..100 {
+                subject.observable().subscribe(sink);
+            }
+            subject.observer().on_next(black_box(1));
+        })
+        .note(LOCAL_SUBJECT)
+        .rxrust(|| {
+            let mut subject = Local::subject::<i32, std::convert::Infallible>();
+            for _ in 0..100 {
+                subject.clone().subscribe(sink);
+            }
+            subject.next(black_box(1));
+        })
+        .not_applicable("futures", "no multicast stream in futures");
+
+    // Setup outside the timed op: a subject with 100 subscriptions.
+    let mut hand: Observers = (0..100).map(|_| Box::new(sink) as Box<dyn FnMut(i32)>).collect();
+    let subject = PublishSubject::<i32>::new();
+    for _ in 0..100 {
+        subject.observable().subscribe(sink);
+    }
+    let mut rx_observer = subject.observer();
+    let mut rxrust_subject = Local::subject::<i32, std::convert::Infallible>();
+    for _ in 0..100 {
+        rxrust_subject.clone().subscribe(sink);
+    }
+    g.case("100 on_next to 100 observers to publish_subject")
+        .hand(|| {
+            for i in 0..100 {
+                for observer in &mut hand {
+                    observer(black_box(i));
+                }
+            }
+        })
+        .rx(|| {
+            for i in 0..100 {
+                rx_observer.on_next(black_box(i));
+            }
+        })
+        .note(LOCAL_SUBJECT)
+        .rxrust(|| {
+            for i in 0..100 {
+                rxrust_subject.next(black_box(i));
+            }
+        })
+        .not_applicable("futures", "no multicast stream in futures");
+    g.finish();
+}
+
+const SAMPLE: [char; 7] = ['1', 'a', 'W', '2', '0', 'f', 'q'];
+
+thread_local! {
+    static QUEUE_OWNED: Cell<bool> = const { Cell::new(false) };
+}
+
+#[inline(always)]
+fn hand_basic_sample() {
+    for c in black_box(SAMPLE) {
+        if c == '0' {
+            break;
+        }
+        if !c.is_ascii_digit() {
+            sink(c.to_ascii_uppercase());
+        }
+    }
+}
+
+pub fn scenarios(c: &mut Criterion) {
+    let mut g = Group::new(c, "Scenarios");
+
+    g.case("basic sample")
+        .hand(|| {
+            QUEUE_OWNED.with(|owned| {
+                owned.set(true);
+                hand_basic_sample();
+                owned.set(false);
+            })
+        })
+        .note(
+            "from_iter(..).subscribe_on(CurrentThread): RPP's just without a scheduler runs on \
+             current_thread",
+        )
+        .rx(|| {
+            from_iter(black_box(SAMPLE))
+                .subscribe_on(CurrentThread)
+                .take_while(|c| *c != '0')
+                .filter(|c| !c.is_ascii_digit())
+                .map(|c| c.to_ascii_uppercase())
+                .subscribe(sink);
+        })
+        .not_applicable(
+            "rxrust",
+            "rxRust has no current-thread (trampoline) scheduler: see the immediate case",
+        )
+        .not_applicable("futures", "no scheduler to name: see the immediate case");
+
+    g.case("basic sample with immediate scheduler")
+        .hand(hand_basic_sample)
+        .rx(|| {
+            from_iter(black_box(SAMPLE))
+                .take_while(|c| *c != '0')
+                .filter(|c| !c.is_ascii_digit())
+                .map(|c| c.to_ascii_uppercase())
+                .subscribe(sink);
+        })
+        .rxrust(|| {
+            Local::from_iter(black_box(SAMPLE))
+                .take_while(|c| *c != '0')
+                .filter(|c| !c.is_ascii_digit())
+                .map(|c| c.to_ascii_uppercase())
+                .subscribe(sink);
+        })
+        .futures(|| {
+            drive(
+                stream::iter(black_box(SAMPLE))
+                    .take_while(|c| std::future::ready(*c != '0'))
+                    .filter(|c| std::future::ready(!c.is_ascii_digit()))
+                    .map(|c| c.to_ascii_uppercase()),
+                sink,
+            )
+        });
+
+    g.case("mix operators with disposables and without disposables")
+        .hand(|| {
+            // filter | map | take(10), then merge_with(just(1)) (which arrives first, as
+            // just(1) emits on subscribe), scan(0, +) and distinct_until_changed.
+            let mut acc = 0;
+            let mut last = None;
+            let mut emit = |v: i32| {
+                acc += v;
+                if last != Some(acc) {
+                    last = Some(acc);
+                    sink(acc);
+                }
+            };
+            emit(black_box(1));
+            let mut taken = 0;
+            for v in 0..10 {
+                let v = black_box(v);
+                if v != 0 && taken < 10 {
+                    taken += 1;
+                    emit(v * 2);
+                }
+            }
+        })
+        .rx(|| {
+            let subject = PublishSubject::<i32>::new();
+            subject
+                .observable()
+                .filter(|v| *v != 0)
+                .map(|v| v * 2)
+                .take(10)
+                .merge_with(just(black_box(1)))
+                .scan(0, |acc, v| acc + v)
+                .distinct_until_changed()
+                .subscribe(sink);
+            let mut observer = subject.observer();
+            for v in 0..10 {
+                observer.on_next(black_box(v));
+            }
+            observer.on_completed();
+        })
+        .note(LOCAL_SUBJECT)
+        .rxrust(|| {
+            let mut subject = Local::subject::<i32, std::convert::Infallible>();
+            subject
+                .clone()
+                .filter(|v| *v != 0)
+                .map(|v| v * 2)
+                .take(10)
+                .merge(Local::of(black_box(1)))
+                .scan(0, |acc, v| acc + v)
+                .distinct_until_changed()
+                .subscribe(sink);
+            for v in 0..10 {
+                subject.next(black_box(v));
+            }
+            subject.complete();
+        })
+        .not_applicable("futures", "no multicast stream in futures");
+
+    g.case("single disposable and looooooong indentity chain")
+        .hand(|| sink(black_box(1)))
+        .rx(|| {
+            create(|mut emitter| {
+                emitter.on_next(black_box(1));
+                emitter.on_completed();
+            })
+            .map(|v| v)
+            .map(|v| v)
+            .map(|v| v)
+            .map(|v| v)
+            .map(|v| v)
+            .map(|v| v)
+            .map(|v| v)
+            .map(|v| v)
+            .map(|v| v)
+            .map(|v| v)
+            .map(|v| v)
+            .map(|v| v)
+            .map(|v| v)
+            .map(|v| v)
+            .map(|v| v)
+            .map(|v| v)
+            .map(|v| v)
+            .map(|v| v)
+            .map(|v| v)
+            .map(|v| v)
+            .subscribe(sink);
+        })
+        .rxrust(|| {
+            Local::create::<i32, std::convert::Infallible, _, _>(|emitter| {
+                emitter.next(black_box(1));
+                emitter.complete();
+            })
+            .map(|v| v)
+            .map(|v| v)
+            .map(|v| v)
+            .map(|v| v)
+            .map(|v| v)
+            .map(|v| v)
+            .map(|v| v)
+            .map(|v| v)
+            .map(|v| v)
+            .map(|v| v)
+            .map(|v| v)
+            .map(|v| v)
+            .map(|v| v)
+            .map(|v| v)
+            .map(|v| v)
+            .map(|v| v)
+            .map(|v| v)
+            .map(|v| v)
+            .map(|v| v)
+            .map(|v| v)
+            .subscribe(sink);
+        })
+        .futures(|| {
+            drive(
+                stream::iter([black_box(1)])
+                    .map(|v| v)
+                    .map(|v| v)
+                    .map(|v| v)
+                    .map(|v| v)
+                    .map(|v| v)
+                    .map(|v| v)
+                    .map(|v| v)
+                    .map(|v| v)
+                    .map(|v| v)
+                    .map(|v| v)
+                    .map(|v| v)
+                    .map(|v| v)
+                    .map(|v| v)
+                    .map(|v| v)
+                    .map(|v| v)
+                    .map(|v| v)
+                    .map(|v| v)
+                    .map(|v| v)
+                    .map(|v| v)
+                    .map(|v| v),
+                sink,
+            )
+        });
+    g.finish();
+}

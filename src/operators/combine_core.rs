@@ -1,0 +1,514 @@
+//! The engine behind [`zip`](crate::ObservableExt::zip),
+//! [`combine_latest`](crate::ObservableExt::combine_latest) and
+//! [`with_latest_from`](crate::ObservableExt::with_latest_from): several sources feeding one
+//! downstream observer through shared state.
+//!
+//! # How it works
+//!
+//! Every source is subscribed with an observer holding an `Arc` to one [`Core`]: a lock around
+//! the per-source *slots* (what each source has contributed so far — buffered values for zip,
+//! the latest value for combine_latest — and the source's handle), a queue of rows ready for
+//! the downstream, and the downstream observer itself.
+//!
+//! A notification updates the slots under the lock and may queue a row. Delivery follows the
+//! queue-drain pattern (RxJava's `drain` loops): the thread that finds nobody delivering takes
+//! the downstream observer out of the state and delivers row after row, releasing the lock
+//! around each call; a notification that arrives meanwhile, from another thread or
+//! re-entrantly from the downstream itself, only queues its row, which the delivering thread
+//! picks up before it puts the observer back. So deliveries never overlap (the Rx
+//! serialisation rule), no lock is held while user code runs, and a downstream that makes a
+//! source emit again re-entrantly cannot deadlock.
+//!
+//! Each source's handle is stored in its slot once `subscribe` returns it, so whichever source
+//! ends the sequence can dispose the others (Rx.NET's `SingleAssignmentDisposable`). A
+//! handle's type depends on the observer type, which names the slots, so the stored handle is
+//! type-erased: boxed, which allocates nothing for a zero-sized handle, and not stored at all
+//! when it is already disposed, as a synchronous source's is.
+//!
+//! The per-tuple code (row building, slot access by index, the `Subscribe` impls) is
+//! mechanical and written by [`for_each_tuple`] for 2 to 8 sources; the logic lives in the
+//! generic functions here and in each operator's observer.
+
+use crate::Error;
+use crate::observer::Observer;
+use crate::subscription::Subscription;
+use crate::sync::{Arc, AtomicBool, Mutex, MutexGuard, Ordering};
+use std::collections::VecDeque;
+use std::{fmt, mem};
+
+/// A source's handle, type-erased so the slots need not name it.
+pub(crate) type Handle<'a> = Box<dyn Subscription + Send + 'a>;
+
+/// A first-in first-out queue that keeps its oldest value inline, so a queue that never holds
+/// more than one value at a time — the lock-step case of zip, or rows delivered as soon as
+/// they are made — never allocates.
+pub(crate) struct Buffer<T> {
+    /// The oldest value; `None` only when the queue is empty.
+    head: Option<T>,
+    rest: VecDeque<T>,
+}
+
+impl<T> Buffer<T> {
+    pub(crate) const fn new() -> Self {
+        Buffer {
+            head: None,
+            rest: VecDeque::new(),
+        }
+    }
+
+    pub(crate) fn push(&mut self, value: T) {
+        if self.head.is_none() {
+            self.head = Some(value);
+        } else {
+            self.rest.push_back(value);
+        }
+    }
+
+    pub(crate) fn pop(&mut self) -> Option<T> {
+        let value = self.head.take();
+        self.head = self.rest.pop_front();
+        value
+    }
+
+    pub(crate) fn is_empty(&self) -> bool {
+        self.head.is_none()
+    }
+
+    pub(crate) fn len(&self) -> usize {
+        usize::from(self.head.is_some()) + self.rest.len()
+    }
+}
+
+impl<T> Default for Buffer<T> {
+    fn default() -> Self {
+        Buffer::new()
+    }
+}
+
+/// One source's part of the shared state: at least the place where its handle is kept.
+pub trait Slot<'a> {
+    /// Where the source's handle is kept once its `subscribe` has returned.
+    fn handle(&mut self) -> &mut Option<Handle<'a>>;
+}
+
+/// A slot that contributes one value to each row.
+pub trait RowSlot {
+    /// What the slot contributes to a row.
+    type Item;
+    /// Whether the slot can contribute to a row now.
+    fn is_ready(&self) -> bool;
+    /// The slot's contribution to a row; called only when every slot is ready.
+    fn take(&mut self) -> Self::Item;
+    /// Whether the source has completed and the slot will never be ready again by itself
+    /// (zip), or simply has completed (combine_latest).
+    fn is_finished(&self) -> bool;
+}
+
+/// A tuple of slots, one per source.
+pub trait Slots {
+    /// Disposes the handle of every source.
+    fn dispose(&mut self);
+}
+
+/// A tuple of slots that each contribute to a row.
+pub trait RowSlots: Slots {
+    /// A tuple of the slots' items.
+    type Row;
+    /// Whether every slot is ready.
+    fn is_ready(&self) -> bool;
+    /// Takes one row; called only when [`is_ready`](RowSlots::is_ready).
+    fn take_row(&mut self) -> Self::Row;
+    /// Whether some slot is finished.
+    fn any_finished(&self) -> bool;
+    /// Whether every slot is finished.
+    fn all_finished(&self) -> bool;
+}
+
+/// Access to the slot of source `I`, so each source's observer reaches its own slot with no
+/// run-time indexing.
+pub trait SlotAt<const I: usize> {
+    /// The slot's type.
+    type Slot;
+    /// The slot.
+    fn at(&mut self) -> &mut Self::Slot;
+}
+
+/// Calls `$m!([S0 S1 ..] 0 S0, 1 S1, ..)` for every tuple size from 2 to 8: the bracketed
+/// list names the whole tuple, for use inside repetitions over its elements.
+macro_rules! for_each_tuple {
+    ($m:ident) => {
+        $m!([S0 S1] 0 S0, 1 S1);
+        $m!([S0 S1 S2] 0 S0, 1 S1, 2 S2);
+        $m!([S0 S1 S2 S3] 0 S0, 1 S1, 2 S2, 3 S3);
+        $m!([S0 S1 S2 S3 S4] 0 S0, 1 S1, 2 S2, 3 S3, 4 S4);
+        $m!([S0 S1 S2 S3 S4 S5] 0 S0, 1 S1, 2 S2, 3 S3, 4 S4, 5 S5);
+        $m!([S0 S1 S2 S3 S4 S5 S6] 0 S0, 1 S1, 2 S2, 3 S3, 4 S4, 5 S5, 6 S6);
+        $m!([S0 S1 S2 S3 S4 S5 S6 S7] 0 S0, 1 S1, 2 S2, 3 S3, 4 S4, 5 S5, 6 S6, 7 S7);
+    };
+}
+pub(crate) use for_each_tuple;
+
+macro_rules! slot_tuple_impls {
+    ($all:tt $($i:tt $S:ident),+) => {
+        impl<'a, $($S: Slot<'a>),+> Slots for ($($S,)+) {
+            fn dispose(&mut self) {
+                $(
+                    if let Some(handle) = self.$i.handle().take() {
+                        handle.dispose();
+                    }
+                )+
+            }
+        }
+
+        impl<'a, $($S: Slot<'a> + RowSlot),+> RowSlots for ($($S,)+) {
+            type Row = ($($S::Item,)+);
+
+            #[inline]
+            fn is_ready(&self) -> bool {
+                $(self.$i.is_ready())&&+
+            }
+
+            #[inline]
+            fn take_row(&mut self) -> Self::Row {
+                ($(self.$i.take(),)+)
+            }
+
+            #[inline]
+            fn any_finished(&self) -> bool {
+                $(self.$i.is_finished())||+
+            }
+
+            #[inline]
+            fn all_finished(&self) -> bool {
+                $(self.$i.is_finished())&&+
+            }
+        }
+
+        $(slot_at_impl!($all $i $S);)+
+    };
+}
+
+macro_rules! slot_at_impl {
+    ([$($all:ident)+] $i:tt $S:ident) => {
+        impl<$($all),+> SlotAt<$i> for ($($all,)+) {
+            type Slot = $S;
+
+            #[inline]
+            fn at(&mut self) -> &mut $S {
+                &mut self.$i
+            }
+        }
+    };
+}
+
+for_each_tuple!(slot_tuple_impls);
+
+/// What a notification did to the sequence.
+pub(crate) enum Step {
+    /// The sequence goes on.
+    Continue,
+    /// The sequence completes once the rows already queued are delivered.
+    Complete,
+    /// The sequence fails at once; queued rows are dropped.
+    Fail(Error),
+}
+
+/// How the sequence stands.
+enum End {
+    Running,
+    /// Complete once the queue is empty.
+    Completing,
+    /// Deliver this error next.
+    Failing(Error),
+    /// Disposed, or the downstream no longer wants values: deliver nothing more.
+    Disposed,
+    /// Nothing more will happen; the downstream observer is gone.
+    Done,
+}
+
+/// The state shared by the sources' observers and the handle.
+pub(crate) struct Core<L, R, O> {
+    /// Set once the sequence has ended one way or another, so sources stop: what their
+    /// observers' `is_disposed` reports. Release/Acquire: a source that sees it also sees the
+    /// state the writer left.
+    stopped: AtomicBool,
+    state: Mutex<State<L, R, O>>,
+}
+
+struct State<L, R, O> {
+    /// The sources' slots; `None` once the sequence has ended, when they have been taken out
+    /// to dispose the sources. A notification that finds `None` is dropped.
+    slots: Option<L>,
+    /// Rows waiting for delivery, oldest first.
+    rows: Buffer<R>,
+    /// The downstream observer while nobody is delivering; `None` while a thread delivers
+    /// (it holds the observer) and after the end.
+    observer: Option<O>,
+    /// Whether a thread is delivering: then it, and only it, calls the downstream.
+    delivering: bool,
+    end: End,
+}
+
+impl<L: Slots, R, O: Observer<R>> Core<L, R, O> {
+    /// A core for `observer`, whose sources have yet to be subscribed. A downstream that is
+    /// already disposed makes a core that is stopped from the start.
+    pub(crate) fn new(slots: L, observer: O) -> Self {
+        let live = !observer.is_disposed();
+        Core {
+            stopped: AtomicBool::new(!live),
+            state: Mutex::new(State {
+                slots: live.then_some(slots),
+                rows: Buffer::new(),
+                observer: live.then_some(observer),
+                delivering: false,
+                end: if live { End::Running } else { End::Done },
+            }),
+        }
+    }
+
+    /// Whether the sequence has ended or been disposed: sources should stop.
+    #[inline]
+    pub(crate) fn is_stopped(&self) -> bool {
+        self.stopped.load(Ordering::Acquire)
+    }
+
+    /// Keeps the handle of source `I` where the end of the sequence can dispose it, or
+    /// disposes it at once if the sequence has already ended.
+    pub(crate) fn set_handle<'a, const I: usize, H>(&self, handle: H)
+    where
+        L: SlotAt<I>,
+        <L as SlotAt<I>>::Slot: Slot<'a>,
+        H: Subscription + Send + 'a,
+    {
+        if handle.is_disposed() {
+            // A finished synchronous source: nothing to keep, nothing to allocate.
+            return;
+        }
+        let handle: Handle<'a> = Box::new(handle);
+        let mut state = self.state.lock();
+        match &mut state.slots {
+            Some(slots) => *slots.at().handle() = Some(handle),
+            None => {
+                drop(state);
+                handle.dispose();
+            }
+        }
+    }
+
+    /// Applies `step` to the slots and the row queue under the lock, then delivers what it
+    /// queued. `step` returns what the sequence does next, and anything it wants dropped
+    /// once the lock is released (a replaced value: dropping runs user code). Nothing
+    /// happens once the sequence has ended.
+    #[inline]
+    pub(crate) fn update<G>(&self, step: impl FnOnce(&mut L, &mut Buffer<R>) -> (Step, G)) {
+        let mut state = self.state.lock();
+        let state_ref = &mut *state;
+        let Some(slots) = &mut state_ref.slots else {
+            return;
+        };
+        let (next, garbage) = step(slots, &mut state_ref.rows);
+        let released = match next {
+            Step::Continue => {
+                if state.observer.as_ref().is_some_and(O::is_disposed) {
+                    self.end(&mut state, End::Disposed)
+                } else {
+                    None
+                }
+            }
+            Step::Complete => self.end(&mut state, End::Completing),
+            Step::Fail(error) => self.end(&mut state, End::Failing(error)),
+        };
+        self.deliver(state, released);
+        drop(garbage);
+    }
+
+    /// Disposes the subscription: the sources are disposed and nothing more is delivered.
+    pub(crate) fn dispose(&self) {
+        let mut state = self.state.lock();
+        let released = self.end(&mut state, End::Disposed);
+        self.deliver(state, released);
+    }
+
+    /// Whether the subscription can deliver nothing more.
+    pub(crate) fn is_disposed(&self) -> bool {
+        matches!(self.state.lock().end, End::Disposed | End::Done)
+    }
+
+    /// Moves the sequence to `end` unless it has already ended (a disposal still overrides a
+    /// pending terminal notification), and takes the slots out for the caller to dispose
+    /// once the lock is released.
+    fn end(&self, state: &mut State<L, R, O>, end: End) -> Option<L> {
+        match (&state.end, &end) {
+            (End::Running, _) | (End::Completing | End::Failing(_), End::Disposed) => {}
+            _ => return None,
+        }
+        state.end = end;
+        self.stopped.store(true, Ordering::Release);
+        state.slots.take()
+    }
+
+    /// Disposes the `released` sources, then delivers queued rows and the terminal
+    /// notification, unless another thread is delivering (it will pick them up).
+    fn deliver<'s>(&'s self, mut state: MutexGuard<'s, State<L, R, O>>, released: Option<L>) {
+        if let Some(mut slots) = released {
+            // Sources are disposed before the terminal notification, as in RxJava, and
+            // outside the lock: disposing runs user code.
+            drop(state);
+            slots.dispose();
+            drop(slots);
+            state = self.state.lock();
+        }
+        if state.delivering {
+            return;
+        }
+        let Some(mut observer) = state.observer.take() else {
+            return;
+        };
+        state.delivering = true;
+        loop {
+            match &state.end {
+                End::Running | End::Completing => {}
+                End::Failing(_) => {
+                    let End::Failing(error) = mem::replace(&mut state.end, End::Done) else {
+                        unreachable!()
+                    };
+                    let dropped = mem::take(&mut state.rows);
+                    drop(state);
+                    observer.on_error(error);
+                    drop(dropped);
+                    return;
+                }
+                End::Disposed | End::Done => {
+                    state.end = End::Done;
+                    let dropped = mem::take(&mut state.rows);
+                    drop(state);
+                    drop(observer);
+                    drop(dropped);
+                    return;
+                }
+            }
+            if let Some(row) = state.rows.pop() {
+                drop(state);
+                observer.on_next(row);
+                let gone = observer.is_disposed();
+                state = self.state.lock();
+                if gone && let Some(mut slots) = self.end(&mut state, End::Disposed) {
+                    drop(state);
+                    slots.dispose();
+                    drop(slots);
+                    state = self.state.lock();
+                }
+                continue;
+            }
+            if let End::Completing = state.end {
+                state.end = End::Done;
+                drop(state);
+                observer.on_completed();
+                return;
+            }
+            state.observer = Some(observer);
+            state.delivering = false;
+            return;
+        }
+    }
+}
+
+/// The handle [`Zip`](crate::operators::Zip), [`CombineLatest`](crate::operators::CombineLatest)
+/// and [`WithLatestFrom`](crate::operators::WithLatestFrom) return: disposing it disposes every
+/// source and delivers nothing more.
+pub struct CombineSubscription<L, R, O> {
+    core: Arc<Core<L, R, O>>,
+}
+
+impl<L, R, O> CombineSubscription<L, R, O> {
+    pub(crate) fn new(core: Arc<Core<L, R, O>>) -> Self {
+        CombineSubscription { core }
+    }
+}
+
+impl<L: Slots, R, O: Observer<R>> Subscription for CombineSubscription<L, R, O> {
+    fn dispose(&self) {
+        self.core.dispose();
+    }
+
+    fn is_disposed(&self) -> bool {
+        self.core.is_disposed()
+    }
+}
+
+impl<L, R, O> fmt::Debug for CombineSubscription<L, R, O> {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        f.debug_struct("CombineSubscription")
+            .field("stopped", &self.core.stopped.load(Ordering::Relaxed))
+            .finish_non_exhaustive()
+    }
+}
+
+/// The observer behind the closure forms
+/// ([`zip_with`](crate::ObservableExt::zip_with) and friends): calls the combining closure
+/// with the two halves of each pair, outside any lock.
+pub struct CombineWithObserver<O, F> {
+    observer: O,
+    f: F,
+}
+
+impl<O, F> CombineWithObserver<O, F> {
+    pub(crate) fn new(observer: O, f: F) -> Self {
+        CombineWithObserver { observer, f }
+    }
+}
+
+impl<A, B, U, O, F> Observer<(A, B)> for CombineWithObserver<O, F>
+where
+    O: Observer<U>,
+    F: FnMut(A, B) -> U,
+{
+    #[inline]
+    fn on_next(&mut self, (a, b): (A, B)) {
+        self.observer.on_next((self.f)(a, b))
+    }
+
+    #[inline]
+    fn on_error(self, error: Error) {
+        self.observer.on_error(error)
+    }
+
+    #[inline]
+    fn on_completed(self) {
+        self.observer.on_completed()
+    }
+
+    #[inline]
+    fn is_disposed(&self) -> bool {
+        self.observer.is_disposed()
+    }
+}
+
+impl<O, F> fmt::Debug for CombineWithObserver<O, F> {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        f.write_str("CombineWithObserver")
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::Buffer;
+
+    #[test]
+    fn buffer_is_fifo_and_keeps_one_value_inline() {
+        let mut b = Buffer::new();
+        assert!(b.is_empty());
+        b.push(1);
+        assert_eq!(b.rest.capacity(), 0);
+        b.push(2);
+        b.push(3);
+        assert_eq!(b.len(), 3);
+        assert_eq!(b.pop(), Some(1));
+        b.push(4);
+        assert_eq!(b.pop(), Some(2));
+        assert_eq!(b.pop(), Some(3));
+        assert_eq!(b.pop(), Some(4));
+        assert_eq!(b.pop(), None);
+        assert!(b.is_empty());
+    }
+}

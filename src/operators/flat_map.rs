@@ -1,0 +1,536 @@
+//! [`ObservableExt::flat_map`](crate::ObservableExt::flat_map), and the flattening engine
+//! behind every operator that subscribes to inner observables: `merge`, `merge_max`,
+//! `concat`, `concat_map`, `switch_map`, `switch_on_next`, `exhaust_map` and the `merge`
+//! source are [`FlatMap`] with another [`Mode`] or the identity for `f`.
+//!
+//! # How it works
+//!
+//! The outer observer maps each value to an inner observable and, by the mode, subscribes
+//! it, queues it, replaces the running inner with it, or drops it. Values from every inner
+//! go through the serialising [`Core`]; the sequence completes when the outer and every inner
+//! have completed. The state (how many inners run, the queue, the current inner of a switch)
+//! sits under the core's lock, which is never held while an inner is subscribed, so an inner
+//! that emits and completes inside `subscribe` (the common case: `just`, `from_iter`) calls
+//! straight back in.
+//!
+//! Queued inners (`merge_max`, `concat`) are subscribed one at a time by whichever thread
+//! frees a place: the *draining* flag makes it the only one subscribing, and it loops until
+//! the queue is empty or the places are full, so a long run of synchronous inners uses a
+//! loop, not the stack. An inner is subscribed through a function pointer built where its
+//! bounds are proven: an inner observer whose impl required `U: Subscribe<Self>` would
+//! overflow the trait solver.
+
+use crate::Error;
+use crate::observable::{Observable, Subscribe};
+use crate::observer::Observer;
+use crate::operators::merge::{Core, MergeSubscription};
+use crate::sync::Arc;
+use std::collections::VecDeque;
+use std::fmt;
+use std::marker::PhantomData;
+
+/// The identity, as the `f` of the flattening operators that take none.
+pub(crate) type Identity<T> = fn(T) -> T;
+
+pub(crate) fn identity<T>(value: T) -> T {
+    value
+}
+
+/// What the flattening engine does with a new inner observable.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub(crate) enum Mode {
+    /// Subscribes at most `max` inners at once; queues the others.
+    Merge { max: usize },
+    /// Disposes the running inner and subscribes the new one.
+    Switch,
+    /// Drops the new inner while one runs.
+    Exhaust,
+}
+
+impl Mode {
+    pub(crate) const MERGE: Mode = Mode::Merge { max: usize::MAX };
+    pub(crate) const CONCAT: Mode = Mode::Merge { max: 1 };
+}
+
+/// Maps each value to an observable and merges their values; built by
+/// [`ObservableExt::flat_map`](crate::ObservableExt::flat_map).
+#[derive(Clone)]
+#[must_use = "observables do nothing unless subscribed"]
+#[doc(alias = "merge_map")]
+#[doc(alias = "mergeMap")]
+#[doc(alias = "flatMap")]
+pub struct FlatMap<'a, S, F> {
+    source: S,
+    f: F,
+    mode: Mode,
+    _handles: PhantomData<&'a ()>,
+}
+
+impl<S, F> FlatMap<'_, S, F> {
+    pub(crate) fn new(source: S, f: F) -> Self {
+        Self::with_mode(source, f, Mode::MERGE)
+    }
+
+    pub(crate) fn with_mode(source: S, f: F, mode: Mode) -> Self {
+        FlatMap {
+            source,
+            f,
+            mode,
+            _handles: PhantomData,
+        }
+    }
+}
+
+impl<S: fmt::Debug, F> fmt::Debug for FlatMap<'_, S, F> {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        f.debug_struct("FlatMap")
+            .field("source", &self.source)
+            .field("mode", &self.mode)
+            .finish_non_exhaustive()
+    }
+}
+
+impl<S, F, U> Observable for FlatMap<'_, S, F>
+where
+    S: Observable,
+    F: FnMut(S::Item) -> U,
+    U: Observable,
+{
+    type Item = U::Item;
+}
+
+impl<'a, S, F, U, O> Subscribe<O> for FlatMap<'a, S, F>
+where
+    S: Subscribe<FlatMapOuter<'a, O, F, U>>,
+    <S as Subscribe<FlatMapOuter<'a, O, F, U>>>::Subscription: Send + 'a,
+    F: FnMut(<S as Observable>::Item) -> U,
+    U: Subscribe<FlatMapInner<'a, O, U>>,
+    <U as Subscribe<FlatMapInner<'a, O, U>>>::Subscription: Send + 'a,
+    O: Observer<<U as Observable>::Item>,
+{
+    type Subscription = MergeSubscription<'a>;
+
+    fn subscribe_observer(self, observer: O) -> MergeSubscription<'a> {
+        if observer.is_disposed() {
+            return MergeSubscription::empty();
+        }
+        let core = Arc::new(Core::new(observer, Flat::new(self.mode)));
+        let (f, mode) = (self.f, self.mode);
+        core.subscribe_upstream(self.source, |id| FlatMapOuter {
+            core: core.clone(),
+            id,
+            f,
+            mode,
+            subscribe: subscribe_inner::<O, U>,
+        });
+        core.handle()
+    }
+}
+
+/// The engine's state, under the core's lock.
+struct Flat<U> {
+    mode: Mode,
+    /// Inners running, or reserved and about to be subscribed.
+    active: usize,
+    outer_done: bool,
+    /// Whether a thread is subscribing queued inners (see [`drain`]).
+    draining: bool,
+    /// Inners waiting for a place (`Mode::Merge` only).
+    queue: VecDeque<U>,
+    /// `Mode::Switch`: the id of the newest inner, mirrored in the core's tag so inner
+    /// observers can tell without the lock that they were replaced. Zero otherwise.
+    current: u64,
+}
+
+impl<U> Flat<U> {
+    fn new(mode: Mode) -> Self {
+        Flat {
+            mode,
+            active: 0,
+            outer_done: false,
+            draining: false,
+            queue: VecDeque::new(),
+            current: 0,
+        }
+    }
+
+    /// Whether inner `id` was replaced by a newer one (`switch`).
+    fn is_stale(&self, id: u64) -> bool {
+        self.current != 0 && self.current != id
+    }
+
+    fn is_finished(&self) -> bool {
+        self.outer_done && self.active == 0 && self.queue.is_empty()
+    }
+
+    /// Whether a queued inner should be subscribed now by the caller, which then drains.
+    fn should_drain(&self) -> bool {
+        match self.mode {
+            Mode::Merge { max } => !self.draining && self.active < max && !self.queue.is_empty(),
+            Mode::Switch | Mode::Exhaust => false,
+        }
+    }
+}
+
+type FlatCore<'a, O, U> = Core<'a, O, <U as Observable>::Item, Flat<U>>;
+
+/// Subscribes an inner observable with the given id.
+type SubscribeInner<'a, O, U> = fn(&Arc<FlatCore<'a, O, U>>, U, u64);
+
+fn subscribe_inner<'a, O, U>(core: &Arc<FlatCore<'a, O, U>>, inner: U, id: u64)
+where
+    U: Subscribe<FlatMapInner<'a, O, U>>,
+    <U as Subscribe<FlatMapInner<'a, O, U>>>::Subscription: Send + 'a,
+{
+    let handle = inner.subscribe_observer(FlatMapInner {
+        core: core.clone(),
+        id,
+        subscribe: subscribe_inner::<O, U>,
+    });
+    core.end_subscribe(id, handle);
+}
+
+/// Subscribes queued inners while there are places; the caller has set `draining` and
+/// subscribed one itself.
+fn drain<'a, O, U: Observable>(core: &Arc<FlatCore<'a, O, U>>, subscribe: SubscribeInner<'a, O, U>) {
+    loop {
+        let mut locked = core.lock();
+        let closed = locked.is_closed();
+        let flat = locked.extra();
+        flat.draining = false;
+        if closed || !flat.should_drain() {
+            return;
+        }
+        flat.draining = true;
+        flat.active += 1;
+        let inner = flat.queue.pop_front();
+        let id = locked.begin_upstream();
+        drop(locked);
+        if let Some(inner) = inner {
+            subscribe(core, inner, id);
+        }
+    }
+}
+
+/// The observer [`FlatMap`] (and the other flattening operators) subscribe to the outer
+/// observable.
+pub struct FlatMapOuter<'a, O, F, U: Observable> {
+    core: Arc<FlatCore<'a, O, U>>,
+    id: u64,
+    f: F,
+    mode: Mode,
+    subscribe: SubscribeInner<'a, O, U>,
+}
+
+impl<V, O, F, U> Observer<V> for FlatMapOuter<'_, O, F, U>
+where
+    F: FnMut(V) -> U,
+    U: Observable,
+    O: Observer<U::Item>,
+{
+    fn on_next(&mut self, value: V) {
+        // `exhaust_map` does not even map a value that arrives while an inner runs.
+        if self.mode == Mode::Exhaust && self.core.lock().extra().active > 0 {
+            return;
+        }
+        let inner = (self.f)(value);
+        let mut locked = self.core.lock();
+        if locked.is_closed() {
+            return;
+        }
+        let flat = locked.extra();
+        match flat.mode {
+            Mode::Merge { max } => {
+                if flat.draining || flat.active >= max {
+                    flat.queue.push_back(inner);
+                    return;
+                }
+                flat.draining = true;
+            }
+            Mode::Exhaust => {
+                if flat.active > 0 {
+                    return;
+                }
+            }
+            Mode::Switch => {
+                if flat.active > 0 {
+                    flat.active = 0;
+                    let previous = flat.current;
+                    locked.dispose_upstream(previous);
+                }
+            }
+        }
+        locked.extra().active += 1;
+        let id = locked.begin_upstream();
+        if self.mode == Mode::Switch {
+            locked.extra().current = id;
+            self.core.set_tag(id);
+        }
+        // Releases the lock, then disposes the replaced inner (`switch`): before the new
+        // one is subscribed.
+        drop(locked);
+        (self.subscribe)(&self.core, inner, id);
+        if let Mode::Merge { .. } = self.mode {
+            drain(&self.core, self.subscribe);
+        }
+    }
+
+    fn on_error(self, error: Error) {
+        let mut locked = self.core.lock();
+        locked.release_upstream(self.id);
+        locked.error(error);
+    }
+
+    fn on_completed(self) {
+        let mut locked = self.core.lock();
+        locked.release_upstream(self.id);
+        if locked.is_closed() {
+            return;
+        }
+        locked.extra().outer_done = true;
+        if locked.extra().is_finished() {
+            locked.complete();
+        }
+    }
+
+    #[inline]
+    fn is_disposed(&self) -> bool {
+        self.core.is_done()
+    }
+}
+
+impl<O, F, U: Observable> fmt::Debug for FlatMapOuter<'_, O, F, U> {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        f.debug_struct("FlatMapOuter")
+            .field("mode", &self.mode)
+            .finish_non_exhaustive()
+    }
+}
+
+/// The observer [`FlatMap`] (and the other flattening operators) subscribe to each inner
+/// observable.
+pub struct FlatMapInner<'a, O, U: Observable> {
+    core: Arc<FlatCore<'a, O, U>>,
+    id: u64,
+    subscribe: SubscribeInner<'a, O, U>,
+}
+
+impl<O, U> Observer<U::Item> for FlatMapInner<'_, O, U>
+where
+    U: Observable,
+    O: Observer<U::Item>,
+{
+    #[inline]
+    fn on_next(&mut self, value: U::Item) {
+        let mut locked = self.core.lock();
+        if locked.extra().is_stale(self.id) {
+            return;
+        }
+        locked.next(value);
+    }
+
+    fn on_error(self, error: Error) {
+        let mut locked = self.core.lock();
+        locked.release_upstream(self.id);
+        if locked.extra().is_stale(self.id) {
+            return;
+        }
+        locked.error(error);
+    }
+
+    fn on_completed(self) {
+        let FlatMapInner {
+            core,
+            id,
+            subscribe,
+        } = self;
+        let mut locked = core.lock();
+        locked.release_upstream(id);
+        if locked.is_closed() || locked.extra().is_stale(id) {
+            return;
+        }
+        let flat = locked.extra();
+        flat.active -= 1;
+        if flat.is_finished() {
+            locked.complete();
+        } else if flat.should_drain() {
+            // Subscribe the next queued inner, on this thread, as RxJava does.
+            flat.draining = true;
+            flat.active += 1;
+            let inner = flat.queue.pop_front();
+            let next = locked.begin_upstream();
+            drop(locked);
+            if let Some(inner) = inner {
+                subscribe(&core, inner, next);
+            }
+            drain(&core, subscribe);
+        }
+    }
+
+    #[inline]
+    fn is_disposed(&self) -> bool {
+        if self.core.is_done() {
+            return true;
+        }
+        let current = self.core.tag();
+        current != 0 && current != self.id
+    }
+}
+
+impl<O, U: Observable> fmt::Debug for FlatMapInner<'_, O, U> {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        f.debug_struct("FlatMapInner")
+            .field("id", &self.id)
+            .finish_non_exhaustive()
+    }
+}
+
+/// Implements `Observable` and `Subscribe` for a flattening newtype by building the
+/// [`FlatMap`] it stands for: `$build` turns `self` into it.
+macro_rules! forward_to_flat_map {
+    (
+        $name:ident<$a:lifetime, S $(, $f:ident)?>,
+        f = $fty:ty,
+        |$this:ident| $build:expr
+    ) => {
+        impl<$a, S $(, $f)?> $crate::observable::Observable for $name<$a, S $(, $f)?>
+        where
+            S: $crate::observable::Observable,
+            $crate::operators::flat_map::FlatMap<$a, S, $fty>: $crate::observable::Observable,
+        {
+            type Item = <$crate::operators::flat_map::FlatMap<$a, S, $fty> as
+                $crate::observable::Observable>::Item;
+        }
+
+        impl<$a, S $(, $f)?, O> $crate::observable::Subscribe<O> for $name<$a, S $(, $f)?>
+        where
+            S: $crate::observable::Observable,
+            $crate::operators::flat_map::FlatMap<$a, S, $fty>: $crate::observable::Subscribe<
+                O,
+                Subscription = $crate::operators::merge::MergeSubscription<$a>,
+            >,
+        {
+            type Subscription = $crate::operators::merge::MergeSubscription<$a>;
+
+            fn subscribe_observer(self, observer: O) -> Self::Subscription {
+                let $this = self;
+                $crate::observable::Subscribe::subscribe_observer($build, observer)
+            }
+        }
+    };
+}
+pub(crate) use forward_to_flat_map;
+
+#[cfg(all(test, not(loom)))]
+mod tests {
+    use crate::Error;
+    use crate::notification::Notification::*;
+    use crate::prelude::*;
+    use crate::source::{create_owned, from_iter, just, throw};
+    use crate::testing::TestObserver;
+    use std::sync::mpsc;
+    use std::thread;
+
+    #[test]
+    fn maps_and_merges_synchronous_inners() {
+        let o = TestObserver::new();
+        from_iter(1..=3)
+            .flat_map(|v| from_iter(0..v).map(move |i| v * 10 + i))
+            .subscribe_observer(o.clone());
+        o.assert_notifications(&[
+            Next(10),
+            Next(20),
+            Next(21),
+            Next(30),
+            Next(31),
+            Next(32),
+            Completed,
+        ]);
+    }
+
+    #[test]
+    fn just_into_just() {
+        let mut seen = Vec::new();
+        let handle = just(1).flat_map(|v| just(v * 2)).subscribe(|v| seen.push(v));
+        assert_eq!(seen, [2]);
+        assert!(handle.is_disposed());
+    }
+
+    #[test]
+    fn nested_flat_maps_borrow_from_the_stack() {
+        let offset = 100;
+        let mut seen = Vec::new();
+        from_iter(1..=2)
+            .flat_map(|a| from_iter(1..=2).flat_map(move |b| just(a * 10 + b + offset)))
+            .subscribe(|v| seen.push(v));
+        assert_eq!(seen, [111, 112, 121, 122]);
+    }
+
+    #[test]
+    fn inner_error_stops_the_outer_and_is_delivered_once() {
+        let o = TestObserver::new();
+        let mut mapped = 0;
+        from_iter(0..)
+            .flat_map(|v| {
+                mapped += 1;
+                if v == 1 {
+                    throw(Error::msg("bad")).boxed()
+                } else {
+                    just(v).boxed()
+                }
+            })
+            .subscribe_observer(o.clone());
+        o.assert_notifications(&[Next(0), Error(Error::msg("bad"))]);
+        assert_eq!(mapped, 2);
+    }
+
+    #[test]
+    fn completes_only_after_the_outer_and_every_inner() {
+        // Inners that complete later, from other threads.
+        let (tx, rx) = mpsc::channel();
+        let o = TestObserver::new();
+        from_iter(0..3)
+            .flat_map(|v| {
+                let tx = tx.clone();
+                create_owned(move |emitter| tx.send((v, emitter)).unwrap())
+            })
+            .subscribe_observer(o.clone());
+        drop(tx);
+        o.assert_not_terminated();
+        let emitters: Vec<_> = rx.iter().collect();
+        assert_eq!(emitters.len(), 3);
+        let mut threads = Vec::new();
+        for (v, mut emitter) in emitters {
+            threads.push(thread::spawn(move || {
+                emitter.on_next(v);
+                emitter.on_completed();
+            }));
+        }
+        for t in threads {
+            t.join().unwrap();
+        }
+        let mut values = o.values();
+        values.sort();
+        assert_eq!(values, [0, 1, 2]);
+        o.assert_completed();
+    }
+
+    #[test]
+    fn dispose_reaches_running_inners() {
+        let (tx, rx) = mpsc::channel();
+        let o = TestObserver::<i32>::new();
+        let handle = from_iter(0..2)
+            .flat_map(|_| {
+                let tx = tx.clone();
+                create_owned(move |emitter| tx.send(emitter).unwrap())
+            })
+            .subscribe_observer(o.clone());
+        let emitters: Vec<_> = rx.try_iter().collect();
+        assert!(emitters.iter().all(|e| !e.is_disposed()));
+        assert!(!handle.is_disposed());
+        handle.dispose();
+        assert!(handle.is_disposed());
+        assert!(emitters.iter().all(|e| e.is_disposed()));
+        o.assert_notifications(&[]);
+    }
+}

@@ -1,0 +1,392 @@
+//! [`ObservableExt::group_by`](crate::ObservableExt::group_by): one inner observable per key.
+//!
+//! The observer keeps a map from key to open group; the groups themselves, their buffering,
+//! abandonment and the reference-counted upstream are in `split_core`.
+
+use super::split_core::{self, Inner, InnerSubscription, Refs, SplitSubscription};
+use crate::Error;
+use crate::observable::{Observable, Subscribe};
+use crate::observer::Observer;
+use crate::sync::Arc;
+use std::collections::HashMap;
+use std::fmt;
+use std::hash::Hash;
+use std::marker::PhantomData;
+
+/// Splits an observable into one [`GroupedObservable`] per key; built by
+/// [`ObservableExt::group_by`](crate::ObservableExt::group_by).
+///
+/// The lifetime `'a` bounds what the groups' subscribers and the source's handle borrow; it
+/// is inferred.
+#[derive(Clone)]
+#[must_use = "observables do nothing unless subscribed"]
+#[doc(alias = "groupBy")]
+pub struct GroupBy<'a, S, F> {
+    source: S,
+    key: F,
+    _inners: PhantomData<&'a ()>,
+}
+
+impl<S, F> GroupBy<'_, S, F> {
+    pub(crate) fn new(source: S, key: F) -> Self {
+        GroupBy {
+            source,
+            key,
+            _inners: PhantomData,
+        }
+    }
+}
+
+impl<S: fmt::Debug, F> fmt::Debug for GroupBy<'_, S, F> {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        f.debug_struct("GroupBy")
+            .field("source", &self.source)
+            .finish_non_exhaustive()
+    }
+}
+
+impl<'a, S, F, K> Observable for GroupBy<'a, S, F>
+where
+    S: Observable,
+    F: FnMut(&S::Item) -> K,
+{
+    type Item = GroupedObservable<'a, K, S::Item>;
+}
+
+impl<'a, S, F, K, O> Subscribe<O> for GroupBy<'a, S, F>
+where
+    S: Subscribe<GroupByObserver<'a, O, F, K, <S as Observable>::Item>>,
+    <S as Subscribe<GroupByObserver<'a, O, F, K, <S as Observable>::Item>>>::Subscription:
+        Send + 'a,
+    F: FnMut(&<S as Observable>::Item) -> K,
+    K: Clone + Eq + Hash,
+    O: Observer<GroupedObservable<'a, K, <S as Observable>::Item>>,
+{
+    type Subscription = SplitSubscription<'a>;
+
+    fn subscribe_observer(self, observer: O) -> SplitSubscription<'a> {
+        let refs = Arc::new(Refs::new());
+        let handle = self.source.subscribe_observer(GroupByObserver {
+            downstream: observer,
+            key: self.key,
+            groups: HashMap::new(),
+            refs: refs.clone(),
+        });
+        refs.set_upstream(handle);
+        SplitSubscription::new(refs)
+    }
+}
+
+/// The observer [`GroupBy`] subscribes upstream.
+pub struct GroupByObserver<'a, O, F, K, T> {
+    downstream: O,
+    key: F,
+    /// The groups subscribed in time; an entry that has since been disposed is replaced by a
+    /// new group when its key comes again.
+    groups: HashMap<K, Arc<Inner<'a, T>>>,
+    refs: Arc<Refs<'a>>,
+}
+
+impl<'a, T, O, F, K> GroupByObserver<'a, O, F, K, T>
+where
+    O: Observer<GroupedObservable<'a, K, T>>,
+{
+    /// Whether the outer downstream still wants groups; releases its reference once it does
+    /// not.
+    fn wants_groups(&self) -> bool {
+        if self.refs.is_outer_released() {
+            return false;
+        }
+        if self.downstream.is_disposed() {
+            self.refs.release_outer();
+            return false;
+        }
+        true
+    }
+
+    fn end_all(&mut self, error: Option<Error>) {
+        for (_, group) in self.groups.drain() {
+            group.end(error.clone());
+        }
+    }
+}
+
+impl<'a, T, O, F, K> Observer<T> for GroupByObserver<'a, O, F, K, T>
+where
+    O: Observer<GroupedObservable<'a, K, T>>,
+    F: FnMut(&T) -> K,
+    K: Clone + Eq + Hash,
+{
+    fn on_next(&mut self, value: T) {
+        let key = (self.key)(&value);
+        let value = match self.groups.get(&key) {
+            Some(group) => match group.try_next(value) {
+                Ok(()) => return,
+                // Its subscriber disposed it: the key gets a new group.
+                Err(value) => value,
+            },
+            None => value,
+        };
+        // A new group, unless the outer downstream has gone: then, as in RxJava, values of
+        // keys without an open group are dropped.
+        if !self.wants_groups() {
+            return;
+        }
+        let Some(inner) = Inner::open(&self.refs) else {
+            return;
+        };
+        self.downstream.on_next(GroupedObservable {
+            key: key.clone(),
+            inner: inner.clone(),
+        });
+        self.wants_groups();
+        inner.next(value);
+        if inner.abandon_unless_subscribed() {
+            inner.end(None);
+            self.groups.remove(&key);
+        } else {
+            self.groups.insert(key, inner);
+        }
+    }
+
+    fn on_error(mut self, error: Error) {
+        self.end_all(Some(error.clone()));
+        if self.wants_groups() {
+            self.downstream.on_error(error);
+        }
+    }
+
+    fn on_completed(mut self) {
+        self.end_all(None);
+        if self.wants_groups() {
+            self.downstream.on_completed();
+        }
+    }
+
+    #[inline]
+    fn is_disposed(&self) -> bool {
+        self.refs.is_unreferenced()
+    }
+}
+
+impl<O, F, K, T> fmt::Debug for GroupByObserver<'_, O, F, K, T> {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        f.debug_struct("GroupByObserver")
+            .field("open_groups", &self.groups.len())
+            .finish_non_exhaustive()
+    }
+}
+
+/// One group of a [`group_by`](crate::ObservableExt::group_by): the values whose key is
+/// [`key`](GroupedObservable::key).
+///
+/// A group accepts a single subscriber, which must subscribe during the `on_next` call that
+/// delivers the group (as `flat_map` and friends do). A group not subscribed by then is
+/// abandoned: it keeps the one value that opened it and completes, and the next value with
+/// its key opens a new group. A second subscriber receives an error. The subscriber must be
+/// `Send`, as the group's values may come from any thread.
+pub struct GroupedObservable<'a, K, T> {
+    key: K,
+    inner: Arc<Inner<'a, T>>,
+}
+
+impl<K, T> GroupedObservable<'_, K, T> {
+    /// The key shared by this group's values.
+    pub fn key(&self) -> &K {
+        &self.key
+    }
+}
+
+impl<K: Clone, T> Clone for GroupedObservable<'_, K, T> {
+    fn clone(&self) -> Self {
+        GroupedObservable {
+            key: self.key.clone(),
+            inner: self.inner.clone(),
+        }
+    }
+}
+
+impl<K: fmt::Debug, T> fmt::Debug for GroupedObservable<'_, K, T> {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        f.debug_struct("GroupedObservable")
+            .field("key", &self.key)
+            .finish_non_exhaustive()
+    }
+}
+
+impl<K, T> Observable for GroupedObservable<'_, K, T> {
+    type Item = T;
+}
+
+impl<'a, K, T, O> Subscribe<O> for GroupedObservable<'a, K, T>
+where
+    O: Observer<T> + Send + 'a,
+{
+    type Subscription = InnerSubscription<'a, T>;
+
+    fn subscribe_observer(self, observer: O) -> InnerSubscription<'a, T> {
+        split_core::subscribe(&self.inner, observer)
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::GroupedObservable;
+    use crate::Error;
+    use crate::Notification::{self, Completed, Next};
+    use crate::prelude::*;
+    use crate::source::{create, empty, from_iter};
+    use crate::testing::TestObserver;
+    use std::collections::BTreeMap;
+    use std::sync::{Arc, Mutex};
+
+    /// Records the keys of the groups, and subscribes each group with a test observer of
+    /// its own.
+    #[derive(Clone)]
+    struct Groups<K> {
+        keys: TestObserver<K>,
+        groups: Arc<Mutex<BTreeMap<K, TestObserver<i32>>>>,
+    }
+
+    impl<K: Clone + Ord> Groups<K> {
+        fn new() -> Self {
+            Groups {
+                keys: TestObserver::new(),
+                groups: Arc::default(),
+            }
+        }
+
+        fn group(&self, key: K) -> TestObserver<i32> {
+            self.groups.lock().unwrap()[&key].clone()
+        }
+    }
+
+    impl<'a, K: Clone + Ord> Observer<GroupedObservable<'a, K, i32>> for Groups<K> {
+        fn on_next(&mut self, group: GroupedObservable<'a, K, i32>) {
+            let o = TestObserver::new();
+            self.groups
+                .lock()
+                .unwrap()
+                .insert(group.key().clone(), o.clone());
+            self.keys.on_next(group.key().clone());
+            group.subscribe_observer(o);
+        }
+        fn on_error(self, error: Error) {
+            self.keys.on_error(error)
+        }
+        fn on_completed(self) {
+            self.keys.on_completed()
+        }
+    }
+
+    #[test]
+    fn splits_by_key_in_order_of_first_appearance() {
+        let g = Groups::new();
+        from_iter(1..=7)
+            .group_by(|v| v % 3)
+            .subscribe_observer(g.clone());
+        g.keys
+            .assert_notifications(&[Next(1), Next(2), Next(0), Completed]);
+        g.group(1)
+            .assert_notifications(&[Next(1), Next(4), Next(7), Completed]);
+        g.group(2)
+            .assert_notifications(&[Next(2), Next(5), Completed]);
+        g.group(0)
+            .assert_notifications(&[Next(3), Next(6), Completed]);
+    }
+
+    #[test]
+    fn an_error_reaches_every_group_then_the_outer() {
+        let g = Groups::new();
+        create(|mut e| {
+            e.on_next(1);
+            e.on_next(2);
+            e.on_error(Error::msg("boom"));
+        })
+        .group_by(|v: &i32| v % 2)
+        .subscribe_observer(g.clone());
+        g.keys.assert_values(&[1, 0]);
+        g.keys.assert_error("boom");
+        let boom = Notification::Error(Error::msg("boom"));
+        g.group(1).assert_notifications(&[Next(1), boom.clone()]);
+        g.group(0).assert_notifications(&[Next(2), boom]);
+    }
+
+    #[test]
+    fn an_empty_source_completes_with_no_group() {
+        let g = Groups::<i32>::new();
+        empty().group_by(|v: &i32| *v).subscribe_observer(g.clone());
+        g.keys.assert_notifications(&[Completed]);
+    }
+
+    #[test]
+    fn a_group_not_subscribed_in_time_is_abandoned() {
+        let late = Arc::new(Mutex::new(Vec::new()));
+        let l = late.clone();
+        from_iter([1, 3, 2, 5])
+            .group_by(|v| v % 2)
+            .subscribe(move |group| {
+                l.lock().unwrap().push(group);
+            });
+        // Each abandoned group kept the value that opened it and completed, so the next
+        // value of its key opened a new group.
+        let late = late.lock().unwrap();
+        assert_eq!(
+            late.iter().map(|g| *g.key()).collect::<Vec<_>>(),
+            [1, 1, 0, 1]
+        );
+        let o = TestObserver::new();
+        late[1].clone().subscribe_observer(o.clone());
+        o.assert_notifications(&[Next(3), Completed]);
+    }
+
+    #[test]
+    fn a_second_subscriber_is_refused() {
+        let first = TestObserver::new();
+        let second = TestObserver::<i32>::new();
+        let (f, s) = (first.clone(), second.clone());
+        from_iter([1, 2]).group_by(|_| ()).subscribe(move |group| {
+            group.clone().subscribe_observer(f.clone());
+            group.subscribe_observer(s.clone());
+        });
+        first.assert_notifications(&[Next(1), Next(2), Completed]);
+        second.assert_error("this group or window accepts a single subscriber");
+    }
+
+    #[test]
+    fn a_disposed_group_is_replaced_by_a_new_one_for_its_key() {
+        let groups = Arc::new(Mutex::new(Vec::new()));
+        let g = groups.clone();
+        from_iter([1, 2, 3])
+            .group_by(|_| "same")
+            .subscribe(move |group| {
+                let o = TestObserver::new();
+                group.take(1).subscribe_observer(o.clone());
+                g.lock().unwrap().push(o);
+            });
+        let groups = groups.lock().unwrap();
+        assert_eq!(groups.len(), 3);
+        for (o, v) in groups.iter().zip(1..) {
+            o.assert_notifications(&[Next(v), Completed]);
+        }
+    }
+
+    #[test]
+    fn outer_disposal_keeps_open_groups_and_stops_the_source_once_they_end() {
+        // take(1) on the outer: the first group stays open and keeps receiving; the endless
+        // source is disposed once that group is done too.
+        let group_values = TestObserver::new();
+        let g = group_values.clone();
+        let outer = TestObserver::new();
+        from_iter(0..)
+            .group_by(|v| v % 2)
+            .take(1)
+            .tap(move |group| {
+                group.clone().take(3).subscribe_observer(g.clone());
+            })
+            .map(|group| *group.key())
+            .subscribe_observer(outer.clone());
+        outer.assert_notifications(&[Next(0), Completed]);
+        group_values.assert_notifications(&[Next(0), Next(2), Next(4), Completed]);
+    }
+}

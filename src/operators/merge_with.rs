@@ -1,0 +1,254 @@
+//! [`ObservableExt::merge_with`](crate::ObservableExt::merge_with).
+
+use crate::Error;
+use crate::observable::{Observable, Subscribe};
+use crate::observer::Observer;
+use crate::operators::merge::{Core, MergeSubscription};
+use crate::sync::Arc;
+use std::fmt;
+use std::marker::PhantomData;
+
+/// Emits the values of two observables as they come; built by
+/// [`ObservableExt::merge_with`](crate::ObservableExt::merge_with).
+#[derive(Clone, Debug)]
+#[must_use = "observables do nothing unless subscribed"]
+#[doc(alias = "mergeWith")]
+pub struct MergeWith<'a, S1, S2> {
+    first: S1,
+    second: S2,
+    _handles: PhantomData<&'a ()>,
+}
+
+impl<S1, S2> MergeWith<'_, S1, S2> {
+    pub(crate) fn new(first: S1, second: S2) -> Self {
+        MergeWith {
+            first,
+            second,
+            _handles: PhantomData,
+        }
+    }
+}
+
+impl<S1, S2> Observable for MergeWith<'_, S1, S2>
+where
+    S1: Observable,
+    S2: Observable<Item = S1::Item>,
+{
+    type Item = S1::Item;
+}
+
+impl<'a, S1, S2, O> Subscribe<O> for MergeWith<'a, S1, S2>
+where
+    S1: Subscribe<MergeWithObserver<'a, O, <S1 as Observable>::Item>>,
+    <S1 as Subscribe<MergeWithObserver<'a, O, <S1 as Observable>::Item>>>::Subscription: Send + 'a,
+    S2: Subscribe<MergeWithObserver<'a, O, <S1 as Observable>::Item>>
+        + Observable<Item = <S1 as Observable>::Item>,
+    <S2 as Subscribe<MergeWithObserver<'a, O, <S1 as Observable>::Item>>>::Subscription: Send + 'a,
+    O: Observer<<S1 as Observable>::Item>,
+{
+    type Subscription = MergeSubscription<'a>;
+
+    fn subscribe_observer(self, observer: O) -> MergeSubscription<'a> {
+        if observer.is_disposed() {
+            return MergeSubscription::empty();
+        }
+        // Both sources are live until they complete.
+        let core = Arc::new(Core::new(observer, 2));
+        core.subscribe_upstream(self.first, |id| MergeWithObserver {
+            core: core.clone(),
+            id,
+        });
+        core.subscribe_upstream(self.second, |id| MergeWithObserver {
+            core: core.clone(),
+            id,
+        });
+        core.handle()
+    }
+}
+
+/// The observer [`MergeWith`] subscribes to each of its two sources.
+pub struct MergeWithObserver<'a, O, T> {
+    /// The extra state is the number of sources that have not completed.
+    core: Arc<Core<'a, O, T, usize>>,
+    id: u64,
+}
+
+impl<O: Observer<T>, T> Observer<T> for MergeWithObserver<'_, O, T> {
+    #[inline]
+    fn on_next(&mut self, value: T) {
+        self.core.lock().next(value);
+    }
+
+    fn on_error(self, error: Error) {
+        let mut locked = self.core.lock();
+        locked.release_upstream(self.id);
+        locked.error(error);
+    }
+
+    fn on_completed(self) {
+        let mut locked = self.core.lock();
+        locked.release_upstream(self.id);
+        *locked.extra() -= 1;
+        if *locked.extra() == 0 {
+            locked.complete();
+        }
+    }
+
+    #[inline]
+    fn is_disposed(&self) -> bool {
+        self.core.is_done()
+    }
+}
+
+impl<O, T> fmt::Debug for MergeWithObserver<'_, O, T> {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        f.debug_struct("MergeWithObserver")
+            .field("id", &self.id)
+            .finish_non_exhaustive()
+    }
+}
+
+#[cfg(all(test, not(loom)))]
+mod tests {
+    use crate::Error;
+    use crate::notification::Notification::*;
+    use crate::operators::merge::testkit::{Hot, Log, drain};
+    use crate::prelude::*;
+    use crate::schedulers::TestScheduler;
+    use crate::source::{empty, from_iter, just, never, throw};
+    use crate::testing::{TestObserver, TimedObserver, cold};
+    use std::time::Duration;
+
+    fn ms(n: u64) -> Duration {
+        Duration::from_millis(n)
+    }
+
+    #[test]
+    fn synchronous_sources_run_one_after_the_other() {
+        let o = TestObserver::new();
+        from_iter([1, 2])
+            .merge_with(from_iter([3, 4]))
+            .subscribe_observer(o.clone());
+        o.assert_notifications(&[Next(1), Next(2), Next(3), Next(4), Completed]);
+    }
+
+    #[test]
+    fn interleaves_in_virtual_time_and_completes_after_both() {
+        let sch = TestScheduler::new();
+        let o = TimedObserver::new(&sch);
+        cold(&sch, [(ms(10), Next(1)), (ms(30), Next(3)), (ms(40), Completed)])
+            .merge_with(cold(&sch, [(ms(20), Next(2)), (ms(25), Completed)]))
+            .subscribe_observer(o.clone());
+        sch.run();
+        o.assert_timeline(&[
+            (ms(10), Next(1)),
+            (ms(20), Next(2)),
+            (ms(30), Next(3)),
+            (ms(40), Completed),
+        ]);
+    }
+
+    #[test]
+    fn empty_sources() {
+        let o = TestObserver::<i32>::new();
+        empty().merge_with(empty()).subscribe_observer(o.clone());
+        o.assert_notifications(&[Completed]);
+
+        let o = TestObserver::new();
+        just(1).merge_with(never()).subscribe_observer(o.clone());
+        o.assert_notifications(&[Next(1)]);
+    }
+
+    #[test]
+    fn an_error_disposes_the_other_source_and_is_delivered_once() {
+        let log = Log::default();
+        let a = Hot::new("a", &log);
+        let b = Hot::new("b", &log);
+        let o = TestObserver::new();
+        let handle = a.clone().merge_with(b.clone()).subscribe_observer(o.clone());
+        a.next(1);
+        b.next(2);
+        a.error("a failed");
+        b.next(3);
+        b.error("b failed");
+        o.assert_notifications(&[Next(1), Next(2), Error(Error::msg("a failed"))]);
+        assert_eq!(
+            drain(&log),
+            ["subscribe a", "subscribe b", "dispose b"]
+        );
+        assert!(handle.is_disposed());
+    }
+
+    #[test]
+    fn a_synchronous_error_skips_the_second_source() {
+        let log = Log::default();
+        let b = Hot::<i32>::new("b", &log);
+        let o = TestObserver::new();
+        throw(Error::msg("first"))
+            .merge_with(b.clone())
+            .subscribe_observer(o.clone());
+        o.assert_error("first");
+        assert!(drain(&log).is_empty());
+    }
+
+    #[test]
+    fn dispose_disposes_both_and_stops_delivery() {
+        let log = Log::default();
+        let a = Hot::new("a", &log);
+        let b = Hot::new("b", &log);
+        let o = TestObserver::new();
+        let handle = a.clone().merge_with(b.clone()).subscribe_observer(o.clone());
+        a.next(1);
+        handle.dispose();
+        handle.dispose();
+        a.next(2);
+        o.assert_notifications(&[Next(1)]);
+        assert_eq!(
+            drain(&log),
+            ["subscribe a", "subscribe b", "dispose a", "dispose b"]
+        );
+        assert_eq!((a.subscribers(), b.subscribers()), (0, 0));
+    }
+
+    #[test]
+    fn reentrant_values_are_queued_behind_the_current_one() {
+        // The downstream pushes into `b` while a value of `a` is being delivered: the new
+        // value must come after the current call returns, not inside it.
+        let log = Log::default();
+        let a = Hot::new("a", &log);
+        let b = Hot::new("b", &log);
+        use std::sync::atomic::{AtomicUsize, Ordering::SeqCst};
+        use std::sync::{Arc, Mutex};
+        let depth = Arc::new(AtomicUsize::new(0));
+        let seen = Arc::new(Mutex::new(Vec::new()));
+        let (d, s, feed) = (depth.clone(), seen.clone(), b.clone());
+        a.clone().merge_with(b.clone()).subscribe(move |v: i32| {
+            let depth = d.fetch_add(1, SeqCst) + 1;
+            s.lock().unwrap().push((v, depth));
+            if v < 3 {
+                feed.next(v + 10);
+            }
+            d.fetch_sub(1, SeqCst);
+        });
+        a.next(1);
+        a.next(2);
+        assert_eq!(*seen.lock().unwrap(), [(1, 1), (11, 1), (2, 1), (12, 1)]);
+    }
+
+    #[test]
+    fn downstream_disposal_stops_endless_sources() {
+        let o = TestObserver::new();
+        let probe = o.clone();
+        from_iter(0..)
+            .merge_with(from_iter(0..))
+            .map(move |v| {
+                if v == 2 {
+                    probe.dispose();
+                }
+                v
+            })
+            .subscribe_observer(o.clone());
+        o.assert_values(&[0, 1, 2]);
+        o.assert_not_terminated();
+    }
+}

@@ -1,0 +1,653 @@
+//! [`ObservableExt::publish`](crate::ObservableExt::publish),
+//! [`ObservableExt::replay`](crate::ObservableExt::replay) and
+//! [`ObservableExt::multicast`](crate::ObservableExt::multicast): a source shared through a
+//! subject, subscribed when [`connect`](ConnectableObservable::connect) is called.
+//!
+//! The connectable keeps the current subject and the current connection ("link") under one
+//! lock, never held while the source or an observer runs. A connection ends when it is
+//! disposed or when the source terminates; the next connection then feeds a fresh subject
+//! (made by the `renew` function: a new one for `publish` and `replay`, the same one for
+//! `multicast`), as RxJava 3's `ObservablePublish` and `ObservableReplay` do. Until then, a
+//! subscriber that comes after the source terminated joins the terminated subject, and gets
+//! what such a subject gives a late subscriber.
+
+use super::ref_count::RefCount;
+use crate::observable::{Observable, Subscribe};
+use crate::observer::Observer;
+use crate::subjects::{
+    PublishSubject, ReplaySubject, Subject, SubjectObservable, SubjectObserver, SubjectSubscription,
+};
+use crate::subscription::Subscription;
+use crate::sync::{Arc, AtomicBool, Mutex, Ordering};
+use crate::Error;
+use std::fmt;
+
+/// A source shared through a subject, which subscribes to the source only when
+/// [`connect`](ConnectableObservable::connect) is called; built by
+/// [`ObservableExt::publish`](crate::ObservableExt::publish),
+/// [`replay`](crate::ObservableExt::replay) and
+/// [`multicast`](crate::ObservableExt::multicast).
+///
+/// Subscribing registers the observer with the subject; it is a cheap `Clone` handle, so
+/// subscribe clones of it, and keep one to connect.
+#[must_use = "observables do nothing unless subscribed"]
+pub struct ConnectableObservable<S, J> {
+    shared: Arc<Shared<S, J>>,
+}
+
+struct Shared<S, J> {
+    /// The subject the next connection feeds, from the one the last connection fed.
+    renew: fn(&J) -> J,
+    state: Mutex<State<S, J>>,
+}
+
+struct State<S, J> {
+    source: S,
+    subject: J,
+    link: Option<Arc<Link>>,
+}
+
+impl<S, J> ConnectableObservable<S, J> {
+    fn new(source: S, subject: J, renew: fn(&J) -> J) -> Self {
+        ConnectableObservable {
+            shared: Arc::new(Shared {
+                renew,
+                state: Mutex::new(State { source, subject, link: None }),
+            }),
+        }
+    }
+
+    pub(crate) fn multicast(source: S, subject: J) -> Self
+    where
+        J: Clone,
+    {
+        Self::new(source, subject, J::clone)
+    }
+
+    /// Ends a connection whose source terminated, so the next subscriber joins a fresh subject
+    /// (what `ref_count` needs to start over).
+    pub(crate) fn reset(&self) {
+        let mut state = self.shared.state.lock();
+        if state.link.as_ref().is_some_and(|link| link.is_terminated()) {
+            state.link = None;
+            state.subject = (self.shared.renew)(&state.subject);
+        }
+    }
+}
+
+impl<S, T> ConnectableObservable<S, PublishSubject<T>> {
+    pub(crate) fn publish(source: S) -> Self {
+        Self::new(source, PublishSubject::new(), |_| PublishSubject::new())
+    }
+}
+
+impl<S, T> ConnectableObservable<S, ReplaySubject<T>> {
+    pub(crate) fn replay(source: S, capacity: usize) -> Self {
+        assert!(capacity > 0, "replay: the buffer size must be positive");
+        Self::new(source, ReplaySubject::with_capacity(capacity), ReplaySubject::empty_like)
+    }
+}
+
+impl<S, J> ConnectableObservable<S, J>
+where
+    S: Observable,
+    <S as Observable>::Item: Clone + Send + 'static,
+    J: Subject<<S as Observable>::Item>,
+{
+    /// Subscribes the subject to the source, so the subscribers start receiving; returns the
+    /// connection, which disconnects the source when disposed.
+    ///
+    /// If a connection is running, returns it. If the last one was disposed or its source
+    /// terminated, starts a new one, by subscribing a clone of the source, feeding a fresh
+    /// subject (the same subject for [`multicast`](crate::ObservableExt::multicast)): the
+    /// subscribers of the old subject are left with it. With a synchronous source, everything
+    /// is delivered before `connect` returns.
+    ///
+    /// # Examples
+    ///
+    /// ```
+    /// use rx::prelude::*;
+    /// use rx::testing::TestObserver;
+    ///
+    /// let connectable = rx::source::from_iter([1, 2, 3]).publish();
+    /// let (a, b) = (TestObserver::new(), TestObserver::new());
+    /// connectable.clone().subscribe_observer(a.clone());
+    /// connectable.clone().subscribe_observer(b.clone());
+    /// a.assert_values(&[]);
+    ///
+    /// let connection = connectable.connect();
+    /// a.assert_values(&[1, 2, 3]);
+    /// b.assert_values(&[1, 2, 3]);
+    /// assert!(connection.is_disposed(), "the source has completed");
+    /// ```
+    pub fn connect(&self) -> Connection
+    where
+        S: Subscribe<ConnectionObserver<<S as Observable>::Item>> + Clone,
+        <S as Subscribe<ConnectionObserver<<S as Observable>::Item>>>::Subscription: Send + 'static,
+    {
+        let (connection, start) = self.link();
+        if let Some((source, subject)) = start {
+            connection.start(source, subject);
+        }
+        connection
+    }
+
+    /// The running connection, or a new one that is not started yet: with the source and the
+    /// subject's observer to start it with.
+    #[allow(clippy::type_complexity)]
+    pub(crate) fn link(&self) -> (Connection, Option<(S, SubjectObserver<<S as Observable>::Item>)>)
+    where
+        S: Clone,
+    {
+        let mut state = self.shared.state.lock();
+        if let Some(link) = &state.link {
+            if !link.is_disconnected() && !link.is_terminated() {
+                return (Connection { link: link.clone() }, None);
+            }
+            state.subject = (self.shared.renew)(&state.subject);
+        }
+        let link = Arc::new(Link::new());
+        state.link = Some(link.clone());
+        let start = (state.source.clone(), state.subject.observer());
+        (Connection { link }, Some(start))
+    }
+
+    /// The subject new subscribers join.
+    fn subject(&self) -> SubjectObservable<<S as Observable>::Item> {
+        let mut state = self.shared.state.lock();
+        if state.link.as_ref().is_some_and(|link| link.is_disconnected()) {
+            state.link = None;
+            state.subject = (self.shared.renew)(&state.subject);
+        }
+        state.subject.observable()
+    }
+
+    /// Connects when the first subscriber comes and disconnects when the last one leaves;
+    /// see [`ObservableExt::share`](crate::ObservableExt::share).
+    ///
+    /// Each time the count of subscribers goes from zero to one — and again after the source
+    /// terminated — a new connection starts, so the source must be `Clone`. Subscribers leave
+    /// by disposing their subscription, by terminating, or by reporting
+    /// [`is_disposed`](Observer::is_disposed) (the downstream of a finished `take`).
+    ///
+    /// # Examples
+    ///
+    /// ```
+    /// use rx::prelude::*;
+    /// use rx::subjects::PublishSubject;
+    /// use rx::testing::TestObserver;
+    ///
+    /// let input = PublishSubject::new();
+    /// let shared = input.observable().publish().ref_count();
+    /// let o = TestObserver::new();
+    /// let subscription = shared.clone().subscribe_observer(o.clone());
+    /// assert!(input.has_observers(), "connected by the first subscriber");
+    /// input.observer().on_next(1);
+    /// subscription.dispose();
+    /// assert!(!input.has_observers(), "disconnected when the last one left");
+    /// o.assert_values(&[1]);
+    /// ```
+    #[doc(alias = "refCount")]
+    pub fn ref_count(self) -> RefCount<S, J> {
+        RefCount::new(self)
+    }
+}
+
+impl<S, J> Clone for ConnectableObservable<S, J> {
+    fn clone(&self) -> Self {
+        ConnectableObservable { shared: self.shared.clone() }
+    }
+}
+
+impl<S, J> fmt::Debug for ConnectableObservable<S, J> {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        let connected = self.shared.state.lock().link.as_ref().is_some_and(|link| {
+            !link.is_disconnected() && !link.is_terminated()
+        });
+        f.debug_struct("ConnectableObservable").field("connected", &connected).finish_non_exhaustive()
+    }
+}
+
+impl<S: Observable, J> Observable for ConnectableObservable<S, J> {
+    type Item = S::Item;
+}
+
+impl<S, J, O> Subscribe<O> for ConnectableObservable<S, J>
+where
+    S: Observable,
+    <S as Observable>::Item: Clone + Send + 'static,
+    J: Subject<<S as Observable>::Item>,
+    O: Observer<<S as Observable>::Item> + Send + 'static,
+{
+    type Subscription = SubjectSubscription<<S as Observable>::Item>;
+
+    fn subscribe_observer(self, observer: O) -> Self::Subscription {
+        // Subscribed outside the lock: the subject may replay, and the observer may connect.
+        self.subject().subscribe_observer(observer)
+    }
+}
+
+/// One connection of a [`ConnectableObservable`] to its source, returned by
+/// [`connect`](ConnectableObservable::connect); disposing it disconnects the source.
+///
+/// [`is_disposed`](Subscription::is_disposed) is `true` once it was disposed or the source
+/// terminated. A cheap `Clone` handle.
+#[derive(Clone)]
+pub struct Connection {
+    link: Arc<Link>,
+}
+
+impl Connection {
+    pub(crate) fn start<S, T>(&self, source: S, subject: SubjectObserver<T>)
+    where
+        S: Subscribe<ConnectionObserver<T>>,
+        S::Subscription: Send + 'static,
+    {
+        if self.link.is_disconnected() {
+            return;
+        }
+        let upstream = source.subscribe_observer(ConnectionObserver { subject, link: self.link.clone() });
+        self.link.set_upstream(Box::new(upstream));
+    }
+}
+
+impl Subscription for Connection {
+    fn dispose(&self) {
+        self.link.disconnect();
+    }
+
+    fn is_disposed(&self) -> bool {
+        self.link.is_disconnected() || self.link.is_terminated()
+    }
+}
+
+impl fmt::Debug for Connection {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        f.debug_struct("Connection")
+            .field("disconnected", &self.link.is_disconnected())
+            .field("terminated", &self.link.is_terminated())
+            .finish()
+    }
+}
+
+/// The shared state of one connection.
+struct Link {
+    /// The source's subscription once `subscribe_observer` has returned (Rx.NET's
+    /// SingleAssignmentDisposable): disposing before that disposes it as soon as it arrives.
+    upstream: Mutex<Upstream>,
+    /// Mirrors `Upstream::disconnected` for the per-item checks, which take no lock.
+    disconnected: AtomicBool,
+    terminated: AtomicBool,
+}
+
+struct Upstream {
+    subscription: Option<Box<dyn Subscription + Send>>,
+    disconnected: bool,
+}
+
+impl Link {
+    fn new() -> Self {
+        Link {
+            upstream: Mutex::new(Upstream { subscription: None, disconnected: false }),
+            disconnected: AtomicBool::new(false),
+            terminated: AtomicBool::new(false),
+        }
+    }
+
+    fn is_disconnected(&self) -> bool {
+        // Acquire pairs with the Release store in `disconnect`.
+        self.disconnected.load(Ordering::Acquire)
+    }
+
+    fn is_terminated(&self) -> bool {
+        self.terminated.load(Ordering::Acquire)
+    }
+
+    fn set_upstream(&self, subscription: Box<dyn Subscription + Send>) {
+        let mut upstream = self.upstream.lock();
+        if upstream.disconnected {
+            drop(upstream);
+            subscription.dispose();
+        } else {
+            upstream.subscription = Some(subscription);
+        }
+    }
+
+    fn disconnect(&self) {
+        let subscription = {
+            let mut upstream = self.upstream.lock();
+            upstream.disconnected = true;
+            self.disconnected.store(true, Ordering::Release);
+            upstream.subscription.take()
+        };
+        if let Some(subscription) = subscription {
+            subscription.dispose();
+        }
+    }
+}
+
+/// The observer a [`ConnectableObservable`] subscribes to its source: passes everything on to
+/// the subject, until the connection is disposed.
+pub struct ConnectionObserver<T> {
+    subject: SubjectObserver<T>,
+    link: Arc<Link>,
+}
+
+impl<T> fmt::Debug for ConnectionObserver<T> {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        f.debug_struct("ConnectionObserver").finish_non_exhaustive()
+    }
+}
+
+impl<T: Clone + Send> Observer<T> for ConnectionObserver<T> {
+    #[inline]
+    fn on_next(&mut self, value: T) {
+        // After a disconnection the subscribers are left with the subject; an asynchronous
+        // source's late values must not reach them.
+        if !self.link.is_disconnected() {
+            self.subject.on_next(value)
+        }
+    }
+
+    fn on_error(self, error: Error) {
+        if !self.link.is_disconnected() {
+            // Marked before the subject passes it on, so a subscriber reacting to it (a
+            // `ref_count` starting over) sees the connection as ended.
+            self.link.terminated.store(true, Ordering::Release);
+            self.subject.on_error(error)
+        }
+    }
+
+    fn on_completed(self) {
+        if !self.link.is_disconnected() {
+            self.link.terminated.store(true, Ordering::Release);
+            self.subject.on_completed()
+        }
+    }
+
+    #[inline]
+    fn is_disposed(&self) -> bool {
+        self.link.is_disconnected() || self.subject.is_disposed()
+    }
+}
+
+/// A test source that counts its subscriptions and their disposals, over a subject the test
+/// drives.
+#[cfg(all(test, not(loom)))]
+pub(crate) mod counted {
+    use crate::prelude::*;
+    use crate::subjects::{PublishSubject, SubjectSubscription};
+    use std::sync::atomic::{AtomicUsize, Ordering};
+    use std::sync::Arc;
+
+    #[derive(Clone)]
+    pub(crate) struct Counted {
+        pub(crate) input: PublishSubject<i32>,
+        pub(crate) subscriptions: Arc<AtomicUsize>,
+        pub(crate) disposals: Arc<AtomicUsize>,
+    }
+
+    impl Counted {
+        pub(crate) fn new(input: &PublishSubject<i32>) -> Self {
+            Counted {
+                input: input.clone(),
+                subscriptions: Arc::new(AtomicUsize::new(0)),
+                disposals: Arc::new(AtomicUsize::new(0)),
+            }
+        }
+
+        pub(crate) fn subscriptions(&self) -> usize {
+            self.subscriptions.load(Ordering::SeqCst)
+        }
+
+        pub(crate) fn disposals(&self) -> usize {
+            self.disposals.load(Ordering::SeqCst)
+        }
+    }
+
+    impl Observable for Counted {
+        type Item = i32;
+    }
+
+    impl<O: Observer<i32> + Send + 'static> Subscribe<O> for Counted {
+        type Subscription = CountedSubscription;
+
+        fn subscribe_observer(self, observer: O) -> CountedSubscription {
+            self.subscriptions.fetch_add(1, Ordering::SeqCst);
+            CountedSubscription {
+                inner: self.input.observable().subscribe_observer(observer),
+                disposals: self.disposals,
+            }
+        }
+    }
+
+    pub(crate) struct CountedSubscription {
+        inner: SubjectSubscription<i32>,
+        disposals: Arc<AtomicUsize>,
+    }
+
+    impl Subscription for CountedSubscription {
+        fn dispose(&self) {
+            self.disposals.fetch_add(1, Ordering::SeqCst);
+            self.inner.dispose();
+        }
+
+        fn is_disposed(&self) -> bool {
+            self.inner.is_disposed()
+        }
+    }
+}
+
+#[cfg(all(test, not(loom)))]
+mod tests {
+    use super::counted::Counted;
+    use crate::prelude::*;
+    use crate::source::{from_iter, just, throw};
+    use crate::subjects::{BehaviorSubject, PublishSubject, ReplaySubject};
+    use crate::testing::TestObserver;
+    use crate::{Error, Notification};
+    use std::sync::Arc;
+
+
+    #[test]
+    fn nothing_flows_before_connect() {
+        let c = from_iter([1, 2]).publish();
+        let o = TestObserver::new();
+        c.clone().subscribe_observer(o.clone());
+        o.assert_values(&[]);
+        o.assert_not_terminated();
+        c.connect();
+        o.assert_values(&[1, 2]);
+        o.assert_completed();
+    }
+
+    #[test]
+    fn connect_twice_while_running_returns_the_same_connection() {
+        let input = PublishSubject::new();
+        let src = Counted::new(&input);
+        let c = src.clone().publish();
+        let first = c.connect();
+        let second = c.connect();
+        assert_eq!(src.subscriptions(), 1);
+        second.dispose();
+        first.dispose();
+        assert_eq!(src.disposals(), 1);
+        assert!(first.is_disposed());
+        assert!(!input.has_observers());
+    }
+
+    #[test]
+    fn disconnecting_stops_the_values_and_a_reconnect_feeds_a_fresh_subject() {
+        let input = PublishSubject::new();
+        let src = Counted::new(&input);
+        let c = src.clone().publish();
+        let old = TestObserver::new();
+        c.clone().subscribe_observer(old.clone());
+        let connection = c.connect();
+        input.observer().on_next(1);
+        connection.dispose();
+        assert!(connection.is_disposed());
+        assert_eq!(src.disposals(), 1);
+        assert!(!input.has_observers());
+        input.observer().on_next(2);
+
+        let new = TestObserver::new();
+        c.clone().subscribe_observer(new.clone());
+        c.connect();
+        assert_eq!(src.subscriptions(), 2);
+        input.observer().on_next(3);
+        old.assert_values(&[1]);
+        old.assert_not_terminated();
+        new.assert_values(&[3]);
+    }
+
+    #[test]
+    fn after_the_source_terminates_late_subscribers_get_the_terminal_until_reconnected() {
+        let c = from_iter([1, 2]).publish();
+        let early = TestObserver::new();
+        c.clone().subscribe_observer(early.clone());
+        c.connect();
+        let late = TestObserver::new();
+        c.clone().subscribe_observer(late.clone());
+        late.assert_notifications(&[Notification::Completed]);
+
+        let again = TestObserver::new();
+        c.clone().subscribe_observer(again.clone());
+        again.assert_notifications(&[Notification::Completed]);
+        let next = TestObserver::new();
+        c.connect();
+        c.clone().subscribe_observer(next.clone());
+        next.assert_notifications(&[Notification::Completed]);
+        early.assert_values(&[1, 2]);
+        early.assert_completed();
+    }
+
+    #[test]
+    fn reconnecting_after_termination_resubscribes_the_source() {
+        let input = PublishSubject::new();
+        let src = Counted::new(&input);
+        let c = src.clone().publish();
+        let first = TestObserver::new();
+        c.clone().subscribe_observer(first.clone());
+        c.connect();
+        input.observer().on_next(1);
+        // Terminate the first connection through the counted source's subject, then reuse the
+        // same source with a new subject.
+        let input2 = input.clone();
+        input2.observer().on_error(Error::msg("first run failed"));
+        first.assert_values(&[1]);
+        first.assert_error("first run failed");
+        let connection = c.connect();
+        assert_eq!(src.subscriptions(), 2);
+        let second = TestObserver::new();
+        c.clone().subscribe_observer(second.clone());
+        // The counted source's subject is terminated, so the new connection ends at once.
+        second.assert_error("first run failed");
+        assert!(connection.is_disposed());
+    }
+
+    #[test]
+    fn errors_reach_every_subscriber() {
+        let c = throw::<i32>(Error::msg("bad")).publish();
+        let (a, b) = (TestObserver::new(), TestObserver::new());
+        c.clone().subscribe_observer(a.clone());
+        c.clone().subscribe_observer(b.clone());
+        c.connect();
+        a.assert_error("bad");
+        b.assert_error("bad");
+    }
+
+    #[test]
+    fn disconnecting_stops_a_synchronous_source() {
+        let c = from_iter(0..).publish();
+        let o = TestObserver::new();
+        let connection_slot = Arc::new(std::sync::Mutex::new(None::<super::Connection>));
+        let slot = connection_slot.clone();
+        let c2 = c.clone();
+        c.clone().subscribe(move |v: i32| {
+            if v == 0 {
+                *slot.lock().unwrap() = Some(c2.connect());
+            }
+            if v == 2 {
+                slot.lock().unwrap().as_ref().unwrap().dispose();
+            }
+        });
+        c.clone().subscribe_observer(o.clone());
+        let connection = c.connect();
+        assert!(connection.is_disposed());
+        o.assert_values(&[0, 1, 2]);
+        o.assert_not_terminated();
+    }
+
+    #[test]
+    fn replay_replays_the_last_n_to_late_subscribers() {
+        let c = from_iter(1..=4).replay(2);
+        let early = TestObserver::new();
+        c.clone().subscribe_observer(early.clone());
+        c.connect();
+        let late = TestObserver::new();
+        c.clone().subscribe_observer(late.clone());
+        early.assert_values(&[1, 2, 3, 4]);
+        early.assert_completed();
+        late.assert_values(&[3, 4]);
+        late.assert_completed();
+    }
+
+    #[test]
+    fn replay_reconnects_with_an_empty_buffer() {
+        let input = PublishSubject::new();
+        let src = Counted::new(&input);
+        let c = src.clone().replay(3);
+        let connection = c.connect();
+        input.observer().on_next(1);
+        connection.dispose();
+        c.connect();
+        input.observer().on_next(2);
+        let o = TestObserver::new();
+        c.clone().subscribe_observer(o.clone());
+        o.assert_values(&[2]);
+    }
+
+    #[test]
+    #[should_panic(expected = "replay: the buffer size must be positive")]
+    fn replay_of_zero_panics() {
+        let _ = just(1).replay(0);
+    }
+
+    #[test]
+    fn multicast_feeds_the_given_subject_and_keeps_it() {
+        let subject = BehaviorSubject::new(0);
+        let c = from_iter([1, 2]).multicast(subject.clone());
+        let direct = TestObserver::new();
+        subject.observable().subscribe_observer(direct.clone());
+        let through = TestObserver::new();
+        c.clone().subscribe_observer(through.clone());
+        c.connect();
+        direct.assert_values(&[0, 1, 2]);
+        direct.assert_completed();
+        through.assert_values(&[0, 1, 2]);
+        through.assert_completed();
+        // Reconnecting feeds the same, now terminated, subject.
+        c.connect();
+        let late = TestObserver::new();
+        c.clone().subscribe_observer(late.clone());
+        late.assert_notifications(&[Notification::Completed]);
+    }
+
+    #[test]
+    fn multicast_with_an_unbounded_replay_subject() {
+        let c = from_iter([1, 2, 3]).multicast(ReplaySubject::new());
+        c.connect();
+        let late = TestObserver::new();
+        c.clone().subscribe_observer(late.clone());
+        late.assert_values(&[1, 2, 3]);
+        late.assert_completed();
+    }
+
+    #[test]
+    fn is_send_and_sync() {
+        type C = super::ConnectableObservable<crate::source::Just<i32>, PublishSubject<i32>>;
+        static_assertions::assert_impl_all!(C: Send, Sync, Clone);
+        static_assertions::assert_impl_all!(super::Connection: Send, Sync, Clone);
+    }
+}

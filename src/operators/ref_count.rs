@@ -1,0 +1,374 @@
+//! [`ConnectableObservable::ref_count`], [`ObservableExt::share`](crate::ObservableExt::share)
+//! and [`ObservableExt::share_replay`](crate::ObservableExt::share_replay): connect on the first
+//! subscriber, disconnect when the last one leaves.
+//!
+//! The count lives under a lock with a *generation*, bumped each time the count falls to zero
+//! or the source terminates: each subscriber carries the generation it joined, so a subscriber
+//! of an earlier connection that leaves late cannot count down the current one (RxJava's
+//! `RefConnection` identity does the same). A subscriber leaves when the subject drops its
+//! observer — after a disposal, after the observer reported `is_disposed`, or after its
+//! terminal notification — so every way out is counted once, by a drop guard.
+
+use super::multicast::{Connection, ConnectableObservable, ConnectionObserver};
+use crate::observable::{Observable, Subscribe};
+use crate::observer::Observer;
+use crate::subjects::{Subject, SubjectSubscription};
+use crate::subscription::Subscription;
+use crate::sync::{Arc, Mutex};
+use crate::Error;
+use std::fmt;
+
+/// Connects a [`ConnectableObservable`] when the first subscriber comes and disconnects it when
+/// the last one leaves; built by [`ConnectableObservable::ref_count`],
+/// [`ObservableExt::share`](crate::ObservableExt::share) and
+/// [`ObservableExt::share_replay`](crate::ObservableExt::share_replay).
+///
+/// A cheap `Clone` handle: clones share the count.
+#[must_use = "observables do nothing unless subscribed"]
+#[doc(alias = "refCount")]
+#[doc(alias = "share")]
+pub struct RefCount<S, J> {
+    connectable: ConnectableObservable<S, J>,
+    count: Arc<Mutex<Count>>,
+}
+
+struct Count {
+    subscribers: usize,
+    generation: u64,
+    /// The connection this generation started, once it exists.
+    connection: Option<Connection>,
+}
+
+impl<S, J> RefCount<S, J> {
+    pub(crate) fn new(connectable: ConnectableObservable<S, J>) -> Self {
+        RefCount {
+            connectable,
+            count: Arc::new(Mutex::new(Count { subscribers: 0, generation: 0, connection: None })),
+        }
+    }
+
+    /// A subscriber of `generation` left.
+    fn release(&self, generation: u64) {
+        let connection = {
+            let mut count = self.count.lock();
+            if count.generation != generation {
+                return;
+            }
+            count.subscribers -= 1;
+            if count.subscribers > 0 {
+                return;
+            }
+            count.generation += 1;
+            count.connection.take()
+        };
+        if let Some(connection) = connection {
+            connection.dispose();
+        }
+    }
+
+    /// The source of `generation` terminated: the next subscriber starts over.
+    fn terminated(&self, generation: u64) {
+        {
+            let mut count = self.count.lock();
+            if count.generation != generation {
+                return;
+            }
+            count.subscribers = 0;
+            count.generation += 1;
+            count.connection = None;
+        }
+        self.connectable.reset();
+    }
+}
+
+impl<S, J> RefCount<S, J>
+where
+    S: Observable + Subscribe<ConnectionObserver<<S as Observable>::Item>> + Clone,
+    <S as Subscribe<ConnectionObserver<<S as Observable>::Item>>>::Subscription: Send + 'static,
+    <S as Observable>::Item: Clone + Send + 'static,
+    J: Subject<<S as Observable>::Item>,
+{
+    /// Starts the connection of `generation`, unless its subscribers have all left already.
+    fn connect(&self, generation: u64) {
+        let (connection, start) = self.connectable.link();
+        {
+            let mut count = self.count.lock();
+            if count.generation == generation {
+                count.connection = Some(connection.clone());
+            } else if start.is_some() {
+                // Everyone left while this connection was being made: it never starts.
+                drop(count);
+                connection.dispose();
+                return;
+            }
+        }
+        // Stored before it starts, so a subscriber leaving during a synchronous source's run
+        // disconnects it and the source stops.
+        if let Some((source, subject)) = start {
+            connection.start(source, subject);
+        }
+    }
+}
+
+impl<S, J> Clone for RefCount<S, J> {
+    fn clone(&self) -> Self {
+        RefCount { connectable: self.connectable.clone(), count: self.count.clone() }
+    }
+}
+
+impl<S, J> fmt::Debug for RefCount<S, J> {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        f.debug_struct("RefCount")
+            .field("subscribers", &self.count.lock().subscribers)
+            .finish_non_exhaustive()
+    }
+}
+
+impl<S: Observable, J> Observable for RefCount<S, J> {
+    type Item = S::Item;
+}
+
+impl<S, J, O> Subscribe<O> for RefCount<S, J>
+where
+    S: Observable + Subscribe<ConnectionObserver<<S as Observable>::Item>> + Clone + Send + 'static,
+    <S as Subscribe<ConnectionObserver<<S as Observable>::Item>>>::Subscription: Send + 'static,
+    <S as Observable>::Item: Clone + Send + 'static,
+    J: Subject<<S as Observable>::Item>,
+    O: Observer<<S as Observable>::Item> + Send + 'static,
+{
+    type Subscription = SubjectSubscription<<S as Observable>::Item>;
+
+    fn subscribe_observer(self, observer: O) -> Self::Subscription {
+        let (generation, first) = {
+            let mut count = self.count.lock();
+            count.subscribers += 1;
+            if count.subscribers == 1 {
+                count.generation += 1;
+            }
+            (count.generation, count.subscribers == 1)
+        };
+        let leave = Leave { ref_count: self.clone(), generation };
+        let subscription = self.connectable.clone().subscribe_observer(RefCountObserver { observer, leave });
+        if first {
+            self.connect(generation);
+        }
+        subscription
+    }
+}
+
+/// Counts its subscriber out when the subject drops it, however it left.
+struct Leave<S, J> {
+    ref_count: RefCount<S, J>,
+    generation: u64,
+}
+
+impl<S, J> Drop for Leave<S, J> {
+    fn drop(&mut self) {
+        self.ref_count.release(self.generation);
+    }
+}
+
+/// The observer [`RefCount`] registers with the subject for each subscriber.
+struct RefCountObserver<O, S, J> {
+    observer: O,
+    leave: Leave<S, J>,
+}
+
+impl<T, O, S, J> Observer<T> for RefCountObserver<O, S, J>
+where
+    O: Observer<T>,
+{
+    #[inline]
+    fn on_next(&mut self, value: T) {
+        self.observer.on_next(value)
+    }
+
+    fn on_error(self, error: Error) {
+        // Reset first, as RxJava does: a subscriber that resubscribes from its callback starts
+        // a new connection instead of joining the terminated one.
+        self.leave.ref_count.terminated(self.leave.generation);
+        self.observer.on_error(error)
+    }
+
+    fn on_completed(self) {
+        self.leave.ref_count.terminated(self.leave.generation);
+        self.observer.on_completed()
+    }
+
+    #[inline]
+    fn is_disposed(&self) -> bool {
+        self.observer.is_disposed()
+    }
+}
+
+#[cfg(all(test, not(loom)))]
+mod tests {
+    use crate::operators::multicast::counted::Counted;
+    use crate::prelude::*;
+    use crate::source::from_iter;
+    use crate::subjects::PublishSubject;
+    use crate::testing::TestObserver;
+    use crate::{Error, Notification};
+    use std::sync::atomic::{AtomicUsize, Ordering};
+    use std::sync::Arc;
+
+    #[test]
+    fn connects_on_the_first_subscriber_and_disconnects_after_the_last() {
+        let input = PublishSubject::new();
+        let src = Counted::new(&input);
+        let shared = src.clone().share();
+        let (a, b) = (TestObserver::new(), TestObserver::new());
+        let ha = shared.clone().subscribe_observer(a.clone());
+        assert_eq!((src.subscriptions(), src.disposals()), (1, 0));
+        let hb = shared.clone().subscribe_observer(b.clone());
+        assert_eq!((src.subscriptions(), src.disposals()), (1, 0));
+        input.observer().on_next(1);
+        ha.dispose();
+        assert_eq!(src.disposals(), 0);
+        input.observer().on_next(2);
+        hb.dispose();
+        hb.dispose();
+        ha.dispose();
+        assert_eq!((src.subscriptions(), src.disposals()), (1, 1));
+        assert!(!input.has_observers());
+        a.assert_values(&[1]);
+        b.assert_values(&[1, 2]);
+
+        let c = TestObserver::new();
+        shared.clone().subscribe_observer(c.clone());
+        assert_eq!((src.subscriptions(), src.disposals()), (2, 1));
+        input.observer().on_next(3);
+        c.assert_values(&[3]);
+    }
+
+    #[test]
+    fn a_finished_take_counts_as_leaving_and_stops_an_endless_source() {
+        let o = TestObserver::new();
+        from_iter(0..).share().take(3).subscribe_observer(o.clone());
+        o.assert_values(&[0, 1, 2]);
+        o.assert_completed();
+    }
+
+    #[test]
+    fn after_the_source_completes_the_next_subscriber_starts_over() {
+        let runs = Arc::new(AtomicUsize::new(0));
+        let r = runs.clone();
+        let shared = crate::source::defer(move || {
+            r.fetch_add(1, Ordering::SeqCst);
+            from_iter([1, 2])
+        })
+        .share();
+        for _ in 0..2 {
+            let o = TestObserver::new();
+            shared.clone().subscribe_observer(o.clone());
+            o.assert_values(&[1, 2]);
+            o.assert_completed();
+        }
+        assert_eq!(runs.load(Ordering::SeqCst), 2);
+    }
+
+    #[test]
+    fn an_error_resets_too() {
+        let input = PublishSubject::new();
+        let src = Counted::new(&input);
+        let shared = src.clone().share();
+        let (a, b) = (TestObserver::new(), TestObserver::new());
+        shared.clone().subscribe_observer(a.clone());
+        shared.clone().subscribe_observer(b.clone());
+        input.observer().on_error(Error::msg("gone"));
+        a.assert_error("gone");
+        b.assert_error("gone");
+        let c = TestObserver::<i32>::new();
+        shared.clone().subscribe_observer(c.clone());
+        assert_eq!(src.subscriptions(), 2);
+        // The counted source's subject is terminated, so the new run fails at once.
+        c.assert_error("gone");
+    }
+
+    #[test]
+    fn resubscribing_from_on_completed_starts_a_new_run() {
+        let runs = Arc::new(AtomicUsize::new(0));
+        let r = runs.clone();
+        let shared = crate::source::defer(move || {
+            r.fetch_add(1, Ordering::SeqCst);
+            from_iter([7])
+        })
+        .share();
+        let second = TestObserver::new();
+        let (s2, o2) = (shared.clone(), second.clone());
+        shared.clone().subscribe_with(
+            |_| {},
+            |e| panic!("{e}"),
+            move || {
+                s2.subscribe_observer(o2);
+            },
+        );
+        second.assert_notifications(&[Notification::Next(7), Notification::Completed]);
+        assert_eq!(runs.load(Ordering::SeqCst), 2);
+    }
+
+    #[test]
+    fn a_late_leaver_of_an_earlier_run_does_not_count_down_the_current_one() {
+        let input = PublishSubject::new();
+        let src = Counted::new(&input);
+        let shared = src.clone().share();
+        let first = shared.clone().subscribe_observer(TestObserver::<i32>::new());
+        first.dispose();
+        assert_eq!(src.disposals(), 1);
+        let o = TestObserver::new();
+        shared.clone().subscribe_observer(o.clone());
+        first.dispose();
+        input.observer().on_next(1);
+        o.assert_values(&[1]);
+        assert_eq!((src.subscriptions(), src.disposals()), (2, 1));
+    }
+
+    #[test]
+    fn share_replay_replays_to_subscribers_of_the_same_run() {
+        let input = PublishSubject::new();
+        let src = Counted::new(&input);
+        let shared = src.clone().share_replay(2);
+        let first = TestObserver::new();
+        let h = shared.clone().subscribe_observer(first.clone());
+        for v in 1..=3 {
+            input.observer().on_next(v);
+        }
+        let second = TestObserver::new();
+        shared.clone().subscribe_observer(second.clone());
+        second.assert_values(&[2, 3]);
+        h.dispose();
+        input.observer().on_next(4);
+        first.assert_values(&[1, 2, 3]);
+        second.assert_values(&[2, 3, 4]);
+        assert_eq!(src.subscriptions(), 1);
+    }
+
+    #[test]
+    fn share_replay_forgets_the_values_when_everyone_left() {
+        let input = PublishSubject::new();
+        let src = Counted::new(&input);
+        let shared = src.clone().share_replay(2);
+        let h = shared.clone().subscribe_observer(TestObserver::new());
+        input.observer().on_next(1);
+        h.dispose();
+        let o = TestObserver::new();
+        shared.clone().subscribe_observer(o.clone());
+        o.assert_values(&[]);
+        assert_eq!((src.subscriptions(), src.disposals()), (2, 1));
+    }
+
+    #[test]
+    fn ref_count_over_a_manual_publish() {
+        let c = from_iter([1, 2, 3]).publish();
+        let o = TestObserver::new();
+        c.clone().ref_count().subscribe_observer(o.clone());
+        o.assert_values(&[1, 2, 3]);
+        o.assert_completed();
+    }
+
+    #[test]
+    fn is_send_and_sync() {
+        type R = super::RefCount<crate::source::Just<i32>, PublishSubject<i32>>;
+        static_assertions::assert_impl_all!(R: Send, Sync, Clone);
+    }
+}

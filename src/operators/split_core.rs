@@ -1,0 +1,385 @@
+//! The engine behind [`group_by`](crate::ObservableExt::group_by) and
+//! [`window`](crate::ObservableExt::window), which split one sequence into inner observables.
+//!
+//! # Inner observables
+//!
+//! Each inner observable is a handle to an [`Inner`]: a single-subscriber queue (RxJava's
+//! `UnicastSubject`) fed by the operator's observer. Values that arrive before the subscriber
+//! are queued for it; once it is subscribed they are delivered as they come. Delivery follows
+//! the queue-drain pattern: whoever finds nobody delivering takes the subscriber out of the
+//! state and delivers with the lock released, so a subscriber that makes the source emit again
+//! re-entrantly queues instead of deadlocking.
+//!
+//! The subscriber is type-erased (boxed, `Send`): the inner observable's type is fixed when
+//! the operator emits it, before anyone chooses the observer.
+//!
+//! # Abandonment
+//!
+//! As in RxJava 3, an inner observable that is not subscribed during the `on_next` call that
+//! delivers it is *abandoned*: it keeps the value that opened it, completes, and the operator
+//! goes on as if it had ended (the next value of that group or window opens a new one). A
+//! late subscriber still receives that value and the completion. So an inner nobody subscribes
+//! to never buffers more than one value.
+//!
+//! # Upstream lifetime
+//!
+//! [`Refs`] counts who still wants the source: the outer downstream, until it is disposed,
+//! and each inner observable until it ends. The source is disposed when the count reaches
+//! zero (RxJava's reference-counted upstream): disposing the outer handle stops new inner
+//! observables, but the open ones keep receiving values until they end or are disposed.
+
+use super::boxed::BoxedObserver;
+use super::combine_core::{Buffer, Handle};
+use crate::Error;
+use crate::observer::{DynObserver, Observer};
+use crate::subscription::Subscription;
+use crate::sync::{Arc, AtomicBool, AtomicUsize, Mutex, MutexGuard, Ordering};
+use std::{fmt, mem};
+
+/// Who still wants the source, and the source's handle.
+pub(crate) struct Refs<'a> {
+    /// Open inner observables, plus one until the outer downstream is released. Once zero it
+    /// stays zero: a new inner is only opened by raising a non-zero count.
+    count: AtomicUsize,
+    /// Whether the outer downstream's reference has been released.
+    outer_released: AtomicBool,
+    upstream: Mutex<Upstream<'a>>,
+}
+
+enum Upstream<'a> {
+    /// The source's `subscribe` has not returned yet.
+    Pending,
+    Running(Handle<'a>),
+    Disposed,
+}
+
+impl<'a> Refs<'a> {
+    pub(crate) fn new() -> Self {
+        Refs {
+            count: AtomicUsize::new(1),
+            outer_released: AtomicBool::new(false),
+            upstream: Mutex::new(Upstream::Pending),
+        }
+    }
+
+    /// Takes one more reference for a new inner observable; `false` once nobody wants the
+    /// source any more, when no inner may be opened.
+    fn acquire(&self) -> bool {
+        // AcqRel on success, Acquire on failure: pairs with the release in `release`, so a
+        // count seen at zero really has disposed the source.
+        self.count
+            .fetch_update(Ordering::AcqRel, Ordering::Acquire, |n| {
+                (n > 0).then(|| n + 1)
+            })
+            .is_ok()
+    }
+
+    /// Drops one reference; the last one disposes the source.
+    fn release(&self) {
+        if self.count.fetch_sub(1, Ordering::AcqRel) == 1 {
+            let upstream = mem::replace(&mut *self.upstream.lock(), Upstream::Disposed);
+            if let Upstream::Running(handle) = upstream {
+                handle.dispose();
+            }
+        }
+    }
+
+    /// Releases the outer downstream's reference, once.
+    pub(crate) fn release_outer(&self) {
+        if !self.outer_released.swap(true, Ordering::AcqRel) {
+            self.release();
+        }
+    }
+
+    /// Whether the outer downstream has been released: it gets nothing more.
+    pub(crate) fn is_outer_released(&self) -> bool {
+        self.outer_released.load(Ordering::Acquire)
+    }
+
+    /// Whether nobody wants the source any more: what the operator's observer reports
+    /// through `is_disposed`.
+    pub(crate) fn is_unreferenced(&self) -> bool {
+        self.count.load(Ordering::Acquire) == 0
+    }
+
+    /// Keeps the source's handle for the last release, or disposes it at once if that has
+    /// already happened.
+    pub(crate) fn set_upstream<H: Subscription + Send + 'a>(&self, handle: H) {
+        if handle.is_disposed() {
+            return;
+        }
+        let handle: Handle<'a> = Box::new(handle);
+        let mut upstream = self.upstream.lock();
+        if let Upstream::Pending = *upstream {
+            *upstream = Upstream::Running(handle);
+        } else {
+            drop(upstream);
+            handle.dispose();
+        }
+    }
+}
+
+/// The handle [`GroupBy`](crate::operators::GroupBy) and [`Window`](crate::operators::Window)
+/// return. Disposing it stops new inner observables from being emitted and delivers nothing
+/// more to the outer observer; the source itself is disposed once every open inner observable
+/// has also ended or been disposed.
+pub struct SplitSubscription<'a> {
+    refs: Arc<Refs<'a>>,
+}
+
+impl<'a> SplitSubscription<'a> {
+    pub(crate) fn new(refs: Arc<Refs<'a>>) -> Self {
+        SplitSubscription { refs }
+    }
+}
+
+impl Subscription for SplitSubscription<'_> {
+    fn dispose(&self) {
+        self.refs.release_outer();
+    }
+
+    fn is_disposed(&self) -> bool {
+        self.refs.is_outer_released()
+    }
+}
+
+impl fmt::Debug for SplitSubscription<'_> {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        f.debug_struct("SplitSubscription")
+            .field("disposed", &self.refs.is_outer_released())
+            .finish_non_exhaustive()
+    }
+}
+
+/// The state behind one inner observable.
+pub(crate) struct Inner<'a, T> {
+    refs: Arc<Refs<'a>>,
+    state: Mutex<InnerState<'a, T>>,
+}
+
+struct InnerState<'a, T> {
+    /// The subscriber while nobody is delivering to it.
+    observer: Option<BoxedObserver<'a, T>>,
+    /// Values not yet delivered.
+    queue: Buffer<T>,
+    /// The terminal notification from the operator: `Some(None)` to complete once the queue
+    /// is empty, `Some(Some(error))` to fail at once.
+    end: Option<Option<Error>>,
+    subscribed: bool,
+    abandoned: bool,
+    /// The subscriber disposed it, or has received its terminal notification.
+    closed: bool,
+    delivering: bool,
+    /// Whether this inner's reference on the source has been released.
+    released: bool,
+}
+
+impl<'a, T> Inner<'a, T> {
+    /// A new inner observable holding a reference on the source; `None` when nobody wants
+    /// the source any more.
+    pub(crate) fn open(refs: &Arc<Refs<'a>>) -> Option<Arc<Self>> {
+        refs.acquire().then(|| {
+            Arc::new(Inner {
+                refs: refs.clone(),
+                state: Mutex::new(InnerState {
+                    observer: None,
+                    queue: Buffer::new(),
+                    end: None,
+                    subscribed: false,
+                    abandoned: false,
+                    closed: false,
+                    delivering: false,
+                    released: false,
+                }),
+            })
+        })
+    }
+
+    /// Queues `value` for the subscriber and delivers it if possible.
+    pub(crate) fn next(&self, value: T) {
+        let _ = self.try_next(value);
+    }
+
+    /// Like [`next`](Inner::next), but hands `value` back when this inner no longer takes
+    /// values (ended, abandoned or disposed), so group_by can open a new group for it.
+    pub(crate) fn try_next(&self, value: T) -> Result<(), T> {
+        let mut state = self.state.lock();
+        if state.closed || state.abandoned || state.end.is_some() {
+            return Err(value);
+        }
+        state.queue.push(value);
+        self.drain(state);
+        Ok(())
+    }
+
+    /// Ends it: completes after the queued values (`None`), or fails at once.
+    pub(crate) fn end(&self, error: Option<Error>) {
+        let mut state = self.state.lock();
+        if state.closed || state.end.is_some() {
+            return;
+        }
+        state.end = Some(error);
+        let release = !mem::replace(&mut state.released, true);
+        self.drain(state);
+        if release {
+            self.refs.release();
+        }
+    }
+
+    /// Called once the operator has emitted it: abandons it when nobody has subscribed yet,
+    /// and says so. The caller then ends it.
+    pub(crate) fn abandon_unless_subscribed(&self) -> bool {
+        let mut state = self.state.lock();
+        if state.subscribed {
+            return false;
+        }
+        state.abandoned = true;
+        true
+    }
+
+    fn subscribe(&self, observer: BoxedObserver<'a, T>) -> Result<(), BoxedObserver<'a, T>> {
+        let mut state = self.state.lock();
+        if state.subscribed {
+            return Err(observer);
+        }
+        state.subscribed = true;
+        state.observer = Some(observer);
+        self.drain(state);
+        Ok(())
+    }
+
+    /// The subscriber no longer wants values: drop them, and release the source.
+    fn close(&self) {
+        let mut state = self.state.lock();
+        if state.closed {
+            return;
+        }
+        state.closed = true;
+        let observer = state.observer.take();
+        let queue = mem::take(&mut state.queue);
+        let release = !mem::replace(&mut state.released, true);
+        drop(state);
+        drop(observer);
+        drop(queue);
+        if release {
+            self.refs.release();
+        }
+    }
+
+    /// Delivers queued values and the terminal notification to the subscriber, unless it is
+    /// not there yet or another thread is delivering.
+    fn drain<'s>(&'s self, mut state: MutexGuard<'s, InnerState<'a, T>>) {
+        if state.delivering {
+            return;
+        }
+        let Some(mut observer) = state.observer.take() else {
+            return;
+        };
+        state.delivering = true;
+        loop {
+            if state.closed {
+                // Disposed while this thread delivered.
+                state.delivering = false;
+                drop(state);
+                drop(observer);
+                return;
+            }
+            if let Some(Some(_)) = &state.end {
+                let Some(Some(error)) = state.end.take() else {
+                    unreachable!()
+                };
+                state.closed = true;
+                let queue = mem::take(&mut state.queue);
+                drop(state);
+                DynObserver::on_error(observer, error);
+                drop(queue);
+                return;
+            }
+            if let Some(value) = state.queue.pop() {
+                drop(state);
+                Observer::on_next(&mut observer, value);
+                if Observer::is_disposed(&observer) {
+                    {
+                        let mut state = self.state.lock();
+                        state.delivering = false;
+                    }
+                    drop(observer);
+                    self.close();
+                    return;
+                }
+                state = self.state.lock();
+                continue;
+            }
+            if state.end.is_some() {
+                state.closed = true;
+                drop(state);
+                DynObserver::on_completed(observer);
+                return;
+            }
+            state.observer = Some(observer);
+            state.delivering = false;
+            return;
+        }
+    }
+}
+
+/// Subscribes `observer` to `inner`, or fails it when `inner` already has a subscriber.
+pub(crate) fn subscribe<'a, T, O>(
+    inner: &Arc<Inner<'a, T>>,
+    observer: O,
+) -> InnerSubscription<'a, T>
+where
+    O: Observer<T> + Send + 'a,
+{
+    if observer.is_disposed() {
+        return InnerSubscription { inner: None };
+    }
+    match inner.subscribe(Box::new(observer)) {
+        Ok(()) => InnerSubscription {
+            inner: Some(inner.clone()),
+        },
+        Err(observer) => {
+            DynObserver::on_error(observer, Error::msg(AlreadySubscribed));
+            InnerSubscription { inner: None }
+        }
+    }
+}
+
+/// The message of the error a second subscriber to a group or window receives.
+struct AlreadySubscribed;
+
+impl fmt::Display for AlreadySubscribed {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        f.write_str("this group or window accepts a single subscriber")
+    }
+}
+
+/// The handle of a subscription to a group of [`group_by`](crate::ObservableExt::group_by)
+/// or a window of [`window`](crate::ObservableExt::window): disposing it drops that inner
+/// observable's values from then on.
+pub struct InnerSubscription<'a, T> {
+    /// `None` for a subscriber that was refused or already disposed.
+    inner: Option<Arc<Inner<'a, T>>>,
+}
+
+impl<T> Subscription for InnerSubscription<'_, T> {
+    fn dispose(&self) {
+        if let Some(inner) = &self.inner {
+            inner.close();
+        }
+    }
+
+    fn is_disposed(&self) -> bool {
+        self.inner
+            .as_ref()
+            .is_none_or(|inner| inner.state.lock().closed)
+    }
+}
+
+impl<T> fmt::Debug for InnerSubscription<'_, T> {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        f.debug_struct("InnerSubscription")
+            .field("disposed", &self.is_disposed())
+            .finish()
+    }
+}

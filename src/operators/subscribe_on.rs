@@ -1,0 +1,303 @@
+//! [`ObservableExt::subscribe_on`](crate::ObservableExt::subscribe_on).
+
+use crate::Error;
+use crate::observable::{Observable, Subscribe};
+use crate::observer::Observer;
+use crate::operators::drain::runs_inline;
+use crate::schedulers::{Reschedule, Scheduler, Worker};
+use crate::subscription::Subscription;
+use crate::sync::{Arc, AtomicBool, Mutex, Ordering};
+use std::fmt;
+
+/// Subscribes to the source from a task on a scheduler's worker; built by
+/// [`ObservableExt::subscribe_on`](crate::ObservableExt::subscribe_on).
+#[derive(Clone, Debug)]
+#[must_use = "observables do nothing unless subscribed"]
+#[doc(alias = "subscribeOn")]
+pub struct SubscribeOn<S, Sch> {
+    source: S,
+    scheduler: Sch,
+}
+
+impl<S, Sch> SubscribeOn<S, Sch> {
+    pub(crate) fn new(source: S, scheduler: Sch) -> Self {
+        SubscribeOn { source, scheduler }
+    }
+}
+
+impl<S: Observable, Sch> Observable for SubscribeOn<S, Sch> {
+    type Item = S::Item;
+}
+
+impl<S, Sch, O> Subscribe<O> for SubscribeOn<S, Sch>
+where
+    Sch: Scheduler,
+    S: Subscribe<SubscribeOnObserver<O>> + Send + 'static,
+    S::Subscription: Send + 'static,
+    O: Observer<<S as Observable>::Item> + Send + 'static,
+{
+    type Subscription =
+        SubscribeOnSubscription<S::Subscription, <Sch::Worker as Worker>::TaskHandle>;
+
+    fn subscribe_observer(self, observer: O) -> Self::Subscription {
+        if runs_inline::<Sch::Worker>() {
+            let upstream = self.source.subscribe_observer(SubscribeOnObserver {
+                observer,
+                slot: None,
+            });
+            return SubscribeOnSubscription {
+                mode: Mode::Direct(upstream),
+            };
+        }
+        let slot = Arc::new(Slot {
+            disposed: AtomicBool::new(false),
+            upstream: Mutex::new(None),
+        });
+        let task_slot = slot.clone();
+        let mut parts = Some((self.source, observer));
+        // The worker handle is not kept: once the task has run, nothing here holds the worker,
+        // so a thread-backed worker can end.
+        let task = self.scheduler.worker().schedule(move || {
+            if let Some((source, observer)) = parts.take()
+                && !task_slot.is_disposed()
+            {
+                let upstream = source.subscribe_observer(SubscribeOnObserver {
+                    observer,
+                    slot: Some(task_slot.clone()),
+                });
+                task_slot.set(upstream);
+            }
+            Reschedule::Done
+        });
+        SubscribeOnSubscription {
+            mode: Mode::Scheduled { task, slot },
+        }
+    }
+}
+
+/// Where the upstream handle lands once the task has subscribed (Rx.NET's single-assignment
+/// disposable). Erased, because its type depends on the observer that holds this slot; a
+/// zero-sized handle costs no allocation.
+struct Slot {
+    disposed: AtomicBool,
+    upstream: Mutex<Option<Box<dyn Subscription + Send>>>,
+}
+
+impl Slot {
+    fn set<U: Subscription + Send + 'static>(&self, upstream: U) {
+        let mut slot = self.upstream.lock();
+        // `dispose` sets the flag before it takes the lock to collect the handle: either it
+        // sees the handle stored here, or this sees the flag.
+        if !self.is_disposed() {
+            *slot = Some(Box::new(upstream));
+            return;
+        }
+        drop(slot);
+        upstream.dispose();
+    }
+}
+
+impl Subscription for Slot {
+    fn dispose(&self) {
+        if self.disposed.swap(true, Ordering::AcqRel) {
+            return;
+        }
+        let upstream = self.upstream.lock().take();
+        if let Some(upstream) = upstream {
+            upstream.dispose();
+        }
+    }
+
+    fn is_disposed(&self) -> bool {
+        // Acquire pairs with the AcqRel swap in `dispose`.
+        self.disposed.load(Ordering::Acquire)
+    }
+}
+
+/// The observer [`SubscribeOn`] subscribes upstream: forwards everything, and reports
+/// disposed once the handle is, so a synchronous source running on the worker stops.
+pub struct SubscribeOnObserver<O> {
+    observer: O,
+    /// `None` when the source was subscribed inline: the handle is then upstream's own.
+    slot: Option<Arc<Slot>>,
+}
+
+impl<T, O: Observer<T>> Observer<T> for SubscribeOnObserver<O> {
+    #[inline]
+    fn on_next(&mut self, value: T) {
+        self.observer.on_next(value)
+    }
+
+    fn on_error(self, error: Error) {
+        self.observer.on_error(error);
+        if let Some(slot) = self.slot {
+            slot.dispose();
+        }
+    }
+
+    fn on_completed(self) {
+        self.observer.on_completed();
+        if let Some(slot) = self.slot {
+            slot.dispose();
+        }
+    }
+
+    #[inline]
+    fn is_disposed(&self) -> bool {
+        self.slot.as_ref().is_some_and(|slot| slot.is_disposed()) || self.observer.is_disposed()
+    }
+}
+
+impl<O> fmt::Debug for SubscribeOnObserver<O> {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        f.debug_struct("SubscribeOnObserver")
+            .finish_non_exhaustive()
+    }
+}
+
+/// The handle of a [`SubscribeOn`] subscription: upstream's own handle when the scheduler
+/// runs tasks inline; otherwise it cancels the subscribing task if it has not run yet, and
+/// disposes upstream once it has.
+pub struct SubscribeOnSubscription<U, H> {
+    mode: Mode<U, H>,
+}
+
+enum Mode<U, H> {
+    Direct(U),
+    Scheduled { task: H, slot: Arc<Slot> },
+}
+
+impl<U: Subscription, H: Subscription> Subscription for SubscribeOnSubscription<U, H> {
+    fn dispose(&self) {
+        match &self.mode {
+            Mode::Direct(upstream) => upstream.dispose(),
+            Mode::Scheduled { task, slot } => {
+                slot.dispose();
+                task.dispose();
+            }
+        }
+    }
+
+    fn is_disposed(&self) -> bool {
+        match &self.mode {
+            Mode::Direct(upstream) => upstream.is_disposed(),
+            Mode::Scheduled { slot, .. } => slot.is_disposed(),
+        }
+    }
+}
+
+impl<U, H> fmt::Debug for SubscribeOnSubscription<U, H> {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        f.debug_struct("SubscribeOnSubscription")
+            .finish_non_exhaustive()
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use crate::Error;
+    use crate::notification::Notification::*;
+    use crate::prelude::*;
+    use crate::schedulers::{Immediate, TestScheduler};
+    use crate::source::{from_iter, interval, throw};
+    use crate::testing::{TestObserver, TimedObserver, cold};
+    use std::time::Duration;
+
+    fn ms(n: u64) -> Duration {
+        Duration::from_millis(n)
+    }
+
+    #[test]
+    fn subscribes_when_the_worker_runs() {
+        let sch = TestScheduler::new();
+        let o = TestObserver::new();
+        from_iter([1, 2, 3])
+            .subscribe_on(sch.clone())
+            .subscribe_observer(o.clone());
+        o.assert_values(&[]);
+        sch.advance_by(Duration::ZERO);
+        o.assert_values(&[1, 2, 3]);
+        o.assert_completed();
+    }
+
+    #[test]
+    fn a_cold_source_starts_from_the_subscription_on_the_worker() {
+        let sch = TestScheduler::new();
+        let source = cold(&sch, [(ms(10), Next(1)), (ms(20), Completed)]);
+        sch.advance_by(ms(5));
+        let o = TimedObserver::new(&sch);
+        source
+            .subscribe_on(sch.clone())
+            .subscribe_observer(o.clone());
+        sch.run();
+        o.assert_timeline(&[(ms(10), Next(1)), (ms(20), Completed)]);
+    }
+
+    #[test]
+    fn disposing_before_the_task_runs_means_no_subscription() {
+        let sch = TestScheduler::new();
+        let o = TestObserver::new();
+        let handle = from_iter([1, 2, 3])
+            .subscribe_on(sch.clone())
+            .subscribe_observer(o.clone());
+        handle.dispose();
+        assert!(handle.is_disposed());
+        sch.run();
+        o.assert_values(&[]);
+        o.assert_not_terminated();
+    }
+
+    #[test]
+    fn disposing_after_the_task_ran_disposes_upstream() {
+        let sch = TestScheduler::new();
+        let o = TestObserver::new();
+        let handle = interval(ms(10), sch.clone())
+            .subscribe_on(sch.clone())
+            .subscribe_observer(o.clone());
+        sch.advance_by(ms(25));
+        o.assert_values(&[0, 1]);
+        assert!(!handle.is_disposed());
+        handle.dispose();
+        assert!(sch.is_empty());
+        o.assert_values(&[0, 1]);
+    }
+
+    #[test]
+    fn the_handle_reports_the_end_of_the_sequence() {
+        let sch = TestScheduler::new();
+        let handle = from_iter([1]).subscribe_on(sch.clone()).subscribe(|_| {});
+        assert!(!handle.is_disposed());
+        sch.run();
+        assert!(handle.is_disposed());
+    }
+
+    #[test]
+    fn disposed_downstream_stops_an_endless_source_on_the_worker() {
+        let sch = TestScheduler::new();
+        let o = TestObserver::new();
+        from_iter(0..)
+            .take(3)
+            .subscribe_on(sch.clone())
+            .subscribe_observer(o.clone());
+        sch.run();
+        o.assert_values(&[0, 1, 2]);
+        o.assert_completed();
+    }
+
+    #[test]
+    fn immediate_subscribes_inline() {
+        let o = TestObserver::new();
+        let handle = from_iter([1, 2])
+            .subscribe_on(Immediate)
+            .subscribe_observer(o.clone());
+        o.assert_values(&[1, 2]);
+        o.assert_completed();
+        assert!(handle.is_disposed());
+
+        let o = TestObserver::<i32>::new();
+        throw(Error::msg("bad"))
+            .subscribe_on(Immediate)
+            .subscribe_observer(o.clone());
+        o.assert_error("bad");
+    }
+}

@@ -1,0 +1,418 @@
+//! [`ObservableExt::timeout`](crate::ObservableExt::timeout) and [`TimeoutError`].
+
+use crate::Error;
+use crate::notification::Notification;
+use crate::observable::{Observable, Subscribe};
+use crate::observer::Observer;
+use crate::operators::drain::{Drain, Ready, runs_inline};
+use crate::schedulers::{Reschedule, Scheduler, Worker};
+use crate::subscription::Subscription;
+use crate::sync::Arc;
+use std::collections::VecDeque;
+use std::fmt;
+use std::time::{Duration, Instant};
+
+/// Fails with a [`TimeoutError`] when the source goes quiet for too long; built by
+/// [`ObservableExt::timeout`](crate::ObservableExt::timeout).
+#[derive(Clone, Debug)]
+#[must_use = "observables do nothing unless subscribed"]
+pub struct Timeout<S, Sch> {
+    source: S,
+    timeout: Duration,
+    scheduler: Sch,
+}
+
+impl<S, Sch: Scheduler> Timeout<S, Sch> {
+    pub(crate) fn new(source: S, timeout: Duration, scheduler: Sch) -> Self {
+        assert!(
+            !runs_inline::<Sch::Worker>(),
+            "timeout: Immediate runs tasks inline, so the timer would fire before the source is subscribed; use a scheduler that runs them elsewhere"
+        );
+        Timeout {
+            source,
+            timeout,
+            scheduler,
+        }
+    }
+}
+
+/// The error a [`timeout`](crate::ObservableExt::timeout) terminates with: the source
+/// signalled nothing for the whole timeout. Reach it through
+/// [`Error::downcast_ref`](crate::Error::downcast_ref).
+///
+/// ```
+/// use rx::operators::TimeoutError;
+/// use rx::prelude::*;
+/// use rx::schedulers::TestScheduler;
+/// use rx::testing::TestObserver;
+/// use std::time::Duration;
+///
+/// let scheduler = TestScheduler::new();
+/// let observer = TestObserver::new();
+/// rx::source::timer(Duration::from_secs(5), scheduler.clone())
+///     .timeout(Duration::from_secs(1), scheduler.clone())
+///     .subscribe_observer(observer.clone());
+/// scheduler.run();
+///
+/// let error = observer.error().expect("timed out");
+/// let timeout = error.downcast_ref::<TimeoutError>().expect("a TimeoutError");
+/// assert_eq!(timeout.timeout(), Duration::from_secs(1));
+/// ```
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub struct TimeoutError {
+    timeout: Duration,
+}
+
+impl TimeoutError {
+    /// How long the source stayed silent: the timeout it was given.
+    pub fn timeout(&self) -> Duration {
+        self.timeout
+    }
+}
+
+impl fmt::Display for TimeoutError {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        write!(f, "the source signalled nothing for {:?}", self.timeout)
+    }
+}
+
+impl std::error::Error for TimeoutError {}
+
+impl<S: Observable, Sch> Observable for Timeout<S, Sch> {
+    type Item = S::Item;
+}
+
+impl<S, Sch, O> Subscribe<O> for Timeout<S, Sch>
+where
+    Sch: Scheduler,
+    S: Subscribe<TimeoutObserver<Sch::Worker, O, <S as Observable>::Item>>,
+    S::Subscription: Send + 'static,
+    <S as Observable>::Item: Send + 'static,
+    O: Observer<<S as Observable>::Item> + Send + 'static,
+{
+    type Subscription = Box<dyn Subscription + Send + Sync>;
+
+    fn subscribe_observer(self, observer: O) -> Self::Subscription {
+        let worker = self.scheduler.worker();
+        let timeout = self.timeout;
+        let deadline = worker.now() + timeout;
+        let state = TimeoutState {
+            values: VecDeque::new(),
+            deadline,
+            terminal: None,
+        };
+        let drain = Arc::new(Drain::new(worker, observer, state));
+        // Armed before upstream is subscribed, as in RxJava, so a source that never answers
+        // is caught; one timer serves the whole subscription.
+        let timer_drain = drain.clone();
+        drain
+            .worker()
+            .schedule_at(deadline, move || fire(&timer_drain, timeout));
+        let upstream = self.source.subscribe_observer(TimeoutObserver {
+            drain: drain.clone(),
+            timeout,
+        });
+        drain.set_upstream(upstream);
+        Box::new(drain)
+    }
+}
+
+struct TimeoutState<T> {
+    /// Values on their way through: they wait here only while another delivery is under way.
+    values: VecDeque<T>,
+    /// When the timer fires unless a value moves it.
+    deadline: Instant,
+    /// The end of the sequence: upstream's, or the timeout error.
+    terminal: Option<Notification<T>>,
+}
+
+impl<T> Ready<T> for TimeoutState<T> {
+    fn next_ready(&mut self) -> Option<Notification<T>> {
+        match self.values.pop_front() {
+            Some(value) => Some(Notification::Next(value)),
+            None => self.terminal.take(),
+        }
+    }
+}
+
+type TimeoutDrain<W, O, T> = Drain<W, O, TimeoutState<T>>;
+
+/// The timer task: fails the sequence once the deadline has passed with nothing new, or
+/// sleeps until the deadline the latest value set.
+fn fire<W, O, T>(drain: &TimeoutDrain<W, O, T>, timeout: Duration) -> Reschedule
+where
+    W: Worker,
+    O: Observer<T>,
+{
+    let now = drain.worker().now();
+    let mut again = None;
+    drain.drain_with(|state| {
+        if state.terminal.is_some() {
+            return;
+        }
+        if now < state.deadline {
+            again = Some(state.deadline);
+            return;
+        }
+        // The drain cancels upstream before it delivers this.
+        let error = Error::new(TimeoutError { timeout });
+        state.terminal = Some(Notification::Error(error));
+    });
+    match again {
+        Some(deadline) if !drain.is_closed() => Reschedule::At(deadline),
+        _ => Reschedule::Done,
+    }
+}
+
+/// The observer [`Timeout`] subscribes upstream.
+pub struct TimeoutObserver<W, O, T> {
+    drain: Arc<TimeoutDrain<W, O, T>>,
+    timeout: Duration,
+}
+
+impl<W, O, T> Observer<T> for TimeoutObserver<W, O, T>
+where
+    W: Worker,
+    O: Observer<T> + Send + 'static,
+    T: Send + 'static,
+{
+    fn on_next(&mut self, value: T) {
+        if self.drain.is_closed() {
+            return;
+        }
+        let deadline = self.drain.worker().now() + self.timeout;
+        self.drain.drain_with(|state| {
+            // Once the timer has fired, a late value is dropped.
+            if state.terminal.is_none() {
+                state.deadline = deadline;
+                state.values.push_back(value);
+            }
+        });
+    }
+
+    fn on_error(self, error: Error) {
+        self.drain.drain_with(|state| {
+            if state.terminal.is_none() {
+                state.terminal = Some(Notification::Error(error));
+            }
+        });
+    }
+
+    fn on_completed(self) {
+        self.drain.drain_with(|state| {
+            if state.terminal.is_none() {
+                state.terminal = Some(Notification::Completed);
+            }
+        });
+    }
+
+    fn is_disposed(&self) -> bool {
+        self.drain.is_closed()
+    }
+}
+
+impl<W, O, T> fmt::Debug for TimeoutObserver<W, O, T> {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        f.debug_struct("TimeoutObserver")
+            .field("timeout", &self.timeout)
+            .finish_non_exhaustive()
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::TimeoutError;
+    use crate::Error;
+    use crate::notification::Notification::*;
+    use crate::observable::{Observable, Subscribe};
+    use crate::prelude::*;
+    use crate::schedulers::TestScheduler;
+    use crate::source::{empty, from_iter, interval};
+    use crate::subscription::FlagSubscription;
+    use crate::testing::{TestObserver, TimedObserver, cold};
+    use std::time::Duration;
+
+    fn ms(n: u64) -> Duration {
+        Duration::from_millis(n)
+    }
+
+    fn timed_out(after: u64) -> Error {
+        Error::new(TimeoutError { timeout: ms(after) })
+    }
+
+    #[test]
+    fn values_in_time_pass_and_silence_fails_once() {
+        let sch = TestScheduler::new();
+        let o = TimedObserver::new(&sch);
+        cold(
+            &sch,
+            [
+                (ms(40), Next(1)),
+                (ms(90), Next(2)),
+                (ms(140), Next(3)),
+                (ms(300), Next(4)), // too late: the timer fired at 190
+                (ms(310), Completed),
+            ],
+        )
+        .timeout(ms(50), sch.clone())
+        .subscribe_observer(o.clone());
+        sch.run();
+        o.assert_timeline(&[
+            (ms(40), Next(1)),
+            (ms(90), Next(2)),
+            (ms(140), Next(3)),
+            (ms(190), Error(timed_out(50))),
+        ]);
+    }
+
+    #[test]
+    fn the_first_value_is_timed_from_the_subscription() {
+        let sch = TestScheduler::new();
+        let o = TimedObserver::<i32, _>::new(&sch);
+        cold(&sch, [(ms(100), Next(1))])
+            .timeout(ms(60), sch.clone())
+            .subscribe_observer(o.clone());
+        sch.run();
+        o.assert_timeline(&[(ms(60), Error(timed_out(60)))]);
+        let error = o.timeline()[0].1.clone();
+        let Error(error) = error else { unreachable!() };
+        assert_eq!(
+            error.downcast_ref::<TimeoutError>().unwrap().timeout(),
+            ms(60)
+        );
+        assert_eq!(error.to_string(), "the source signalled nothing for 60ms");
+    }
+
+    #[test]
+    fn completion_and_error_in_time_pass_and_cancel_the_timer() {
+        let sch = TestScheduler::new();
+        let o = TimedObserver::new(&sch);
+        cold(&sch, [(ms(10), Next(1)), (ms(20), Completed)])
+            .timeout(ms(50), sch.clone())
+            .subscribe_observer(o.clone());
+        sch.run();
+        o.assert_timeline(&[(ms(10), Next(1)), (ms(20), Completed)]);
+        assert_eq!(sch.elapsed(), ms(20));
+
+        let o = TestObserver::<i32>::new();
+        cold(&sch, [(ms(10), Error(Error::msg("bad")))])
+            .timeout(ms(50), sch.clone())
+            .subscribe_observer(o.clone());
+        sch.run();
+        o.assert_error("bad");
+        assert_eq!(sch.elapsed(), ms(30));
+    }
+
+    #[test]
+    fn synchronous_sources_beat_any_timeout() {
+        let sch = TestScheduler::new();
+        let o = TestObserver::new();
+        from_iter([1, 2])
+            .timeout(Duration::ZERO, sch.clone())
+            .subscribe_observer(o.clone());
+        o.assert_values(&[1, 2]);
+        o.assert_completed();
+
+        let o = TestObserver::<i32>::new();
+        empty()
+            .timeout(ms(1), sch.clone())
+            .subscribe_observer(o.clone());
+        o.assert_completed();
+        assert!(sch.is_empty());
+    }
+
+    /// A source that never emits and whose handle tells whether it was disposed.
+    #[derive(Clone)]
+    struct Silent(FlagSubscription);
+
+    impl Observable for Silent {
+        type Item = i32;
+    }
+
+    impl<O> Subscribe<O> for Silent {
+        type Subscription = FlagSubscription;
+        fn subscribe_observer(self, _observer: O) -> FlagSubscription {
+            self.0
+        }
+    }
+
+    #[test]
+    fn firing_disposes_upstream() {
+        let sch = TestScheduler::new();
+        let upstream = FlagSubscription::new();
+        let o = TestObserver::new();
+        let handle = Silent(upstream.clone())
+            .timeout(ms(10), sch.clone())
+            .subscribe_observer(o.clone());
+        assert!(!upstream.is_disposed());
+        sch.run();
+        assert!(upstream.is_disposed());
+        assert!(handle.is_disposed());
+        assert!(o.error().unwrap().is::<TimeoutError>());
+    }
+
+    #[test]
+    fn a_stream_in_time_never_fires() {
+        let sch = TestScheduler::new();
+        let o = TestObserver::new();
+        interval(ms(10), sch.clone())
+            .timeout(ms(11), sch.clone())
+            .subscribe_observer(o.clone());
+        sch.advance_by(ms(1000));
+        assert_eq!(o.value_count(), 100);
+        o.assert_not_terminated();
+    }
+
+    #[test]
+    fn disposing_the_handle_disposes_upstream_and_the_timer() {
+        let sch = TestScheduler::new();
+        let upstream = FlagSubscription::new();
+        let o = TestObserver::new();
+        let handle = Silent(upstream.clone())
+            .timeout(ms(10), sch.clone())
+            .subscribe_observer(o.clone());
+        handle.dispose();
+        assert!(upstream.is_disposed());
+        assert!(sch.is_empty());
+        o.assert_not_terminated();
+    }
+
+    #[test]
+    fn chained_time_operators_end_each_other() {
+        // The inner timeout delivers to the outer one, whose downstream ends after two values:
+        // the outer subscription closes, disposing the inner one from inside its delivery.
+        let sch = TestScheduler::new();
+        let o = TestObserver::new();
+        interval(ms(10), sch.clone())
+            .timeout(ms(50), sch.clone())
+            .timeout(ms(50), sch.clone())
+            .take(2)
+            .subscribe_observer(o.clone());
+        sch.advance_by(ms(20));
+        o.assert_values(&[0, 1]);
+        o.assert_completed();
+        assert!(sch.is_empty());
+    }
+
+    #[test]
+    fn disposed_downstream_stops_upstream() {
+        let sch = TestScheduler::new();
+        let o = TestObserver::new();
+        interval(ms(10), sch.clone())
+            .timeout(ms(50), sch.clone())
+            .subscribe_observer(o.clone());
+        sch.advance_by(ms(20));
+        o.dispose();
+        sch.advance_by(ms(10));
+        assert!(sch.is_empty());
+        o.assert_values(&[0, 1]);
+        o.assert_not_terminated();
+    }
+
+    #[test]
+    #[should_panic(expected = "Immediate runs tasks inline")]
+    fn immediate_panics() {
+        let _ = crate::source::empty::<i32>()
+            .timeout(Duration::from_millis(1), crate::schedulers::Immediate);
+    }
+}

@@ -1,0 +1,354 @@
+//! [`ObservableExt::window`](crate::ObservableExt::window): consecutive values, `count` at a
+//! time, as inner observables.
+//!
+//! The windows themselves, their buffering, abandonment and the reference-counted upstream
+//! are in `split_core`.
+
+use super::split_core::{self, Inner, InnerSubscription, Refs, SplitSubscription};
+use crate::Error;
+use crate::observable::{Observable, Subscribe};
+use crate::observer::Observer;
+use crate::sync::Arc;
+use std::fmt;
+use std::marker::PhantomData;
+
+/// Splits an observable into [`WindowedObservable`]s of `count` consecutive values; built by
+/// [`ObservableExt::window`](crate::ObservableExt::window).
+///
+/// The lifetime `'a` bounds what the windows' subscribers and the source's handle borrow; it
+/// is inferred.
+#[derive(Clone, Debug)]
+#[must_use = "observables do nothing unless subscribed"]
+#[doc(alias = "windowCount")]
+pub struct Window<'a, S> {
+    source: S,
+    count: usize,
+    _inners: PhantomData<&'a ()>,
+}
+
+impl<S> Window<'_, S> {
+    pub(crate) fn new(source: S, count: usize) -> Self {
+        assert!(count > 0, "window: count must be positive");
+        Window {
+            source,
+            count,
+            _inners: PhantomData,
+        }
+    }
+}
+
+impl<'a, S: Observable> Observable for Window<'a, S> {
+    type Item = WindowedObservable<'a, S::Item>;
+}
+
+impl<'a, S, O> Subscribe<O> for Window<'a, S>
+where
+    S: Subscribe<WindowObserver<'a, O, <S as Observable>::Item>>,
+    <S as Subscribe<WindowObserver<'a, O, <S as Observable>::Item>>>::Subscription: Send + 'a,
+    O: Observer<WindowedObservable<'a, <S as Observable>::Item>>,
+{
+    type Subscription = SplitSubscription<'a>;
+
+    fn subscribe_observer(self, observer: O) -> SplitSubscription<'a> {
+        let refs = Arc::new(Refs::new());
+        let handle = self.source.subscribe_observer(WindowObserver {
+            downstream: observer,
+            count: self.count,
+            size: 0,
+            current: None,
+            refs: refs.clone(),
+        });
+        refs.set_upstream(handle);
+        SplitSubscription::new(refs)
+    }
+}
+
+/// The observer [`Window`] subscribes upstream.
+pub struct WindowObserver<'a, O, T> {
+    downstream: O,
+    count: usize,
+    /// Values given to the current window so far.
+    size: usize,
+    current: Option<Arc<Inner<'a, T>>>,
+    refs: Arc<Refs<'a>>,
+}
+
+impl<'a, T, O> WindowObserver<'a, O, T>
+where
+    O: Observer<WindowedObservable<'a, T>>,
+{
+    /// Whether the outer downstream still wants windows; releases its reference once it does
+    /// not.
+    fn wants_windows(&self) -> bool {
+        if self.refs.is_outer_released() {
+            return false;
+        }
+        if self.downstream.is_disposed() {
+            self.refs.release_outer();
+            return false;
+        }
+        true
+    }
+}
+
+impl<'a, T, O> Observer<T> for WindowObserver<'a, O, T>
+where
+    O: Observer<WindowedObservable<'a, T>>,
+{
+    fn on_next(&mut self, value: T) {
+        // A window is opened by the value that goes into it, not before: an empty source
+        // gives no window at all, as in RxJava and RPP.
+        let opened = if self.current.is_none() {
+            if !self.wants_windows() {
+                return;
+            }
+            let Some(inner) = Inner::open(&self.refs) else {
+                return;
+            };
+            self.size = 0;
+            self.current = Some(inner.clone());
+            self.downstream.on_next(WindowedObservable {
+                inner: inner.clone(),
+            });
+            self.wants_windows();
+            Some(inner)
+        } else {
+            None
+        };
+        let Some(window) = &self.current else {
+            return;
+        };
+        window.next(value);
+        self.size += 1;
+        if self.size == self.count {
+            window.end(None);
+            self.current = None;
+        }
+        if let Some(inner) = opened
+            && inner.abandon_unless_subscribed()
+        {
+            inner.end(None);
+            self.current = None;
+        }
+    }
+
+    fn on_error(self, error: Error) {
+        if let Some(window) = &self.current {
+            window.end(Some(error.clone()));
+        }
+        if self.wants_windows() {
+            self.downstream.on_error(error);
+        }
+    }
+
+    fn on_completed(self) {
+        if let Some(window) = &self.current {
+            window.end(None);
+        }
+        if self.wants_windows() {
+            self.downstream.on_completed();
+        }
+    }
+
+    #[inline]
+    fn is_disposed(&self) -> bool {
+        self.refs.is_unreferenced()
+    }
+}
+
+impl<O, T> fmt::Debug for WindowObserver<'_, O, T> {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        f.debug_struct("WindowObserver")
+            .field("count", &self.count)
+            .field("size", &self.size)
+            .finish_non_exhaustive()
+    }
+}
+
+/// One window of a [`window`](crate::ObservableExt::window): up to `count` consecutive values.
+///
+/// A window accepts a single subscriber, which must subscribe during the `on_next` call that
+/// delivers the window. A window not subscribed by then is abandoned: it keeps the one value
+/// that opened it and completes, and the next value opens a new window. A second subscriber
+/// receives an error. The subscriber must be `Send`, as the window's values may come from any
+/// thread.
+pub struct WindowedObservable<'a, T> {
+    inner: Arc<Inner<'a, T>>,
+}
+
+impl<T> Clone for WindowedObservable<'_, T> {
+    fn clone(&self) -> Self {
+        WindowedObservable {
+            inner: self.inner.clone(),
+        }
+    }
+}
+
+impl<T> fmt::Debug for WindowedObservable<'_, T> {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        f.write_str("WindowedObservable")
+    }
+}
+
+impl<T> Observable for WindowedObservable<'_, T> {
+    type Item = T;
+}
+
+impl<'a, T, O> Subscribe<O> for WindowedObservable<'a, T>
+where
+    O: Observer<T> + Send + 'a,
+{
+    type Subscription = InnerSubscription<'a, T>;
+
+    fn subscribe_observer(self, observer: O) -> InnerSubscription<'a, T> {
+        split_core::subscribe(&self.inner, observer)
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::WindowedObservable;
+    use crate::Error;
+    use crate::Notification::{self, Completed, Next};
+    use crate::prelude::*;
+    use crate::source::{create, empty, from_iter, just};
+    use crate::testing::TestObserver;
+    use std::sync::{Arc, Mutex};
+
+    /// Counts the windows, and subscribes each with a test observer of its own.
+    #[derive(Clone)]
+    struct Windows {
+        outer: TestObserver<usize>,
+        windows: Arc<Mutex<Vec<TestObserver<i32>>>>,
+    }
+
+    impl Windows {
+        fn new() -> Self {
+            Windows {
+                outer: TestObserver::new(),
+                windows: Arc::default(),
+            }
+        }
+
+        fn window(&self, i: usize) -> TestObserver<i32> {
+            self.windows.lock().unwrap()[i].clone()
+        }
+    }
+
+    impl Observer<WindowedObservable<'_, i32>> for Windows {
+        fn on_next(&mut self, window: WindowedObservable<'_, i32>) {
+            let o = TestObserver::new();
+            let mut windows = self.windows.lock().unwrap();
+            windows.push(o.clone());
+            self.outer.on_next(windows.len() - 1);
+            drop(windows);
+            window.subscribe_observer(o);
+        }
+        fn on_error(self, error: Error) {
+            self.outer.on_error(error)
+        }
+        fn on_completed(self) {
+            self.outer.on_completed()
+        }
+    }
+
+    #[test]
+    fn splits_into_windows_of_count_values() {
+        let w = Windows::new();
+        from_iter(1..=5).window(2).subscribe_observer(w.clone());
+        w.outer
+            .assert_notifications(&[Next(0), Next(1), Next(2), Completed]);
+        w.window(0)
+            .assert_notifications(&[Next(1), Next(2), Completed]);
+        w.window(1)
+            .assert_notifications(&[Next(3), Next(4), Completed]);
+        w.window(2).assert_notifications(&[Next(5), Completed]);
+    }
+
+    #[test]
+    fn an_exact_multiple_opens_no_empty_window() {
+        let w = Windows::new();
+        from_iter(1..=4).window(2).subscribe_observer(w.clone());
+        w.outer.assert_notifications(&[Next(0), Next(1), Completed]);
+
+        let w = Windows::new();
+        empty().window(3).subscribe_observer(w.clone());
+        w.outer.assert_notifications(&[Completed]);
+    }
+
+    #[test]
+    fn an_error_reaches_the_open_window_then_the_outer() {
+        let w = Windows::new();
+        create(|mut e| {
+            e.on_next(1);
+            e.on_next(2);
+            e.on_next(3);
+            e.on_error(Error::msg("boom"));
+        })
+        .window(2)
+        .subscribe_observer(w.clone());
+        w.outer.assert_values(&[0, 1]);
+        w.outer.assert_error("boom");
+        w.window(0)
+            .assert_notifications(&[Next(1), Next(2), Completed]);
+        w.window(1)
+            .assert_notifications(&[Next(3), Notification::Error(Error::msg("boom"))]);
+    }
+
+    #[test]
+    fn subscribing_inside_on_next_receives_the_values() {
+        // The RPP benchmark's shape.
+        let seen = Arc::new(Mutex::new(Vec::new()));
+        let s = seen.clone();
+        just(1).window(2).subscribe(move |w| {
+            let s = s.clone();
+            w.subscribe(move |v| s.lock().unwrap().push(v));
+        });
+        assert_eq!(*seen.lock().unwrap(), [1]);
+    }
+
+    #[test]
+    fn an_unsubscribed_window_is_abandoned_with_its_first_value() {
+        let late = Arc::new(Mutex::new(Vec::new()));
+        let l = late.clone();
+        from_iter(1..=3)
+            .window(2)
+            .subscribe(move |w| l.lock().unwrap().push(w));
+        let late = late.lock().unwrap();
+        assert_eq!(late.len(), 3, "each value opened a window of its own");
+        let o = TestObserver::new();
+        late[1].clone().subscribe_observer(o.clone());
+        o.assert_notifications(&[Next(2), Completed]);
+    }
+
+    #[test]
+    fn a_disposed_window_keeps_the_boundaries() {
+        let windows = Arc::new(Mutex::new(Vec::new()));
+        let w = windows.clone();
+        from_iter(1..=6).window(3).subscribe(move |window| {
+            let o = TestObserver::new();
+            window.take(1).subscribe_observer(o.clone());
+            w.lock().unwrap().push(o);
+        });
+        let windows = windows.lock().unwrap();
+        assert_eq!(windows.len(), 2);
+        windows[0].assert_notifications(&[Next(1), Completed]);
+        windows[1].assert_notifications(&[Next(4), Completed]);
+    }
+
+    #[test]
+    fn outer_disposal_stops_an_endless_source_once_the_window_ends() {
+        let values = TestObserver::new();
+        let v = values.clone();
+        from_iter(0..).window(3).take(1).subscribe(move |window| {
+            window.subscribe_observer(v.clone());
+        });
+        values.assert_notifications(&[Next(0), Next(1), Next(2), Completed]);
+    }
+
+    #[test]
+    #[should_panic(expected = "window: count must be positive")]
+    fn zero_count_panics() {
+        let _ = just(1).window(0);
+    }
+}

@@ -1,0 +1,174 @@
+//! Loom models of a subject's delivery. Run with
+//! `RUSTFLAGS="--cfg loom" LOOM_MAX_PREEMPTIONS=2 cargo test --release --lib loom_`.
+
+use super::PublishSubject;
+use crate::observer::Observer;
+use crate::subscription::Subscription;
+use crate::sync::{thread, Arc, AtomicBool, AtomicUsize, Ordering};
+use crate::{Error, Subscribe};
+
+/// Records what it receives with loom atomics, so loom can interleave other threads inside a
+/// delivery and catch two deliveries at once.
+#[derive(Clone)]
+struct Probe(Arc<ProbeState>);
+
+struct ProbeState {
+    busy: AtomicBool,
+    overlapped: AtomicBool,
+    /// Set by the test once `dispose` returned; a call starting after it is a bug.
+    disposed: AtomicBool,
+    after_dispose: AtomicBool,
+    values: AtomicUsize,
+    terminals: AtomicUsize,
+    after_terminal: AtomicBool,
+}
+
+impl Probe {
+    fn new() -> Self {
+        Probe(Arc::new(ProbeState {
+            busy: AtomicBool::new(false),
+            overlapped: AtomicBool::new(false),
+            disposed: AtomicBool::new(false),
+            after_dispose: AtomicBool::new(false),
+            values: AtomicUsize::new(0),
+            terminals: AtomicUsize::new(0),
+            after_terminal: AtomicBool::new(false),
+        }))
+    }
+
+    fn enter(&self) {
+        if self.0.busy.swap(true, Ordering::SeqCst) {
+            self.0.overlapped.store(true, Ordering::SeqCst);
+        }
+        if self.0.terminals.load(Ordering::SeqCst) > 0 {
+            self.0.after_terminal.store(true, Ordering::SeqCst);
+        }
+        if self.0.disposed.load(Ordering::SeqCst) {
+            self.0.after_dispose.store(true, Ordering::SeqCst);
+        }
+    }
+
+    fn leave(&self) {
+        self.0.busy.store(false, Ordering::SeqCst);
+    }
+
+    fn check(&self, max_values: usize) {
+        assert!(!self.0.overlapped.load(Ordering::SeqCst), "two deliveries overlapped");
+        assert!(!self.0.after_terminal.load(Ordering::SeqCst), "a notification after the terminal one");
+        assert_eq!(self.0.terminals.load(Ordering::SeqCst), 1, "the terminal notification was lost");
+        assert!(self.0.values.load(Ordering::SeqCst) <= max_values);
+    }
+}
+
+impl Observer<u8> for Probe {
+    fn on_next(&mut self, _: u8) {
+        self.enter();
+        self.0.values.fetch_add(1, Ordering::SeqCst);
+        self.leave();
+    }
+
+    fn on_error(self, _: Error) {
+        self.enter();
+        self.0.terminals.fetch_add(1, Ordering::SeqCst);
+        self.leave();
+    }
+
+    fn on_completed(self) {
+        self.enter();
+        self.0.terminals.fetch_add(1, Ordering::SeqCst);
+        self.leave();
+    }
+}
+
+#[test]
+fn loom_two_senders_and_a_subscriber() {
+    loom::model(|| {
+        let subject = PublishSubject::new();
+        let early = Probe::new();
+        subject.observable().subscribe_observer(early.clone());
+
+        let s1 = subject.clone();
+        let t1 = thread::spawn(move || s1.observer().on_next(1));
+        let s2 = subject.clone();
+        let t2 = thread::spawn(move || {
+            let mut input = s2.observer();
+            input.on_next(2);
+            input.on_completed();
+        });
+        let s3 = subject.clone();
+        let late = Probe::new();
+        let l = late.clone();
+        let t3 = thread::spawn(move || {
+            s3.observable().subscribe_observer(l);
+        });
+        t1.join().unwrap();
+        t2.join().unwrap();
+        t3.join().unwrap();
+
+        early.check(2);
+        // Value 2 always precedes completion on its thread, so the first subscriber has it.
+        assert!(early.0.values.load(Ordering::SeqCst) >= 1);
+        late.check(2);
+        assert!(!subject.has_observers());
+    });
+}
+
+#[test]
+fn loom_dispose_races_delivery() {
+    loom::model(|| {
+        let subject = PublishSubject::new();
+        let stays = Probe::new();
+        let leaves = Probe::new();
+        subject.observable().subscribe_observer(stays.clone());
+        let handle = subject.observable().subscribe_observer(leaves.clone());
+
+        let s1 = subject.clone();
+        let t1 = thread::spawn(move || {
+            let mut input = s1.observer();
+            input.on_next(1);
+            input.on_completed();
+        });
+        let t2 = thread::spawn(move || handle.dispose());
+        t1.join().unwrap();
+        t2.join().unwrap();
+
+        stays.check(1);
+        assert_eq!(stays.0.values.load(Ordering::SeqCst), 1);
+        assert!(leaves.0.terminals.load(Ordering::SeqCst) <= 1);
+        assert!(!leaves.0.overlapped.load(Ordering::SeqCst));
+        assert!(!subject.has_observers());
+    });
+}
+
+#[test]
+fn loom_subscribe_then_dispose_races_delivery() {
+    loom::model(|| {
+        let subject = PublishSubject::new();
+        let stays = Probe::new();
+        subject.observable().subscribe_observer(stays.clone());
+
+        let s1 = subject.clone();
+        let t1 = thread::spawn(move || {
+            let mut input = s1.observer();
+            input.on_next(1);
+            input.on_next(2);
+            input.on_completed();
+        });
+        let s2 = subject.clone();
+        let leaves = Probe::new();
+        let l = leaves.clone();
+        let t2 = thread::spawn(move || {
+            let handle = s2.observable().subscribe_observer(l.clone());
+            handle.dispose();
+            l.0.disposed.store(true, Ordering::SeqCst);
+        });
+        t1.join().unwrap();
+        t2.join().unwrap();
+
+        stays.check(2);
+        assert_eq!(stays.0.values.load(Ordering::SeqCst), 2);
+        assert!(!leaves.0.after_dispose.load(Ordering::SeqCst), "a call after dispose returned");
+        assert!(!leaves.0.overlapped.load(Ordering::SeqCst));
+        assert!(!subject.has_observers());
+    });
+}

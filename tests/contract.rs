@@ -1,0 +1,161 @@
+//! The observer contract, checked once for every synchronous operator:
+//!
+//! - exactly one terminal notification, and nothing after it, whether the source completes,
+//!   fails at once, or fails after some values; an error that reaches the end is the source's;
+//! - a downstream that is already disposed receives nothing, and upstream pulls nothing;
+//! - a downstream that disposes itself mid-way receives nothing more, and upstream stops.
+
+use rx::prelude::*;
+use rx::source::{empty, from_iter, throw};
+use rx::testing::TestObserver;
+use rx::Error;
+use std::cell::Cell;
+
+/// Stops wanting values after `limit` of them, as a `take` further down would.
+struct Quitter<'a> {
+    received: &'a Cell<usize>,
+    limit: usize,
+}
+
+impl<T> Observer<T> for Quitter<'_> {
+    fn on_next(&mut self, _: T) {
+        assert!(self.received.get() < self.limit, "on_next after disposal");
+        self.received.set(self.received.get() + 1);
+    }
+    fn on_error(self, _: Error) {}
+    fn on_completed(self) {}
+    fn is_disposed(&self) -> bool {
+        self.received.get() >= self.limit
+    }
+}
+
+macro_rules! contract {
+    ($($name:ident: |$s:ident| $chain:expr;)*) => {$(
+        mod $name {
+            use super::*;
+
+            #[test]
+            fn one_terminal_after_values() {
+                let o = TestObserver::new();
+                { let $s = from_iter(0..20i64); $chain }.subscribe_observer(o.clone());
+                o.assert_rules();
+                assert!(o.is_terminated());
+            }
+
+            #[test]
+            fn one_terminal_on_empty() {
+                let o = TestObserver::new();
+                { let $s = empty::<i64>(); $chain }.subscribe_observer(o.clone());
+                o.assert_rules();
+                assert!(o.is_terminated());
+            }
+
+            #[test]
+            fn error_terminates_once() {
+                let o = TestObserver::new();
+                { let $s = throw::<i64>(Error::msg("boom")); $chain }.subscribe_observer(o.clone());
+                o.assert_rules();
+                assert!(o.is_terminated());
+                // Operators that handle errors complete instead; the others pass it on.
+                if let Some(e) = o.error() {
+                    assert_eq!(e.to_string(), "boom");
+                }
+            }
+
+            #[test]
+            fn error_after_values_passes_once() {
+                let o = TestObserver::new();
+                {
+                    let $s = from_iter(0..5i64).concat_with(throw(Error::msg("late")));
+                    $chain
+                }
+                .subscribe_observer(o.clone());
+                o.assert_rules();
+                assert!(o.is_terminated());
+                if let Some(e) = o.error() {
+                    assert_eq!(e.to_string(), "late");
+                }
+            }
+
+            #[test]
+            fn disposed_downstream_pulls_nothing() {
+                let pulled = Cell::new(0);
+                let o = TestObserver::new();
+                o.dispose();
+                {
+                    let $s = from_iter((0..1000i64).inspect(|_| pulled.set(pulled.get() + 1)));
+                    $chain
+                }
+                .subscribe_observer(o.clone());
+                assert_eq!(o.notifications().len(), 0);
+                assert_eq!(pulled.get(), 0);
+            }
+
+            #[test]
+            fn disposal_mid_way_stops_upstream() {
+                let pulled = Cell::new(0);
+                let received = Cell::new(0);
+                {
+                    let $s = from_iter((0..100_000i64).inspect(|_| pulled.set(pulled.get() + 1)));
+                    $chain
+                }
+                .subscribe_observer(Quitter { received: &received, limit: 1 });
+                // Operators that emit only at completion pull everything; the others must
+                // stop well before the end.
+                if received.get() == 1 && pulled.get() < 100_000 {
+                    assert!(pulled.get() < 1_000, "pulled {} values", pulled.get());
+                }
+            }
+        }
+    )*};
+}
+
+contract! {
+    map: |s| s.map(|v| v * 2);
+    filter: |s| s.filter(|v| v % 2 == 0);
+    filter_map: |s| s.filter_map(|v| (v % 3 == 0).then_some(v));
+    try_map: |s| s.try_map(|v| if v < 3 { Ok(v) } else { Err(Error::msg("late")) });
+    scan: |s| s.scan(0, |a, v| a + v);
+    buffer: |s| s.buffer(3).map(|b| b.len() as i64);
+    buffer_with_skip: |s| s.buffer_with_skip(2, 3).map(|b| b.len() as i64);
+    pairwise: |s| s.pairwise().map(|(a, b)| a + b);
+    flat_map_iter: |s| s.flat_map_iter(|v| [v, v]);
+    take: |s| s.take(3);
+    take_zero: |s| s.take(0);
+    take_last: |s| s.take_last(2);
+    take_while: |s| s.take_while(|v| *v < 4);
+    skip: |s| s.skip(2);
+    skip_last: |s| s.skip_last(2);
+    skip_while: |s| s.skip_while(|v| *v < 2);
+    first: |s| s.first();
+    first_or: |s| s.first_or(-1);
+    last: |s| s.last();
+    last_or: |s| s.last_or(-1);
+    element_at: |s| s.element_at(2);
+    distinct: |s| s.distinct();
+    distinct_until_changed: |s| s.distinct_until_changed();
+    distinct_until_key_changed: |s| s.distinct_until_key_changed(|v| v / 2);
+    ignore_elements: |s| s.ignore_elements();
+    default_if_empty: |s| s.default_if_empty(7);
+    reduce: |s| s.reduce(0, |a, v| a + v);
+    count: |s| s.count().map(|n| n as i64);
+    sum: |s| s.sum();
+    min: |s| s.min();
+    max: |s| s.max();
+    to_vec: |s| s.to_vec().map(|v| v.len() as i64);
+    all: |s| s.all(|v| v < 3).map(i64::from);
+    any: |s| s.any(|v| v > 3).map(i64::from);
+    contains: |s| s.contains(3).map(i64::from);
+    is_empty: |s| s.is_empty().map(i64::from);
+    start_with: |s| s.start_with(-1);
+    end_with: |s| s.end_with(-1);
+    concat_with: |s| s.concat_with(from_iter([7, 8]));
+    tap: |s| s.tap(|_| {});
+    tap_with: |s| s.tap_with(|_| {}, |_| {}, || {});
+    materialize_dematerialize: |s| s.materialize().dematerialize();
+    on_error_return: |s| s.on_error_return(|_| -1);
+    on_error_resume_next: |s| s.on_error_resume_next(|_| from_iter([1, 2]));
+    map_err: |s| s.map_err(|e| e);
+    retry: |s| s.retry(2);
+    repeat: |s| s.repeat(2);
+}

@@ -1,0 +1,143 @@
+//! Allocation counts of subjects and multicasting, measured by a counting global allocator.
+//! Counts are per thread, so tests running in parallel do not disturb each other.
+
+use rx::prelude::*;
+use rx::subjects::{BehaviorSubject, PublishSubject, ReplaySubject};
+use std::alloc::{GlobalAlloc, Layout, System};
+use std::cell::Cell;
+
+struct Counting;
+
+thread_local! {
+    static ALLOCATIONS: Cell<usize> = const { Cell::new(0) };
+}
+
+// SAFETY: forwards to the system allocator; the thread-local counter is const-initialised and
+// has no destructor, so touching it never allocates.
+unsafe impl GlobalAlloc for Counting {
+    unsafe fn alloc(&self, layout: Layout) -> *mut u8 {
+        ALLOCATIONS.with(|c| c.set(c.get() + 1));
+        // SAFETY: the caller upholds `GlobalAlloc::alloc`'s contract.
+        unsafe { System.alloc(layout) }
+    }
+
+    unsafe fn dealloc(&self, ptr: *mut u8, layout: Layout) {
+        // SAFETY: the caller upholds `GlobalAlloc::dealloc`'s contract.
+        unsafe { System.dealloc(ptr, layout) }
+    }
+
+    unsafe fn realloc(&self, ptr: *mut u8, layout: Layout, new_size: usize) -> *mut u8 {
+        ALLOCATIONS.with(|c| c.set(c.get() + 1));
+        // SAFETY: the caller upholds `GlobalAlloc::realloc`'s contract.
+        unsafe { System.realloc(ptr, layout, new_size) }
+    }
+}
+
+#[global_allocator]
+static GLOBAL: Counting = Counting;
+
+fn allocations(f: impl FnOnce()) -> usize {
+    let before = ALLOCATIONS.with(Cell::get);
+    f();
+    ALLOCATIONS.with(Cell::get) - before
+}
+
+#[test]
+fn publish_on_next_with_one_subscriber_does_not_allocate() {
+    let subject = PublishSubject::new();
+    let mut sum = 0u64;
+    let sum_ref = std::sync::Arc::new(std::sync::atomic::AtomicU64::new(0));
+    let s = sum_ref.clone();
+    subject.observable().subscribe(move |v: u64| {
+        s.fetch_add(v, std::sync::atomic::Ordering::Relaxed);
+    });
+    let mut input = subject.observer();
+    input.on_next(0); // warm-up
+    let n = allocations(|| {
+        for v in 1..=1000 {
+            input.on_next(v);
+            sum += v;
+        }
+    });
+    assert_eq!(n, 0);
+    assert_eq!(sum_ref.load(std::sync::atomic::Ordering::Relaxed), sum);
+}
+
+#[test]
+fn publish_on_next_with_a_hundred_subscribers_does_not_allocate() {
+    let subject = PublishSubject::new();
+    let count = std::sync::Arc::new(std::sync::atomic::AtomicUsize::new(0));
+    for _ in 0..100 {
+        let c = count.clone();
+        subject.observable().subscribe(move |_: u32| {
+            c.fetch_add(1, std::sync::atomic::Ordering::Relaxed);
+        });
+    }
+    let mut input = subject.observer();
+    input.on_next(0); // the first delivery registers the subscribers
+    let n = allocations(|| {
+        for v in 0..100 {
+            input.on_next(v);
+        }
+    });
+    assert_eq!(n, 0);
+    assert_eq!(count.load(std::sync::atomic::Ordering::Relaxed), 101 * 100);
+}
+
+#[test]
+fn behavior_and_bounded_replay_do_not_allocate_per_value() {
+    let behavior = BehaviorSubject::new(0);
+    behavior.observable().subscribe(|_: i32| {});
+    let replay = ReplaySubject::with_capacity(8);
+    replay.observable().subscribe(|_: i32| {});
+    let (mut b, mut r) = (behavior.observer(), replay.observer());
+    for v in 0..16 {
+        b.on_next(v);
+        r.on_next(v);
+    }
+    let n = allocations(|| {
+        for v in 0..1000 {
+            b.on_next(v);
+            r.on_next(v);
+        }
+    });
+    assert_eq!(n, 0);
+}
+
+#[test]
+fn share_does_not_allocate_per_value() {
+    let input = PublishSubject::new();
+    let shared = input.observable().map(|v: i32| v + 1).share();
+    shared.clone().subscribe(|_| {});
+    shared.clone().subscribe(|_| {});
+    let mut feed = input.observer();
+    feed.on_next(0);
+    let n = allocations(|| {
+        for v in 0..1000 {
+            feed.on_next(v);
+        }
+    });
+    assert_eq!(n, 0);
+}
+
+#[test]
+fn subscribing_allocates_the_boxed_observer_only() {
+    let subject = PublishSubject::<i32>::new();
+    // Warm up: the inbox's queues and the registry keep their capacity once grown (twice,
+    // as the queues are swapped with the delivering thread's spares).
+    for _ in 0..2 {
+        subject.observable().subscribe(|_| {}).dispose();
+    }
+    let n = allocations(|| {
+        let handle = subject.observable().subscribe(|_| {});
+        handle.dispose();
+    });
+    // A closure capturing nothing is zero-sized: boxing it does not allocate either.
+    assert_eq!(n, 0);
+    let n = allocations(|| {
+        let captured = 5;
+        let handle = subject.observable().subscribe(move |v| assert!(v != captured));
+        handle.dispose();
+    });
+    assert_eq!(n, 1);
+}

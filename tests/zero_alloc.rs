@@ -1,0 +1,99 @@
+//! Synchronous chains of operators whose state has a fixed size perform no heap allocation,
+//! from building the chain to the end of `subscribe`.
+
+use rx::prelude::*;
+use rx::source::{from_iter, just};
+use std::alloc::{GlobalAlloc, Layout, System};
+use std::cell::Cell;
+use std::hint::black_box;
+
+struct CountingAllocator;
+
+thread_local! {
+    // Const-initialised, so reading it from inside the allocator does not allocate.
+    static ALLOCATIONS: Cell<usize> = const { Cell::new(0) };
+}
+
+// SAFETY: every call is forwarded unchanged to the system allocator; the counter is a
+// thread-local `Cell` that needs no allocation.
+unsafe impl GlobalAlloc for CountingAllocator {
+    unsafe fn alloc(&self, layout: Layout) -> *mut u8 {
+        ALLOCATIONS.with(|c| c.set(c.get() + 1));
+        // SAFETY: same contract as ours.
+        unsafe { System.alloc(layout) }
+    }
+
+    unsafe fn dealloc(&self, ptr: *mut u8, layout: Layout) {
+        // SAFETY: same contract as ours.
+        unsafe { System.dealloc(ptr, layout) }
+    }
+
+    unsafe fn realloc(&self, ptr: *mut u8, layout: Layout, new_size: usize) -> *mut u8 {
+        ALLOCATIONS.with(|c| c.set(c.get() + 1));
+        // SAFETY: same contract as ours.
+        unsafe { System.realloc(ptr, layout, new_size) }
+    }
+}
+
+#[global_allocator]
+static GLOBAL: CountingAllocator = CountingAllocator;
+
+fn allocations_in(f: impl FnOnce()) -> usize {
+    let before = ALLOCATIONS.with(Cell::get);
+    f();
+    ALLOCATIONS.with(Cell::get) - before
+}
+
+#[test]
+fn fixed_size_operators_do_not_allocate() {
+    let mut sum = 0i64;
+    let n = allocations_in(|| {
+        from_iter(black_box([1i64, 2, 3, 4, 5, 6, 7, 8, 9, 10]))
+            .map(|v| v * 2)
+            .filter(|v| v % 3 != 0)
+            .filter_map(|v| (v > 2).then_some(v + 1))
+            .skip(1)
+            .take(6)
+            .take_while(|v| *v < 100)
+            .skip_while(|v| *v < 5)
+            .scan(0i64, |acc, v| acc + v)
+            .distinct_until_changed()
+            .start_with(-1)
+            .end_with(1000)
+            .tap(|v| sum += v)
+            .reduce(0i64, |a, v| a + v)
+            .subscribe(|v| {
+                black_box(v);
+            });
+    });
+    assert_eq!(n, 0);
+    assert_ne!(sum, 0);
+
+    let n = allocations_in(|| {
+        just(black_box(7)).map(|v| v + 1).first().subscribe(|v| {
+            black_box(v);
+        });
+        from_iter(black_box(1..=5)).last().subscribe(|v| {
+            black_box(v);
+        });
+        from_iter(black_box(1..=5)).element_at(2).subscribe(|v| {
+            black_box(v);
+        });
+        from_iter(black_box(1..=5)).count().subscribe(|v| {
+            black_box(v);
+        });
+        from_iter(black_box(0..)).map(|v: u64| v * 3).take(4).subscribe(|v| {
+            black_box(v);
+        });
+    });
+    assert_eq!(n, 0);
+}
+
+#[test]
+fn the_subscription_of_a_synchronous_chain_is_zero_sized() {
+    let handle = just(1).map(|v| v * 2).filter(|_| true).take(1).subscribe(|v| {
+        black_box(v);
+    });
+    assert_eq!(std::mem::size_of_val(&handle), 0);
+    assert!(handle.is_disposed());
+}
