@@ -36,12 +36,18 @@
 //! # Feature flags
 //!
 //! No features are enabled by default.
+//!
+//! | feature | enables |
+//! |---|---|
+//! | `stream` | `futures_core::Stream` interop: `source::from_stream`, `ObservableExt::into_stream` |
+//! | `tokio` | `schedulers::Tokio`, a scheduler over a tokio runtime |
 
 #![warn(missing_docs, missing_debug_implementations, unreachable_pub)]
 #![deny(unsafe_op_in_unsafe_fn)]
 #![doc(test(attr(deny(warnings))))]
 
 mod error;
+pub mod interop;
 pub mod notification;
 mod observable;
 pub mod observer;

@@ -1511,10 +1511,10 @@ pub trait ObservableExt: Observable + Sized {
     /// completes once this observable and every inner observable have completed.
     ///
     /// ```text
-    /// source:                  -1-----2------|
-    /// f(1):                     -a--b-|
-    /// f(2):                           -c--d-|
-    /// flat_map(f):             --a--b--c--d-|
+    /// source:       -1-2-----|
+    /// f(1):          -a---b|
+    /// f(2):            -c---d|
+    /// flat_map(f):  --a-c-b-d|
     /// ```
     ///
     /// # Examples
@@ -1539,10 +1539,12 @@ pub trait ObservableExt: Observable + Sized {
     /// # Performance
     ///
     /// One allocation per subscription (the shared state; `Arc`) and one uncontended lock per
-    /// value; values are queued (allocating) only when two arrive at the same moment. An
-    /// inner still running when its `subscribe` returns costs one more small allocation to
-    /// keep its handle, unless the handle is zero-sized. The handles of the inner
-    /// subscriptions must be `Send`; `'a` bounds what they borrow and is inferred.
+    /// value; values are queued (allocating) only when two arrive at the same moment. The
+    /// queue does not block the producers and has no bound, as in RxJava: inner observables
+    /// that outrun the downstream for long make it grow. An inner still running when its
+    /// `subscribe` returns costs one more small allocation to keep its handle, unless the
+    /// handle is zero-sized. The handles of the inner subscriptions must be `Send`; `'a`
+    /// bounds what they borrow and is inferred.
     #[doc(alias = "merge_map")]
     #[doc(alias = "mergeMap")]
     #[doc(alias = "flatMap")]
@@ -1562,10 +1564,10 @@ pub trait ObservableExt: Observable + Sized {
     /// sequence completes once this observable and every inner observable have completed.
     ///
     /// ```text
-    /// source:   -a------b---|
-    /// a:         -1--2-|
-    /// b:                -3-|
-    /// merge():  --1--2---3--|
+    /// source:   -a-b-----|
+    /// a:         -1---2|
+    /// b:           -3---4|
+    /// merge():  --1-3-2-4|
     /// ```
     ///
     /// # Examples
@@ -1609,8 +1611,8 @@ pub trait ObservableExt: Observable + Sized {
     ///
     /// ```text
     /// source:        abc|
-    /// a, b, c:       -1|  -2|  -3|   (each from its subscription)
-    /// merge_max(2):  -12-3|
+    /// a, b, c:       --v|     each emits its name two ticks after it is subscribed
+    /// merge_max(2):  --ab-c|  c is subscribed when a completes
     /// ```
     ///
     /// # Examples
@@ -1666,10 +1668,10 @@ pub trait ObservableExt: Observable + Sized {
     /// and [`concat_with`](ObservableExt::concat_with).
     ///
     /// ```text
-    /// source:    -a-b------|
+    /// source:    -a-b|
     /// a:          -1--2|
-    /// b:                -3|
-    /// concat():  --1--2--3-|
+    /// b:               -3|
+    /// concat():  --1--2-3|
     /// ```
     ///
     /// # Examples
@@ -1712,9 +1714,10 @@ pub trait ObservableExt: Observable + Sized {
     /// by a loop, so any number of them use constant stack.
     ///
     /// ```text
-    /// source:         -1-2---------|
-    /// f(v):            -v--v|
-    /// concat_map(f):  --1--1-2--2--|
+    /// source:         -12|
+    /// f(1):            -1-1|
+    /// f(2):                -2-2|
+    /// concat_map(f):  --1-1-2-2|
     /// ```
     ///
     /// # Examples
@@ -1755,10 +1758,10 @@ pub trait ObservableExt: Observable + Sized {
     /// observable has too.
     ///
     /// ```text
-    /// source:         -a-----b------|
-    /// f(a):            -1-2-3|
-    /// f(b):                  -4-5-|
-    /// switch_map(f):  --1-2---4-5---|
+    /// source:         -a---b-------|
+    /// f(a):            -1-2-3|        3 never comes: f(b) replaced f(a)
+    /// f(b):                -4-5|
+    /// switch_map(f):  --1-2-4-5----|
     /// ```
     ///
     /// # Examples
@@ -1809,10 +1812,10 @@ pub trait ObservableExt: Observable + Sized {
     /// [`switch_map`](ObservableExt::switch_map) without the mapping (RxJS's `switchAll`).
     ///
     /// ```text
-    /// source:            -a-----b------|
+    /// source:            -a---b-------|
     /// a:                  -1-2-3|
-    /// b:                        -4-5-|
-    /// switch_on_next():  --1-2---4-5---|
+    /// b:                      -4-5|
+    /// switch_on_next():  --1-2-4-5----|
     /// ```
     ///
     /// # Examples
@@ -1856,9 +1859,10 @@ pub trait ObservableExt: Observable + Sized {
     /// has completed and the running inner observable has too.
     ///
     /// ```text
-    /// source:          -a-b----c----|
-    /// f(v):             -v-v|
-    /// exhaust_map(f):  --a-a----c-c-|
+    /// source:          -a-b---c----|
+    /// f(a):             -a-a|         b arrives while f(a) runs: ignored
+    /// f(c):                   -c-c|
+    /// exhaust_map(f):  --a-a---c-c-|
     /// ```
     ///
     /// # Examples
@@ -1940,10 +1944,11 @@ pub trait ObservableExt: Observable + Sized {
     /// # Performance
     ///
     /// One allocation per subscription (the shared state; `Arc`) and one uncontended lock per
-    /// value; values are queued (allocating) only when two arrive at the same moment. A
-    /// source still running when its `subscribe` returns costs one more small allocation to
-    /// keep its handle, unless the handle is zero-sized. The two handles must be `Send`;
-    /// `'a` bounds what they borrow and is inferred.
+    /// value; values are queued (allocating) only when two arrive at the same moment. The
+    /// queue does not block the producers and has no bound, as in RxJava. A source still
+    /// running when its `subscribe` returns costs one more small allocation to keep its
+    /// handle, unless the handle is zero-sized. The two handles must be `Send`; `'a` bounds
+    /// what they borrow and is inferred.
     #[doc(alias = "mergeWith")]
     fn merge_with<'a, S>(self, other: S) -> MergeWith<'a, Self, S>
     where
@@ -3727,6 +3732,225 @@ pub trait ObservableExt: Observable + Sized {
     #[allow(clippy::wrong_self_convention)]
     fn as_blocking(self) -> BlockingObservable<Self> {
         BlockingObservable::new(self)
+    }
+
+    // ---------------------------------------------------------------- async interop
+
+    /// A future of the first value: it resolves to `Ok` with the first value, and then
+    /// disposes the subscription, so upstream stops (RxJS's `firstValueFrom`).
+    ///
+    /// The subscription is made when this is called, not when the future is first polled,
+    /// so a value emitted in between (by a subject, say) is not missed. Dropping the future
+    /// disposes the subscription. See [`FirstValue`](crate::interop::FirstValue).
+    ///
+    /// ```text
+    /// source:        --1--2--3-|
+    /// first_value(): --Ok(1)
+    /// ```
+    ///
+    /// # Examples
+    ///
+    /// ```
+    /// use futures::executor::block_on;
+    /// use rx::operators::NoElements;
+    /// use rx::prelude::*;
+    ///
+    /// // An endless synchronous source stops after the value it needed.
+    /// assert_eq!(block_on(rx::source::from_iter(1..).first_value()), Ok(1));
+    ///
+    /// let empty = block_on(rx::source::empty::<i32>().first_value());
+    /// assert!(empty.unwrap_err().is::<NoElements>());
+    /// ```
+    ///
+    /// # Errors
+    ///
+    /// The future resolves to `Err` with the observable's error when it fails before a value,
+    /// with [`NoElements`](crate::operators::NoElements) when it completes empty, and with an
+    /// error saying so when it drops its observer without a notification (a scheduler that
+    /// went away, say) rather than leave the future pending forever.
+    ///
+    /// # Performance
+    ///
+    /// One allocation per call for the slot the observer and the future share, and one lock
+    /// when the outcome arrives.
+    #[doc(alias = "firstValueFrom")]
+    #[doc(alias = "into_future")]
+    fn first_value(
+        self,
+    ) -> crate::interop::FirstValue<
+        <Self as Observable>::Item,
+        <Self as Subscribe<crate::interop::FirstValueObserver<<Self as Observable>::Item>>>::Subscription,
+    >
+    where
+        Self: Subscribe<crate::interop::FirstValueObserver<<Self as Observable>::Item>>,
+    {
+        crate::interop::FirstValue::new(self)
+    }
+
+    /// A future of the last value: it resolves when the observable terminates, to `Ok` with
+    /// the last value on completion (RxJS's `lastValueFrom`).
+    ///
+    /// As for [`first_value`](ObservableExt::first_value), the subscription is made when this
+    /// is called, and dropping the future disposes it. See
+    /// [`LastValue`](crate::interop::LastValue).
+    ///
+    /// ```text
+    /// source:       --1--2--3-|
+    /// last_value():           Ok(3)
+    /// ```
+    ///
+    /// # Examples
+    ///
+    /// ```
+    /// use futures::executor::block_on;
+    /// use rx::prelude::*;
+    ///
+    /// let sum = rx::source::from_iter(1..=4).scan(0, |sum, v| sum + v);
+    /// assert_eq!(block_on(sum.last_value()), Ok(10));
+    ///
+    /// let failed = rx::source::throw::<i32>(rx::Error::msg("offline")).last_value();
+    /// assert_eq!(block_on(failed).unwrap_err().to_string(), "offline");
+    /// ```
+    ///
+    /// # Errors
+    ///
+    /// The future resolves to `Err` with the observable's error, with
+    /// [`NoElements`](crate::operators::NoElements) when it completes empty, and with an error
+    /// saying so when it drops its observer without a terminal notification.
+    ///
+    /// # Performance
+    ///
+    /// One allocation per call for the slot the observer and the future share; the observer
+    /// keeps the latest value, and takes one lock when the outcome arrives.
+    #[doc(alias = "lastValueFrom")]
+    #[doc(alias = "toPromise")]
+    fn last_value(
+        self,
+    ) -> crate::interop::LastValue<
+        <Self as Observable>::Item,
+        <Self as Subscribe<crate::interop::LastValueObserver<<Self as Observable>::Item>>>::Subscription,
+    >
+    where
+        Self: Subscribe<crate::interop::LastValueObserver<<Self as Observable>::Item>>,
+    {
+        crate::interop::LastValue::new(self)
+    }
+
+    /// The observable's values as a [`Stream`](futures_core::Stream) of
+    /// `Result<T, rx::Error>`: `Ok` for each value, ending on completion, or ending after one
+    /// `Err` on an error. Available with the `stream` feature.
+    ///
+    /// The buffer between the observable and the consumer is **unbounded**: Rx has no
+    /// backpressure, so values the consumer has not taken yet are queued, however many. A
+    /// synchronous source runs to its end, queued whole, inside this call; an endless one
+    /// never returns. Use [`into_stream_bounded`](ObservableExt::into_stream_bounded) to put
+    /// a limit on it.
+    ///
+    /// The subscription is made when this is called, so values emitted before the first poll
+    /// are kept. Dropping the stream disposes the subscription. See
+    /// [`IntoStream`](crate::interop::IntoStream).
+    ///
+    /// # Examples
+    ///
+    /// ```
+    /// use futures::executor::block_on_stream;
+    /// use rx::prelude::*;
+    ///
+    /// let items: Vec<_> = block_on_stream(rx::source::from_iter(1..=3).into_stream()).collect();
+    /// assert_eq!(items, [Ok(1), Ok(2), Ok(3)]);
+    /// ```
+    ///
+    /// Values from another thread, awaited on a tokio runtime:
+    ///
+    /// ```
+    /// use futures::StreamExt;
+    /// use rx::prelude::*;
+    /// use rx::schedulers::NewThread;
+    /// use std::time::Duration;
+    ///
+    /// # #[tokio::main(flavor = "current_thread")]
+    /// # async fn main() {
+    /// let mut ticks = rx::source::interval(Duration::from_millis(1), NewThread).into_stream();
+    /// assert_eq!(ticks.next().await, Some(Ok(0)));
+    /// assert_eq!(ticks.next().await, Some(Ok(1)));
+    /// drop(ticks); // disposes the interval
+    /// # }
+    /// ```
+    ///
+    /// # Performance
+    ///
+    /// One allocation per call for the channel, and one lock per value; the queue grows as
+    /// values wait in it. The consumer is woken once per burst of values, not once per value.
+    #[cfg(feature = "stream")]
+    #[doc(alias = "toFlowable")]
+    fn into_stream(
+        self,
+    ) -> crate::interop::IntoStream<
+        <Self as Observable>::Item,
+        <Self as Subscribe<crate::interop::StreamObserver<<Self as Observable>::Item>>>::Subscription,
+    >
+    where
+        Self: Subscribe<crate::interop::StreamObserver<<Self as Observable>::Item>>,
+    {
+        crate::interop::IntoStream::new(self, None)
+    }
+
+    /// Like [`into_stream`](ObservableExt::into_stream), with a buffer of at most `capacity`
+    /// values. Available with the `stream` feature.
+    ///
+    /// A value that arrives while `capacity` values wait in the buffer is dropped, and the
+    /// stream ends, after the values buffered, with a
+    /// [`BufferOverflow`](crate::interop::BufferOverflow) error; the source is told to stop
+    /// at once, and its subscription is disposed when the consumer takes the error. (RxJava's
+    /// `onBackpressureBuffer(capacity)` does the same.) The producer is never blocked:
+    /// blocking would deadlock a source that emits on the consumer's own thread.
+    ///
+    /// A synchronous source with more than `capacity` values therefore always overflows:
+    /// bound it with [`take`](ObservableExt::take), or use the unbounded form.
+    ///
+    /// ```text
+    /// source:                  -1-2-3-4-5-|   (faster than the consumer)
+    /// into_stream_bounded(3):  Ok(1), Ok(2), Ok(3), Err(BufferOverflow)
+    /// ```
+    ///
+    /// # Examples
+    ///
+    /// ```
+    /// use futures::executor::block_on_stream;
+    /// use rx::interop::BufferOverflow;
+    /// use rx::prelude::*;
+    ///
+    /// let fits: Vec<_> = block_on_stream(rx::source::from_iter(1..=3).into_stream_bounded(3))
+    ///     .collect();
+    /// assert_eq!(fits, [Ok(1), Ok(2), Ok(3)]);
+    ///
+    /// let mut overflows = block_on_stream(rx::source::from_iter(1..=5).into_stream_bounded(3));
+    /// assert_eq!(overflows.by_ref().take(3).count(), 3);
+    /// assert!(overflows.next().unwrap().unwrap_err().is::<BufferOverflow>());
+    /// assert_eq!(overflows.next(), None);
+    /// ```
+    ///
+    /// # Panics
+    ///
+    /// When `capacity` is zero.
+    ///
+    /// # Performance
+    ///
+    /// As for [`into_stream`](ObservableExt::into_stream); the buffer grows on demand up to
+    /// `capacity`, and is not allocated up front.
+    #[cfg(feature = "stream")]
+    #[doc(alias = "onBackpressureBuffer")]
+    fn into_stream_bounded(
+        self,
+        capacity: usize,
+    ) -> crate::interop::IntoStream<
+        <Self as Observable>::Item,
+        <Self as Subscribe<crate::interop::StreamObserver<<Self as Observable>::Item>>>::Subscription,
+    >
+    where
+        Self: Subscribe<crate::interop::StreamObserver<<Self as Observable>::Item>>,
+    {
+        crate::interop::IntoStream::new(self, Some(capacity))
     }
 }
 

@@ -252,6 +252,8 @@ impl<T> Observer<T> for TestObserver<T> {
 
 pub use self::timed::{Cold, TimedObserver, cold};
 
+pub mod marbles;
+
 mod timed {
     use crate::Error;
     use crate::notification::Notification;

@@ -136,7 +136,9 @@ fn subscribing_allocates_the_boxed_observer_only() {
     assert_eq!(n, 0);
     let n = allocations(|| {
         let captured = 5;
-        let handle = subject.observable().subscribe(move |v| assert!(v != captured));
+        let handle = subject
+            .observable()
+            .subscribe(move |v| assert!(v != captured));
         handle.dispose();
     });
     assert_eq!(n, 1);

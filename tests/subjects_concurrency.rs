@@ -1,10 +1,10 @@
 //! Subjects and multicasting under threads: serialised delivery, no gap or duplicate for
 //! subscribers that come and go during emission, one terminal notification, nothing leaked.
 
+use rx::Notification;
 use rx::prelude::*;
 use rx::subjects::{BehaviorSubject, PublishSubject, ReplaySubject};
 use rx::testing::TestObserver;
-use rx::Notification;
 use std::sync::atomic::{AtomicBool, AtomicIsize, AtomicUsize, Ordering};
 use std::sync::{Arc, Barrier};
 use std::thread;
@@ -65,7 +65,7 @@ fn one_terminal_notification_when_terminals_race_values() {
                     for i in 0..200 {
                         input.on_next(i);
                     }
-                    if t % 2 == 0 {
+                    if t.is_multiple_of(2) {
                         input.on_completed();
                     } else {
                         input.on_error(rx::Error::msg("racing error"));
@@ -82,7 +82,10 @@ fn one_terminal_notification_when_terminals_race_values() {
         assert!(notifications.last().unwrap().is_terminal());
         let late = TestObserver::new();
         subject.observable().subscribe_observer(late.clone());
-        assert_eq!(late.notifications(), [notifications.last().unwrap().clone()]);
+        assert_eq!(
+            late.notifications(),
+            [notifications.last().unwrap().clone()]
+        );
     }
 }
 
@@ -123,7 +126,10 @@ fn subscribers_coming_and_going_during_emission_see_a_contiguous_run() {
                     // At most one call that was already running when `dispose` returned.
                     let count = o.value_count();
                     thread::yield_now();
-                    assert!(o.value_count() <= count + 1, "values after dispose returned");
+                    assert!(
+                        o.value_count() <= count + 1,
+                        "values after dispose returned"
+                    );
                     o.assert_rules();
                     seen.push(o);
                 }
@@ -132,7 +138,10 @@ fn subscribers_coming_and_going_during_emission_see_a_contiguous_run() {
         })
         .collect();
     producer.join().unwrap();
-    let observers: Vec<_> = churners.into_iter().flat_map(|c| c.join().unwrap()).collect();
+    let observers: Vec<_> = churners
+        .into_iter()
+        .flat_map(|c| c.join().unwrap())
+        .collect();
     for o in observers {
         assert_consecutive(&o.values());
     }
@@ -176,7 +185,10 @@ fn replay_subscribers_during_emission_get_everything_exactly_once() {
     producer.join().unwrap();
     // Every thread is joined before checking: a subscriber's replay may be delivered by
     // another subscribing thread that holds the delivery role.
-    let observers: Vec<_> = subscribers.into_iter().flat_map(|s| s.join().unwrap()).collect();
+    let observers: Vec<_> = subscribers
+        .into_iter()
+        .flat_map(|s| s.join().unwrap())
+        .collect();
     let expected: Vec<usize> = (0..N).collect();
     for o in observers {
         o.assert_completed();
@@ -228,7 +240,7 @@ fn on_next_from_inside_a_callback_on_many_threads_does_not_deadlock() {
         let (b, seen) = (b.clone(), a_seen.clone());
         a.observable().subscribe(move |v: usize| {
             seen.fetch_add(1, Ordering::SeqCst);
-            if v % 2 == 0 {
+            if v.is_multiple_of(2) {
                 b.observer().on_next(v + 1);
             }
         });
@@ -237,7 +249,7 @@ fn on_next_from_inside_a_callback_on_many_threads_does_not_deadlock() {
         let (a, seen) = (a.clone(), b_seen.clone());
         b.observable().subscribe(move |v: usize| {
             seen.fetch_add(1, Ordering::SeqCst);
-            if v % 2 == 0 {
+            if v.is_multiple_of(2) {
                 a.observer().on_next(v + 1);
             }
         });
@@ -298,7 +310,10 @@ fn share_with_subscribers_from_many_threads_disconnects_when_all_left() {
     }
     emitting.store(false, Ordering::SeqCst);
     producer.join().unwrap();
-    assert!(!input.has_observers(), "every subscriber left, so the source is disconnected");
+    assert!(
+        !input.has_observers(),
+        "every subscriber left, so the source is disconnected"
+    );
     assert!(subscriptions.load(Ordering::SeqCst) >= 1);
 }
 
@@ -348,11 +363,23 @@ fn everything_is_freed_once_every_handle_is_dropped() {
         for t in threads {
             t.join().unwrap();
         }
-        assert_eq!(live.load(Ordering::SeqCst), 400, "the replay buffer keeps every value");
+        assert_eq!(
+            live.load(Ordering::SeqCst),
+            400,
+            "the replay buffer keeps every value"
+        );
         drop(kept);
     }
-    assert_eq!(live.load(Ordering::SeqCst), 0, "the buffer was freed with the subject");
-    assert_eq!(Arc::strong_count(&observer_probe), 1, "the observer was freed with the subject");
+    assert_eq!(
+        live.load(Ordering::SeqCst),
+        0,
+        "the buffer was freed with the subject"
+    );
+    assert_eq!(
+        Arc::strong_count(&observer_probe),
+        1,
+        "the observer was freed with the subject"
+    );
 
     // A connection that ended frees the subject it fed.
     let connectable = rx::source::from_iter((0..3).map({

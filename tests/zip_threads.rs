@@ -229,3 +229,23 @@ fn a_reentrant_emission_is_queued_not_nested() {
     a.lock().unwrap().take().unwrap().on_completed();
     o.assert_notifications(&[Next((1, 10)), Next((100, 20)), Completed]);
 }
+
+#[test]
+fn handles_inner_observables_and_observers_are_send_and_sync() {
+    use rx::operators::{
+        CombineSubscription, GroupedObservable, InnerSubscription, LatestSlot, SplitSubscription,
+        WindowedObservable, ZipObserver, ZipSlot,
+    };
+    use static_assertions::assert_impl_all;
+
+    type Zs = (ZipSlot<'static, i32>, ZipSlot<'static, String>);
+    type Ls = (LatestSlot<'static, i32>, LatestSlot<'static, String>);
+    type Out = TestObserver<(i32, String)>;
+    assert_impl_all!(ZipObserver<Zs, (i32, String), Out, 0>: Send, Sync);
+    assert_impl_all!(CombineSubscription<Zs, (i32, String), Out>: Send, Sync);
+    assert_impl_all!(CombineSubscription<Ls, (i32, String), Out>: Send, Sync);
+    assert_impl_all!(GroupedObservable<'static, i32, String>: Send, Sync, Clone);
+    assert_impl_all!(WindowedObservable<'static, String>: Send, Sync, Clone);
+    assert_impl_all!(InnerSubscription<'static, String>: Send, Sync);
+    assert_impl_all!(SplitSubscription<'static>: Send, Sync);
+}

@@ -11,7 +11,7 @@ use futures::stream::{self, StreamExt};
 use rx::prelude::*;
 use rx::schedulers::Immediate;
 use rx::source::{create, from_iter, just};
-use rxrust::prelude::{Emitter as _, Local, Observable as _, ObservableFactory as _};
+use rxrust::prelude::{Local, Observable as _, ObservableFactory as _};
 use std::future;
 use std::hint::black_box;
 
@@ -131,14 +131,14 @@ pub fn conditional(c: &mut Criterion) {
                 }
             })
             .rx(|| {
-                just(black_box(1)).take_while(|_| pass).subscribe(sink);
+                just(black_box(1)).take_while(move |_| pass).subscribe(sink);
             })
             .rxrust(|| {
-                Local::of(black_box(1)).take_while(|_| pass).subscribe(sink);
+                Local::of(black_box(1)).take_while(move |_| pass).subscribe(sink);
             })
             .futures(|| {
                 drive(
-                    stream::iter([black_box(1)]).take_while(|_| future::ready(pass)),
+                    stream::iter([black_box(1)]).take_while(move |_| future::ready(pass)),
                     sink,
                 )
             });

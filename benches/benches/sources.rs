@@ -9,7 +9,7 @@ use rx::prelude::*;
 use rx::schedulers::{CurrentThread, Immediate, NewThread, Reschedule, Scheduler, Worker};
 use rx::source::{concat, create, defer, from_iter, interval, just};
 use rxrust::prelude::{
-    Emitter as _, Local, Observable as _, ObservableFactory as _, Scheduler as _, Task, TaskState,
+    Local, Observable as _, ObservableFactory as _, Scheduler as _, Task, TaskState,
 };
 use std::cell::Cell;
 use std::convert::Infallible;
@@ -251,7 +251,7 @@ pub fn schedulers(c: &mut Criterion) {
 
     g.case("immediate scheduler create worker + schedule")
         .hand(|| {
-            let mut task = || {
+            let task = || {
                 sink(&observer);
             };
             task();
@@ -277,7 +277,7 @@ pub fn schedulers(c: &mut Criterion) {
     g.case("current_thread scheduler create worker + schedule")
         .hand(|| {
             on_trampoline(|| {
-                let mut task = || {
+                let task = || {
                     sink(&observer);
                 };
                 task();

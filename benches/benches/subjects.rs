@@ -13,7 +13,7 @@ use rx::schedulers::CurrentThread;
 use rx::source::{create, from_iter, just};
 use rx::subjects::PublishSubject;
 use rxrust::prelude::{
-    Emitter as _, Local, Observable as _, ObservableFactory as _, Observer as _,
+    Local, Observable as _, ObservableFactory as _, Observer as _,
 };
 use std::cell::Cell;
 use std::hint::black_box;
@@ -287,37 +287,8 @@ pub fn scenarios(c: &mut Criterion) {
             .map(|v| v)
             .map(|v| v)
             .map(|v| v)
-            .map(|v| v)
-            .map(|v| v)
-            .map(|v| v)
-            .map(|v| v)
             .subscribe(sink);
         })
-        .futures(|| {
-            drive(
-                stream::iter([black_box(1)])
-                    .map(|v| v)
-                    .map(|v| v)
-                    .map(|v| v)
-                    .map(|v| v)
-                    .map(|v| v)
-                    .map(|v| v)
-                    .map(|v| v)
-                    .map(|v| v)
-                    .map(|v| v)
-                    .map(|v| v)
-                    .map(|v| v)
-                    .map(|v| v)
-                    .map(|v| v)
-                    .map(|v| v)
-                    .map(|v| v)
-                    .map(|v| v)
-                    .map(|v| v)
-                    .map(|v| v)
-                    .map(|v| v)
-                    .map(|v| v),
-                sink,
-            )
-        });
+        ;
     g.finish();
 }

@@ -128,10 +128,10 @@ impl<'a, O: Observer<T>, T> AmbObserver<'a, O, T> {
 
 impl<O: Observer<T>, T> Observer<T> for AmbObserver<'_, O, T> {
     fn on_next(&mut self, value: T) {
-        if self.win() {
-            if let Some(downstream) = &mut self.downstream {
-                downstream.on_next(value);
-            }
+        if self.win()
+            && let Some(downstream) = &mut self.downstream
+        {
+            downstream.on_next(value);
         }
     }
 
@@ -198,7 +198,10 @@ mod tests {
         let sch = TestScheduler::new();
         let o = TimedObserver::new(&sch);
         cold(&sch, [(ms(20), Next(1)), (ms(30), Completed)])
-            .amb_with(cold(&sch, [(ms(10), Next(2)), (ms(40), Next(3)), (ms(50), Completed)]))
+            .amb_with(cold(
+                &sch,
+                [(ms(10), Next(2)), (ms(40), Next(3)), (ms(50), Completed)],
+            ))
             .subscribe_observer(o.clone());
         sch.run();
         o.assert_timeline(&[(ms(10), Next(2)), (ms(40), Next(3)), (ms(50), Completed)]);
@@ -249,7 +252,9 @@ mod tests {
     #[test]
     fn errors_and_silence() {
         let o = TestObserver::<i32>::new();
-        never().amb_with(throw(Error::msg("second"))).subscribe_observer(o.clone());
+        never()
+            .amb_with(throw(Error::msg("second")))
+            .subscribe_observer(o.clone());
         o.assert_error("second");
 
         let o = TestObserver::<i32>::new();

@@ -25,183 +25,15 @@
 //! type-erased: boxed, which allocates nothing for a zero-sized handle, and not stored at all
 //! when it is already disposed, as a synchronous source's is.
 //!
-//! The per-tuple code (row building, slot access by index, the `Subscribe` impls) is
-//! mechanical and written by [`for_each_tuple`] for 2 to 8 sources; the logic lives in the
-//! generic functions here and in each operator's observer.
+//! The slots, and the mechanical per-tuple code over them, are in `combine_slots`; the logic
+//! lives in the generic functions here and in each operator's observer.
 
+use super::combine_slots::{Buffer, Handle, Slot, SlotAt, Slots};
 use crate::Error;
 use crate::observer::Observer;
 use crate::subscription::Subscription;
 use crate::sync::{Arc, AtomicBool, Mutex, MutexGuard, Ordering};
-use std::collections::VecDeque;
 use std::{fmt, mem};
-
-/// A source's handle, type-erased so the slots need not name it.
-pub(crate) type Handle<'a> = Box<dyn Subscription + Send + 'a>;
-
-/// A first-in first-out queue that keeps its oldest value inline, so a queue that never holds
-/// more than one value at a time — the lock-step case of zip, or rows delivered as soon as
-/// they are made — never allocates.
-pub(crate) struct Buffer<T> {
-    /// The oldest value; `None` only when the queue is empty.
-    head: Option<T>,
-    rest: VecDeque<T>,
-}
-
-impl<T> Buffer<T> {
-    pub(crate) const fn new() -> Self {
-        Buffer {
-            head: None,
-            rest: VecDeque::new(),
-        }
-    }
-
-    pub(crate) fn push(&mut self, value: T) {
-        if self.head.is_none() {
-            self.head = Some(value);
-        } else {
-            self.rest.push_back(value);
-        }
-    }
-
-    pub(crate) fn pop(&mut self) -> Option<T> {
-        let value = self.head.take();
-        self.head = self.rest.pop_front();
-        value
-    }
-
-    pub(crate) fn is_empty(&self) -> bool {
-        self.head.is_none()
-    }
-
-    pub(crate) fn len(&self) -> usize {
-        usize::from(self.head.is_some()) + self.rest.len()
-    }
-}
-
-impl<T> Default for Buffer<T> {
-    fn default() -> Self {
-        Buffer::new()
-    }
-}
-
-/// One source's part of the shared state: at least the place where its handle is kept.
-pub trait Slot<'a> {
-    /// Where the source's handle is kept once its `subscribe` has returned.
-    fn handle(&mut self) -> &mut Option<Handle<'a>>;
-}
-
-/// A slot that contributes one value to each row.
-pub trait RowSlot {
-    /// What the slot contributes to a row.
-    type Item;
-    /// Whether the slot can contribute to a row now.
-    fn is_ready(&self) -> bool;
-    /// The slot's contribution to a row; called only when every slot is ready.
-    fn take(&mut self) -> Self::Item;
-    /// Whether the source has completed and the slot will never be ready again by itself
-    /// (zip), or simply has completed (combine_latest).
-    fn is_finished(&self) -> bool;
-}
-
-/// A tuple of slots, one per source.
-pub trait Slots {
-    /// Disposes the handle of every source.
-    fn dispose(&mut self);
-}
-
-/// A tuple of slots that each contribute to a row.
-pub trait RowSlots: Slots {
-    /// A tuple of the slots' items.
-    type Row;
-    /// Whether every slot is ready.
-    fn is_ready(&self) -> bool;
-    /// Takes one row; called only when [`is_ready`](RowSlots::is_ready).
-    fn take_row(&mut self) -> Self::Row;
-    /// Whether some slot is finished.
-    fn any_finished(&self) -> bool;
-    /// Whether every slot is finished.
-    fn all_finished(&self) -> bool;
-}
-
-/// Access to the slot of source `I`, so each source's observer reaches its own slot with no
-/// run-time indexing.
-pub trait SlotAt<const I: usize> {
-    /// The slot's type.
-    type Slot;
-    /// The slot.
-    fn at(&mut self) -> &mut Self::Slot;
-}
-
-/// Calls `$m!([S0 S1 ..] 0 S0, 1 S1, ..)` for every tuple size from 2 to 8: the bracketed
-/// list names the whole tuple, for use inside repetitions over its elements.
-macro_rules! for_each_tuple {
-    ($m:ident) => {
-        $m!([S0 S1] 0 S0, 1 S1);
-        $m!([S0 S1 S2] 0 S0, 1 S1, 2 S2);
-        $m!([S0 S1 S2 S3] 0 S0, 1 S1, 2 S2, 3 S3);
-        $m!([S0 S1 S2 S3 S4] 0 S0, 1 S1, 2 S2, 3 S3, 4 S4);
-        $m!([S0 S1 S2 S3 S4 S5] 0 S0, 1 S1, 2 S2, 3 S3, 4 S4, 5 S5);
-        $m!([S0 S1 S2 S3 S4 S5 S6] 0 S0, 1 S1, 2 S2, 3 S3, 4 S4, 5 S5, 6 S6);
-        $m!([S0 S1 S2 S3 S4 S5 S6 S7] 0 S0, 1 S1, 2 S2, 3 S3, 4 S4, 5 S5, 6 S6, 7 S7);
-    };
-}
-pub(crate) use for_each_tuple;
-
-macro_rules! slot_tuple_impls {
-    ($all:tt $($i:tt $S:ident),+) => {
-        impl<'a, $($S: Slot<'a>),+> Slots for ($($S,)+) {
-            fn dispose(&mut self) {
-                $(
-                    if let Some(handle) = self.$i.handle().take() {
-                        handle.dispose();
-                    }
-                )+
-            }
-        }
-
-        impl<'a, $($S: Slot<'a> + RowSlot),+> RowSlots for ($($S,)+) {
-            type Row = ($($S::Item,)+);
-
-            #[inline]
-            fn is_ready(&self) -> bool {
-                $(self.$i.is_ready())&&+
-            }
-
-            #[inline]
-            fn take_row(&mut self) -> Self::Row {
-                ($(self.$i.take(),)+)
-            }
-
-            #[inline]
-            fn any_finished(&self) -> bool {
-                $(self.$i.is_finished())||+
-            }
-
-            #[inline]
-            fn all_finished(&self) -> bool {
-                $(self.$i.is_finished())&&+
-            }
-        }
-
-        $(slot_at_impl!($all $i $S);)+
-    };
-}
-
-macro_rules! slot_at_impl {
-    ([$($all:ident)+] $i:tt $S:ident) => {
-        impl<$($all),+> SlotAt<$i> for ($($all,)+) {
-            type Slot = $S;
-
-            #[inline]
-            fn at(&mut self) -> &mut $S {
-                &mut self.$i
-            }
-        }
-    };
-}
-
-for_each_tuple!(slot_tuple_impls);
 
 /// What a notification did to the sequence.
 pub(crate) enum Step {
@@ -241,11 +73,10 @@ struct State<L, R, O> {
     slots: Option<L>,
     /// Rows waiting for delivery, oldest first.
     rows: Buffer<R>,
-    /// The downstream observer while nobody is delivering; `None` while a thread delivers
-    /// (it holds the observer) and after the end.
+    /// The downstream observer while nobody is delivering. A thread that delivers takes it
+    /// out, so finding `None` before the end means another thread is delivering and will
+    /// pick up what was queued; after the end it is `None` for good.
     observer: Option<O>,
-    /// Whether a thread is delivering: then it, and only it, calls the downstream.
-    delivering: bool,
     end: End,
 }
 
@@ -260,7 +91,6 @@ impl<L: Slots, R, O: Observer<R>> Core<L, R, O> {
                 slots: live.then_some(slots),
                 rows: Buffer::new(),
                 observer: live.then_some(observer),
-                delivering: false,
                 end: if live { End::Running } else { End::Done },
             }),
         }
@@ -318,7 +148,13 @@ impl<L: Slots, R, O: Observer<R>> Core<L, R, O> {
             Step::Complete => self.end(&mut state, End::Completing),
             Step::Fail(error) => self.end(&mut state, End::Failing(error)),
         };
-        self.deliver(state, released);
+        if released.is_none() && state.rows.is_empty() && matches!(state.end, End::Running) {
+            // Nothing to deliver (the other source of with_latest_from, a value waiting for
+            // its partner): leave the observer where it is.
+            drop(state);
+        } else {
+            self.deliver(state, released);
+        }
         drop(garbage);
     }
 
@@ -358,13 +194,9 @@ impl<L: Slots, R, O: Observer<R>> Core<L, R, O> {
             drop(slots);
             state = self.state.lock();
         }
-        if state.delivering {
-            return;
-        }
         let Some(mut observer) = state.observer.take() else {
             return;
         };
-        state.delivering = true;
         loop {
             match &state.end {
                 End::Running | End::Completing => {}
@@ -407,7 +239,6 @@ impl<L: Slots, R, O: Observer<R>> Core<L, R, O> {
                 return;
             }
             state.observer = Some(observer);
-            state.delivering = false;
             return;
         }
     }
@@ -487,28 +318,5 @@ where
 impl<O, F> fmt::Debug for CombineWithObserver<O, F> {
     fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
         f.write_str("CombineWithObserver")
-    }
-}
-
-#[cfg(test)]
-mod tests {
-    use super::Buffer;
-
-    #[test]
-    fn buffer_is_fifo_and_keeps_one_value_inline() {
-        let mut b = Buffer::new();
-        assert!(b.is_empty());
-        b.push(1);
-        assert_eq!(b.rest.capacity(), 0);
-        b.push(2);
-        b.push(3);
-        assert_eq!(b.len(), 3);
-        assert_eq!(b.pop(), Some(1));
-        b.push(4);
-        assert_eq!(b.pop(), Some(2));
-        assert_eq!(b.pop(), Some(3));
-        assert_eq!(b.pop(), Some(4));
-        assert_eq!(b.pop(), None);
-        assert!(b.is_empty());
     }
 }

@@ -8,10 +8,8 @@
 //! Rows are snapshots taken under the lock, so two values that arrive together from two
 //! threads give two rows, as in RxJava.
 
-use super::combine_core::{
-    CombineSubscription, CombineWithObserver, Core, Handle, RowSlot, RowSlots, Slot, SlotAt, Step,
-    for_each_tuple,
-};
+use super::combine_core::{CombineSubscription, CombineWithObserver, Core, Step};
+use super::combine_slots::{Handle, RowSlot, RowSlots, Slot, SlotAt, for_each_tuple};
 use crate::Error;
 use crate::observable::{Observable, Subscribe};
 use crate::observer::Observer;

@@ -46,7 +46,10 @@ mod tests {
     #[test]
     fn keeps_the_order_of_the_inners_even_when_they_overlap_in_time() {
         let sch = TestScheduler::new();
-        let a = cold(&sch, [(ms(10), Next(1)), (ms(20), Next(2)), (ms(30), Completed)]);
+        let a = cold(
+            &sch,
+            [(ms(10), Next(1)), (ms(20), Next(2)), (ms(30), Completed)],
+        );
         let b = cold(&sch, [(ms(5), Next(3)), (ms(10), Completed)]);
         let o = TimedObserver::new(&sch);
         from_iter([a, b]).concat().subscribe_observer(o.clone());
@@ -72,7 +75,9 @@ mod tests {
     #[test]
     fn empty_inners_and_empty_outer() {
         let o = TestObserver::<i32>::new();
-        from_iter([empty(), empty()]).concat().subscribe_observer(o.clone());
+        from_iter([empty(), empty()])
+            .concat()
+            .subscribe_observer(o.clone());
         o.assert_notifications(&[Completed]);
 
         let o = TestObserver::<i32>::new();

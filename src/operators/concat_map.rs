@@ -86,9 +86,12 @@ mod tests {
         let sch = TestScheduler::new();
         let o = TimedObserver::new(&sch);
         let inner_sch = sch.clone();
-        cold(&sch, [(ms(0), Next(1)), (ms(5), Error(Error::msg("outer")))])
-            .concat_map(move |v| cold(&inner_sch, [(ms(10), Next(v)), (ms(10), Completed)]))
-            .subscribe_observer(o.clone());
+        cold(
+            &sch,
+            [(ms(0), Next(1)), (ms(5), Error(Error::msg("outer")))],
+        )
+        .concat_map(move |v| cold(&inner_sch, [(ms(10), Next(v)), (ms(10), Completed)]))
+        .subscribe_observer(o.clone());
         sch.run();
         o.assert_timeline(&[(ms(5), Error(Error::msg("outer")))]);
     }

@@ -14,18 +14,16 @@
 
 use crate::notification::Notification;
 use crate::observer::Observer;
-use crate::schedulers::{ImmediateWorker, Worker};
+use crate::schedulers::Worker;
 use crate::subscription::Subscription;
 use crate::sync::{AtomicBool, Mutex, Ordering};
-use std::any::TypeId;
 
-/// Whether `W` runs each task inline, before `schedule` returns (it is
-/// [`Immediate`](crate::schedulers::Immediate)'s worker). Then handing a notification to a
-/// task that runs at once is the same as delivering it directly, which `observe_on` and
-/// `subscribe_on` do instead; and a periodic task never returns, which the periodic operators
-/// refuse. A comparison of constants, folded at compile time.
+/// Whether `W` runs each task inline, before `schedule` returns ([`Worker::RUNS_INLINE`]).
+/// Then handing a notification to a task that runs at once is the same as delivering it
+/// directly, which `observe_on` and `subscribe_on` do instead; and a periodic task never
+/// returns, which the periodic operators refuse. A constant, folded at compile time.
 pub(crate) fn runs_inline<W: Worker>() -> bool {
-    TypeId::of::<W>() == TypeId::of::<ImmediateWorker>()
+    W::RUNS_INLINE
 }
 
 /// The state of a time operator, seen as a queue of notifications ready for delivery.

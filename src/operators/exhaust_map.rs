@@ -67,7 +67,11 @@ mod tests {
         sch.run();
         // `b` arrived while `a`'s inner ran: not even mapped.
         assert_eq!(*mapped.lock().unwrap(), ['a', 'c']);
-        o.assert_timeline(&[(ms(10), Next('a')), (ms(35), Next('c')), (ms(45), Completed)]);
+        o.assert_timeline(&[
+            (ms(10), Next('a')),
+            (ms(35), Next('c')),
+            (ms(45), Completed),
+        ]);
     }
 
     #[test]

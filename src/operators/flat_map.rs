@@ -192,7 +192,10 @@ where
 
 /// Subscribes queued inners while there are places; the caller has set `draining` and
 /// subscribed one itself.
-fn drain<'a, O, U: Observable>(core: &Arc<FlatCore<'a, O, U>>, subscribe: SubscribeInner<'a, O, U>) {
+fn drain<'a, O, U: Observable>(
+    core: &Arc<FlatCore<'a, O, U>>,
+    subscribe: SubscribeInner<'a, O, U>,
+) {
     loop {
         let mut locked = core.lock();
         let closed = locked.is_closed();
@@ -451,7 +454,9 @@ mod tests {
     #[test]
     fn just_into_just() {
         let mut seen = Vec::new();
-        let handle = just(1).flat_map(|v| just(v * 2)).subscribe(|v| seen.push(v));
+        let handle = just(1)
+            .flat_map(|v| just(v * 2))
+            .subscribe(|v| seen.push(v));
         assert_eq!(seen, [2]);
         assert!(handle.is_disposed());
     }

@@ -3,7 +3,8 @@
 //! The observer keeps a map from key to open group; the groups themselves, their buffering,
 //! abandonment and the reference-counted upstream are in `split_core`.
 
-use super::split_core::{self, Inner, InnerSubscription, Refs, SplitSubscription};
+use super::split_core::{self, Inner, InnerSubscription};
+use super::split_refs::{Refs, SplitSubscription};
 use crate::Error;
 use crate::observable::{Observable, Subscribe};
 use crate::observer::Observer;

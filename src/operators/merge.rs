@@ -19,6 +19,12 @@
 //! held while user code runs, so reentrancy cannot deadlock and a panicking callback leaves no
 //! lock held; the queue allocates only when deliveries actually overlap.
 //!
+//! **No backpressure.** A producer is never blocked by a slow downstream: its value is
+//! queued and it goes on. The queue has no bound, as in RxJava's `Observable` (RPP holds the
+//! lock while delivering instead, which bounds memory but deadlocks when the downstream feeds
+//! the merge back on another thread). Producers that outrun the downstream for long make the
+//! queue grow; the documentation of every operator here says so.
+//!
 //! **One terminal event.** An error or completion closes the core: nothing is accepted after
 //! it. If an emitter is busy the terminal event waits for it: completion after the queued
 //! values, an error ahead of them (as RxJava drops queued values on error).
@@ -403,19 +409,19 @@ impl<'a, O, T, X> Locked<'_, 'a, O, T, X> {
 
     /// Upstream `id` terminated: forget its handle.
     pub(crate) fn release_upstream(&mut self, id: u64) {
-        if !self.mark_slot(id, SlotState::Finished) {
-            if let Some(control) = &self.state.upstreams.control {
-                self.after.drop_handle = control.remove(id);
-            }
+        if !self.mark_slot(id, SlotState::Finished)
+            && let Some(control) = &self.state.upstreams.control
+        {
+            self.after.drop_handle = control.remove(id);
         }
     }
 
     /// Disposes upstream `id` (once the lock is released).
     pub(crate) fn dispose_upstream(&mut self, id: u64) {
-        if !self.mark_slot(id, SlotState::Cancelled) {
-            if let Some(control) = &self.state.upstreams.control {
-                self.after.dispose_handle = control.remove(id);
-            }
+        if !self.mark_slot(id, SlotState::Cancelled)
+            && let Some(control) = &self.state.upstreams.control
+        {
+            self.after.dispose_handle = control.remove(id);
         }
     }
 
@@ -446,6 +452,8 @@ impl<'a, O, T, X> Locked<'_, 'a, O, T, X> {
         O: Observer<T>,
     {
         if self.state.closed {
+            // Parameters drop in reverse order: release the lock before `value` drops.
+            drop(self);
             return;
         }
         if self.state.emitting {
@@ -712,7 +720,8 @@ impl<'a, S, O> Subscribe<O> for MergeAll<'a, S>
 where
     S: Observable,
     <S as Observable>::Item: Observable,
-    FlatMap<'a, S, Identity<<S as Observable>::Item>>: Subscribe<O, Subscription = MergeSubscription<'a>>,
+    FlatMap<'a, S, Identity<<S as Observable>::Item>>:
+        Subscribe<O, Subscription = MergeSubscription<'a>>,
 {
     type Subscription = MergeSubscription<'a>;
 
@@ -803,6 +812,39 @@ mod tests {
             .subscribe_observer(o.clone());
         o.assert_values(&[0, 1, 2]);
         o.assert_not_terminated();
+    }
+
+    #[test]
+    fn types_are_send_and_sync_when_their_parts_are() {
+        use crate::operators::*;
+        use crate::source::{Just, Merge};
+        use static_assertions::{assert_impl_all, assert_not_impl_any};
+        type F = fn(i32) -> Just<i32>;
+        type J = Just<i32>;
+        assert_impl_all!(MergeSubscription<'static>: Send, Sync, Clone);
+        assert_impl_all!(FlatMap<'static, J, F>: Send, Sync, Clone);
+        assert_impl_all!(MergeAll<'static, Just<J>>: Send, Sync, Clone);
+        assert_impl_all!(MergeMax<'static, Just<J>>: Send, Sync, Clone);
+        assert_impl_all!(ConcatAll<'static, Just<J>>: Send, Sync, Clone);
+        assert_impl_all!(ConcatMap<'static, J, F>: Send, Sync, Clone);
+        assert_impl_all!(SwitchMap<'static, J, F>: Send, Sync, Clone);
+        assert_impl_all!(SwitchOnNext<'static, Just<J>>: Send, Sync, Clone);
+        assert_impl_all!(ExhaustMap<'static, J, F>: Send, Sync, Clone);
+        assert_impl_all!(MergeWith<'static, J, J>: Send, Sync, Clone);
+        assert_impl_all!(TakeUntil<'static, J, J>: Send, Sync, Clone);
+        assert_impl_all!(SkipUntil<'static, J, J>: Send, Sync, Clone);
+        assert_impl_all!(AmbWith<'static, J, J>: Send, Sync, Clone);
+        assert_impl_all!(Merge<'static, Vec<J>>: Send, Sync, Clone);
+        assert_impl_all!(crate::source::Amb<'static, Vec<J>>: Send, Sync, Clone);
+        // The observers handed upstream are `Send` exactly when the downstream is.
+        type Down = TestObserver<i32>;
+        type Local = crate::observer::NextObserver<std::rc::Rc<i32>>;
+        assert_impl_all!(FlatMapInner<'static, Down, J>: Send, Sync);
+        assert_impl_all!(FlatMapOuter<'static, Down, F, J>: Send, Sync);
+        assert_impl_all!(MergeWithObserver<'static, Down, i32>: Send, Sync);
+        assert_impl_all!(AmbObserver<'static, Down, i32>: Send, Sync);
+        assert_not_impl_any!(FlatMapInner<'static, Local, J>: Send, Sync);
+        assert_not_impl_any!(MergeWithObserver<'static, Local, i32>: Send, Sync);
     }
 
     #[test]
@@ -933,7 +975,11 @@ pub(crate) mod testkit {
 
         fn subscribe_observer(self, observer: O) -> HotHandle<T> {
             let name = self.shared.name;
-            self.shared.log.lock().unwrap().push(format!("subscribe {name}"));
+            self.shared
+                .log
+                .lock()
+                .unwrap()
+                .push(format!("subscribe {name}"));
             let mut state = self.shared.state.lock().unwrap();
             let id = state.next_id;
             state.next_id += 1;
@@ -967,7 +1013,11 @@ pub(crate) mod testkit {
                 }
             };
             drop(removed);
-            shared.log.lock().unwrap().push(format!("dispose {}", shared.name));
+            shared
+                .log
+                .lock()
+                .unwrap()
+                .push(format!("dispose {}", shared.name));
         }
 
         fn is_disposed(&self) -> bool {
@@ -1019,7 +1069,10 @@ mod loom_merge {
 
     impl Observer<u32> for Recorder {
         fn on_next(&mut self, _: u32) {
-            assert!(!self.terminated.load(SeqCst), "a value after the terminal event");
+            assert!(
+                !self.terminated.load(SeqCst),
+                "a value after the terminal event"
+            );
             // A preemption point between the swap and the store: loom tries another
             // delivery in between.
             assert!(!self.busy.swap(true, SeqCst), "two on_next calls at once");
@@ -1081,6 +1134,66 @@ mod loom_merge {
             t.join().unwrap();
             assert_eq!(recorder.terminals.load(SeqCst), 1);
             assert!(recorder.values.load(SeqCst) <= 2);
+        });
+    }
+
+    /// An upstream handle that records being disposed and being dropped.
+    #[derive(Clone, Default)]
+    struct Flags {
+        disposed: Arc<AtomicBool>,
+        dropped: Arc<AtomicBool>,
+    }
+
+    struct FlagHandle(Flags);
+
+    impl Subscription for FlagHandle {
+        fn dispose(&self) {
+            self.0.disposed.store(true, SeqCst);
+        }
+        fn is_disposed(&self) -> bool {
+            self.0.disposed.load(SeqCst)
+        }
+    }
+
+    impl Drop for FlagHandle {
+        fn drop(&mut self) {
+            self.0.dropped.store(true, SeqCst);
+        }
+    }
+
+    #[test]
+    fn loom_merge_dispose_races_keeping_a_handle() {
+        loom::model(|| {
+            let core = Arc::new(TestCore::new(Recorder::default(), 1));
+            let handle = core.handle();
+            let id = core.begin().unwrap();
+            let t = thread::spawn(move || handle.dispose());
+            let flags = Flags::default();
+            core.end_subscribe(id, FlagHandle(flags.clone()));
+            t.join().unwrap();
+            // Whichever came first, the upstream ends up disposed and not kept.
+            assert!(flags.disposed.load(SeqCst));
+            assert!(flags.dropped.load(SeqCst));
+        });
+    }
+
+    #[test]
+    fn loom_merge_termination_races_keeping_a_handle() {
+        loom::model(|| {
+            let core = Arc::new(TestCore::new(Recorder::default(), 2));
+            let id = core.begin().unwrap();
+            let other = core.clone();
+            // The upstream terminates on its own thread while its `subscribe` returns.
+            let t = thread::spawn(move || {
+                let mut locked = other.lock();
+                locked.release_upstream(id);
+            });
+            let flags = Flags::default();
+            core.end_subscribe(id, FlagHandle(flags.clone()));
+            t.join().unwrap();
+            // A finished upstream's handle is dropped, never kept (or disposed).
+            assert!(flags.dropped.load(SeqCst));
+            assert!(!flags.disposed.load(SeqCst));
         });
     }
 

@@ -136,9 +136,12 @@ mod tests {
     fn interleaves_in_virtual_time_and_completes_after_both() {
         let sch = TestScheduler::new();
         let o = TimedObserver::new(&sch);
-        cold(&sch, [(ms(10), Next(1)), (ms(30), Next(3)), (ms(40), Completed)])
-            .merge_with(cold(&sch, [(ms(20), Next(2)), (ms(25), Completed)]))
-            .subscribe_observer(o.clone());
+        cold(
+            &sch,
+            [(ms(10), Next(1)), (ms(30), Next(3)), (ms(40), Completed)],
+        )
+        .merge_with(cold(&sch, [(ms(20), Next(2)), (ms(25), Completed)]))
+        .subscribe_observer(o.clone());
         sch.run();
         o.assert_timeline(&[
             (ms(10), Next(1)),
@@ -165,17 +168,17 @@ mod tests {
         let a = Hot::new("a", &log);
         let b = Hot::new("b", &log);
         let o = TestObserver::new();
-        let handle = a.clone().merge_with(b.clone()).subscribe_observer(o.clone());
+        let handle = a
+            .clone()
+            .merge_with(b.clone())
+            .subscribe_observer(o.clone());
         a.next(1);
         b.next(2);
         a.error("a failed");
         b.next(3);
         b.error("b failed");
         o.assert_notifications(&[Next(1), Next(2), Error(Error::msg("a failed"))]);
-        assert_eq!(
-            drain(&log),
-            ["subscribe a", "subscribe b", "dispose b"]
-        );
+        assert_eq!(drain(&log), ["subscribe a", "subscribe b", "dispose b"]);
         assert!(handle.is_disposed());
     }
 
@@ -197,7 +200,10 @@ mod tests {
         let a = Hot::new("a", &log);
         let b = Hot::new("b", &log);
         let o = TestObserver::new();
-        let handle = a.clone().merge_with(b.clone()).subscribe_observer(o.clone());
+        let handle = a
+            .clone()
+            .merge_with(b.clone())
+            .subscribe_observer(o.clone());
         a.next(1);
         handle.dispose();
         handle.dispose();

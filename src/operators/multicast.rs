@@ -12,6 +12,7 @@
 //! what such a subject gives a late subscriber.
 
 use super::ref_count::RefCount;
+use crate::Error;
 use crate::observable::{Observable, Subscribe};
 use crate::observer::Observer;
 use crate::subjects::{
@@ -19,8 +20,8 @@ use crate::subjects::{
 };
 use crate::subscription::Subscription;
 use crate::sync::{Arc, AtomicBool, Mutex, Ordering};
-use crate::Error;
 use std::fmt;
+use std::mem;
 
 /// A source shared through a subject, which subscribes to the source only when
 /// [`connect`](ConnectableObservable::connect) is called; built by
@@ -32,10 +33,10 @@ use std::fmt;
 /// subscribe clones of it, and keep one to connect.
 #[must_use = "observables do nothing unless subscribed"]
 pub struct ConnectableObservable<S, J> {
-    shared: Arc<Shared<S, J>>,
+    pub(crate) shared: Arc<Shared<S, J>>,
 }
 
-struct Shared<S, J> {
+pub(crate) struct Shared<S, J> {
     /// The subject the next connection feeds, from the one the last connection fed.
     renew: fn(&J) -> J,
     state: Mutex<State<S, J>>,
@@ -52,7 +53,11 @@ impl<S, J> ConnectableObservable<S, J> {
         ConnectableObservable {
             shared: Arc::new(Shared {
                 renew,
-                state: Mutex::new(State { source, subject, link: None }),
+                state: Mutex::new(State {
+                    source,
+                    subject,
+                    link: None,
+                }),
             }),
         }
     }
@@ -67,11 +72,22 @@ impl<S, J> ConnectableObservable<S, J> {
     /// Ends a connection whose source terminated, so the next subscriber joins a fresh subject
     /// (what `ref_count` needs to start over).
     pub(crate) fn reset(&self) {
-        let mut state = self.shared.state.lock();
-        if state.link.as_ref().is_some_and(|link| link.is_terminated()) {
-            state.link = None;
-            state.subject = (self.shared.renew)(&state.subject);
-        }
+        let retired = {
+            let mut state = self.shared.state.lock();
+            let ended = state.link.as_ref().is_some_and(|link| link.is_terminated());
+            ended.then(|| self.shared.retire(&mut state))
+        };
+        drop(retired);
+    }
+}
+
+impl<S, J> Shared<S, J> {
+    /// Ends the current connection and puts a fresh subject in its place. The old subject and
+    /// link are handed back to be dropped once the lock is released: dropping them may drop
+    /// observers and the source's subscription, which runs their owners' code.
+    fn retire(&self, state: &mut State<S, J>) -> (J, Option<Arc<Link>>) {
+        let fresh = (self.renew)(&state.subject);
+        (mem::replace(&mut state.subject, fresh), state.link.take())
     }
 }
 
@@ -84,7 +100,11 @@ impl<S, T> ConnectableObservable<S, PublishSubject<T>> {
 impl<S, T> ConnectableObservable<S, ReplaySubject<T>> {
     pub(crate) fn replay(source: S, capacity: usize) -> Self {
         assert!(capacity > 0, "replay: the buffer size must be positive");
-        Self::new(source, ReplaySubject::with_capacity(capacity), ReplaySubject::empty_like)
+        Self::new(
+            source,
+            ReplaySubject::with_capacity(capacity),
+            ReplaySubject::empty_like,
+        )
     }
 }
 
@@ -135,31 +155,43 @@ where
     /// The running connection, or a new one that is not started yet: with the source and the
     /// subject's observer to start it with.
     #[allow(clippy::type_complexity)]
-    pub(crate) fn link(&self) -> (Connection, Option<(S, SubjectObserver<<S as Observable>::Item>)>)
+    pub(crate) fn link(
+        &self,
+    ) -> (
+        Connection,
+        Option<(S, SubjectObserver<<S as Observable>::Item>)>,
+    )
     where
         S: Clone,
     {
         let mut state = self.shared.state.lock();
+        let mut retired = None;
         if let Some(link) = &state.link {
             if !link.is_disconnected() && !link.is_terminated() {
                 return (Connection { link: link.clone() }, None);
             }
-            state.subject = (self.shared.renew)(&state.subject);
+            retired = Some(self.shared.retire(&mut state));
         }
         let link = Arc::new(Link::new());
         state.link = Some(link.clone());
         let start = (state.source.clone(), state.subject.observer());
+        drop(state);
+        drop(retired);
         (Connection { link }, Some(start))
     }
 
     /// The subject new subscribers join.
     fn subject(&self) -> SubjectObservable<<S as Observable>::Item> {
         let mut state = self.shared.state.lock();
-        if state.link.as_ref().is_some_and(|link| link.is_disconnected()) {
-            state.link = None;
-            state.subject = (self.shared.renew)(&state.subject);
-        }
-        state.subject.observable()
+        let ended = state
+            .link
+            .as_ref()
+            .is_some_and(|link| link.is_disconnected());
+        let retired = ended.then(|| self.shared.retire(&mut state));
+        let subject = state.subject.observable();
+        drop(state);
+        drop(retired);
+        subject
     }
 
     /// Connects when the first subscriber comes and disconnects when the last one leaves;
@@ -195,16 +227,24 @@ where
 
 impl<S, J> Clone for ConnectableObservable<S, J> {
     fn clone(&self) -> Self {
-        ConnectableObservable { shared: self.shared.clone() }
+        ConnectableObservable {
+            shared: self.shared.clone(),
+        }
     }
 }
 
 impl<S, J> fmt::Debug for ConnectableObservable<S, J> {
     fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
-        let connected = self.shared.state.lock().link.as_ref().is_some_and(|link| {
-            !link.is_disconnected() && !link.is_terminated()
-        });
-        f.debug_struct("ConnectableObservable").field("connected", &connected).finish_non_exhaustive()
+        let connected = self
+            .shared
+            .state
+            .lock()
+            .link
+            .as_ref()
+            .is_some_and(|link| !link.is_disconnected() && !link.is_terminated());
+        f.debug_struct("ConnectableObservable")
+            .field("connected", &connected)
+            .finish_non_exhaustive()
     }
 }
 
@@ -246,7 +286,10 @@ impl Connection {
         if self.link.is_disconnected() {
             return;
         }
-        let upstream = source.subscribe_observer(ConnectionObserver { subject, link: self.link.clone() });
+        let upstream = source.subscribe_observer(ConnectionObserver {
+            subject,
+            link: self.link.clone(),
+        });
         self.link.set_upstream(Box::new(upstream));
     }
 }
@@ -288,7 +331,10 @@ struct Upstream {
 impl Link {
     fn new() -> Self {
         Link {
-            upstream: Mutex::new(Upstream { subscription: None, disconnected: false }),
+            upstream: Mutex::new(Upstream {
+                subscription: None,
+                disconnected: false,
+            }),
             disconnected: AtomicBool::new(false),
             terminated: AtomicBool::new(false),
         }
@@ -377,8 +423,8 @@ impl<T: Clone + Send> Observer<T> for ConnectionObserver<T> {
 pub(crate) mod counted {
     use crate::prelude::*;
     use crate::subjects::{PublishSubject, SubjectSubscription};
-    use std::sync::atomic::{AtomicUsize, Ordering};
     use std::sync::Arc;
+    use std::sync::atomic::{AtomicUsize, Ordering};
 
     #[derive(Clone)]
     pub(crate) struct Counted {
@@ -447,7 +493,6 @@ mod tests {
     use crate::testing::TestObserver;
     use crate::{Error, Notification};
     use std::sync::Arc;
-
 
     #[test]
     fn nothing_flows_before_connect() {

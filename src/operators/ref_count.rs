@@ -9,13 +9,13 @@
 //! observer — after a disposal, after the observer reported `is_disposed`, or after its
 //! terminal notification — so every way out is counted once, by a drop guard.
 
-use super::multicast::{Connection, ConnectableObservable, ConnectionObserver};
+use super::multicast::{ConnectableObservable, Connection, ConnectionObserver};
+use crate::Error;
 use crate::observable::{Observable, Subscribe};
 use crate::observer::Observer;
 use crate::subjects::{Subject, SubjectSubscription};
 use crate::subscription::Subscription;
 use crate::sync::{Arc, Mutex};
-use crate::Error;
 use std::fmt;
 
 /// Connects a [`ConnectableObservable`] when the first subscriber comes and disconnects it when
@@ -43,7 +43,11 @@ impl<S, J> RefCount<S, J> {
     pub(crate) fn new(connectable: ConnectableObservable<S, J>) -> Self {
         RefCount {
             connectable,
-            count: Arc::new(Mutex::new(Count { subscribers: 0, generation: 0, connection: None })),
+            count: Arc::new(Mutex::new(Count {
+                subscribers: 0,
+                generation: 0,
+                connection: None,
+            })),
         }
     }
 
@@ -68,15 +72,17 @@ impl<S, J> RefCount<S, J> {
 
     /// The source of `generation` terminated: the next subscriber starts over.
     fn terminated(&self, generation: u64) {
-        {
+        let ended = {
             let mut count = self.count.lock();
             if count.generation != generation {
                 return;
             }
             count.subscribers = 0;
             count.generation += 1;
-            count.connection = None;
-        }
+            count.connection.take()
+        };
+        // Dropped outside the lock: it may drop the source's subscription.
+        drop(ended);
         self.connectable.reset();
     }
 }
@@ -112,7 +118,10 @@ where
 
 impl<S, J> Clone for RefCount<S, J> {
     fn clone(&self) -> Self {
-        RefCount { connectable: self.connectable.clone(), count: self.count.clone() }
+        RefCount {
+            connectable: self.connectable.clone(),
+            count: self.count.clone(),
+        }
     }
 }
 
@@ -147,8 +156,14 @@ where
             }
             (count.generation, count.subscribers == 1)
         };
-        let leave = Leave { ref_count: self.clone(), generation };
-        let subscription = self.connectable.clone().subscribe_observer(RefCountObserver { observer, leave });
+        let leave = Leave {
+            ref_count: self.clone(),
+            generation,
+        };
+        let subscription = self
+            .connectable
+            .clone()
+            .subscribe_observer(RefCountObserver { observer, leave });
         if first {
             self.connect(generation);
         }
@@ -209,8 +224,8 @@ mod tests {
     use crate::subjects::PublishSubject;
     use crate::testing::TestObserver;
     use crate::{Error, Notification};
-    use std::sync::atomic::{AtomicUsize, Ordering};
     use std::sync::Arc;
+    use std::sync::atomic::{AtomicUsize, Ordering};
 
     #[test]
     fn connects_on_the_first_subscriber_and_disconnects_after_the_last() {
@@ -312,7 +327,9 @@ mod tests {
         let input = PublishSubject::new();
         let src = Counted::new(&input);
         let shared = src.clone().share();
-        let first = shared.clone().subscribe_observer(TestObserver::<i32>::new());
+        let first = shared
+            .clone()
+            .subscribe_observer(TestObserver::<i32>::new());
         first.dispose();
         assert_eq!(src.disposals(), 1);
         let o = TestObserver::new();
@@ -364,6 +381,24 @@ mod tests {
         c.clone().ref_count().subscribe_observer(o.clone());
         o.assert_values(&[1, 2, 3]);
         o.assert_completed();
+    }
+
+    #[test]
+    fn everything_is_freed_once_the_subscribers_left_and_the_handles_are_dropped() {
+        let input = PublishSubject::new();
+        let shared = input.observable().share();
+        let count = Arc::downgrade(&shared.count);
+        let connectable = Arc::downgrade(&shared.connectable.shared);
+        let o = TestObserver::new();
+        let handle = shared.clone().subscribe_observer(o.clone());
+        input.observer().on_next(1);
+        assert!(input.has_observers());
+        handle.dispose();
+        assert!(!input.has_observers());
+        drop((shared, handle));
+        assert!(count.upgrade().is_none());
+        assert!(connectable.upgrade().is_none());
+        o.assert_values(&[1]);
     }
 
     #[test]

@@ -205,7 +205,9 @@ mod tests {
     #[test]
     fn a_notifier_that_fires_at_once_lets_everything_through() {
         let o = TestObserver::new();
-        from_iter([1, 2]).skip_until(just(())).subscribe_observer(o.clone());
+        from_iter([1, 2])
+            .skip_until(just(()))
+            .subscribe_observer(o.clone());
         o.assert_notifications(&[Next(1), Next(2), Completed]);
     }
 
@@ -213,25 +215,33 @@ mod tests {
     fn notifier_completion_opens_the_gate() {
         // As in RxJava (Rx.NET and RxJS keep the gate closed).
         let o = TestObserver::new();
-        from_iter([1, 2]).skip_until(empty::<()>()).subscribe_observer(o.clone());
+        from_iter([1, 2])
+            .skip_until(empty::<()>())
+            .subscribe_observer(o.clone());
         o.assert_notifications(&[Next(1), Next(2), Completed]);
     }
 
     #[test]
     fn a_silent_notifier_skips_everything() {
         let o = TestObserver::new();
-        from_iter([1, 2]).skip_until(never::<()>()).subscribe_observer(o.clone());
+        from_iter([1, 2])
+            .skip_until(never::<()>())
+            .subscribe_observer(o.clone());
         o.assert_notifications(&[Completed]);
     }
 
     #[test]
     fn errors_from_either_side() {
         let o = TestObserver::<i32>::new();
-        throw(Error::msg("source")).skip_until(never::<()>()).subscribe_observer(o.clone());
+        throw(Error::msg("source"))
+            .skip_until(never::<()>())
+            .subscribe_observer(o.clone());
         o.assert_error("source");
 
         let o = TestObserver::<i32>::new();
-        from_iter([1]).skip_until(throw::<()>(Error::msg("notifier"))).subscribe_observer(o.clone());
+        from_iter([1])
+            .skip_until(throw::<()>(Error::msg("notifier")))
+            .subscribe_observer(o.clone());
         o.assert_error("notifier");
     }
 }

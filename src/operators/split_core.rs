@@ -21,135 +21,17 @@
 //! late subscriber still receives that value and the completion. So an inner nobody subscribes
 //! to never buffers more than one value.
 //!
-//! # Upstream lifetime
-//!
-//! [`Refs`] counts who still wants the source: the outer downstream, until it is disposed,
-//! and each inner observable until it ends. The source is disposed when the count reaches
-//! zero (RxJava's reference-counted upstream): disposing the outer handle stops new inner
-//! observables, but the open ones keep receiving values until they end or are disposed.
+//! The source's lifetime, shared by the outer observer and the inner observables, is in
+//! `split_refs`.
 
 use super::boxed::BoxedObserver;
-use super::combine_core::{Buffer, Handle};
+use super::combine_slots::Buffer;
+use super::split_refs::Refs;
 use crate::Error;
 use crate::observer::{DynObserver, Observer};
 use crate::subscription::Subscription;
-use crate::sync::{Arc, AtomicBool, AtomicUsize, Mutex, MutexGuard, Ordering};
+use crate::sync::{Arc, Mutex, MutexGuard};
 use std::{fmt, mem};
-
-/// Who still wants the source, and the source's handle.
-pub(crate) struct Refs<'a> {
-    /// Open inner observables, plus one until the outer downstream is released. Once zero it
-    /// stays zero: a new inner is only opened by raising a non-zero count.
-    count: AtomicUsize,
-    /// Whether the outer downstream's reference has been released.
-    outer_released: AtomicBool,
-    upstream: Mutex<Upstream<'a>>,
-}
-
-enum Upstream<'a> {
-    /// The source's `subscribe` has not returned yet.
-    Pending,
-    Running(Handle<'a>),
-    Disposed,
-}
-
-impl<'a> Refs<'a> {
-    pub(crate) fn new() -> Self {
-        Refs {
-            count: AtomicUsize::new(1),
-            outer_released: AtomicBool::new(false),
-            upstream: Mutex::new(Upstream::Pending),
-        }
-    }
-
-    /// Takes one more reference for a new inner observable; `false` once nobody wants the
-    /// source any more, when no inner may be opened.
-    fn acquire(&self) -> bool {
-        // AcqRel on success, Acquire on failure: pairs with the release in `release`, so a
-        // count seen at zero really has disposed the source.
-        self.count
-            .fetch_update(Ordering::AcqRel, Ordering::Acquire, |n| {
-                (n > 0).then(|| n + 1)
-            })
-            .is_ok()
-    }
-
-    /// Drops one reference; the last one disposes the source.
-    fn release(&self) {
-        if self.count.fetch_sub(1, Ordering::AcqRel) == 1 {
-            let upstream = mem::replace(&mut *self.upstream.lock(), Upstream::Disposed);
-            if let Upstream::Running(handle) = upstream {
-                handle.dispose();
-            }
-        }
-    }
-
-    /// Releases the outer downstream's reference, once.
-    pub(crate) fn release_outer(&self) {
-        if !self.outer_released.swap(true, Ordering::AcqRel) {
-            self.release();
-        }
-    }
-
-    /// Whether the outer downstream has been released: it gets nothing more.
-    pub(crate) fn is_outer_released(&self) -> bool {
-        self.outer_released.load(Ordering::Acquire)
-    }
-
-    /// Whether nobody wants the source any more: what the operator's observer reports
-    /// through `is_disposed`.
-    pub(crate) fn is_unreferenced(&self) -> bool {
-        self.count.load(Ordering::Acquire) == 0
-    }
-
-    /// Keeps the source's handle for the last release, or disposes it at once if that has
-    /// already happened.
-    pub(crate) fn set_upstream<H: Subscription + Send + 'a>(&self, handle: H) {
-        if handle.is_disposed() {
-            return;
-        }
-        let handle: Handle<'a> = Box::new(handle);
-        let mut upstream = self.upstream.lock();
-        if let Upstream::Pending = *upstream {
-            *upstream = Upstream::Running(handle);
-        } else {
-            drop(upstream);
-            handle.dispose();
-        }
-    }
-}
-
-/// The handle [`GroupBy`](crate::operators::GroupBy) and [`Window`](crate::operators::Window)
-/// return. Disposing it stops new inner observables from being emitted and delivers nothing
-/// more to the outer observer; the source itself is disposed once every open inner observable
-/// has also ended or been disposed.
-pub struct SplitSubscription<'a> {
-    refs: Arc<Refs<'a>>,
-}
-
-impl<'a> SplitSubscription<'a> {
-    pub(crate) fn new(refs: Arc<Refs<'a>>) -> Self {
-        SplitSubscription { refs }
-    }
-}
-
-impl Subscription for SplitSubscription<'_> {
-    fn dispose(&self) {
-        self.refs.release_outer();
-    }
-
-    fn is_disposed(&self) -> bool {
-        self.refs.is_outer_released()
-    }
-}
-
-impl fmt::Debug for SplitSubscription<'_> {
-    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
-        f.debug_struct("SplitSubscription")
-            .field("disposed", &self.refs.is_outer_released())
-            .finish_non_exhaustive()
-    }
-}
 
 /// The state behind one inner observable.
 pub(crate) struct Inner<'a, T> {
@@ -158,7 +40,9 @@ pub(crate) struct Inner<'a, T> {
 }
 
 struct InnerState<'a, T> {
-    /// The subscriber while nobody is delivering to it.
+    /// The subscriber while nobody is delivering to it. A thread that delivers takes it out,
+    /// so finding `None` once subscribed means another thread is delivering and will pick up
+    /// what was queued.
     observer: Option<BoxedObserver<'a, T>>,
     /// Values not yet delivered.
     queue: Buffer<T>,
@@ -169,7 +53,6 @@ struct InnerState<'a, T> {
     abandoned: bool,
     /// The subscriber disposed it, or has received its terminal notification.
     closed: bool,
-    delivering: bool,
     /// Whether this inner's reference on the source has been released.
     released: bool,
 }
@@ -188,7 +71,6 @@ impl<'a, T> Inner<'a, T> {
                     subscribed: false,
                     abandoned: false,
                     closed: false,
-                    delivering: false,
                     released: false,
                 }),
             })
@@ -269,17 +151,12 @@ impl<'a, T> Inner<'a, T> {
     /// Delivers queued values and the terminal notification to the subscriber, unless it is
     /// not there yet or another thread is delivering.
     fn drain<'s>(&'s self, mut state: MutexGuard<'s, InnerState<'a, T>>) {
-        if state.delivering {
-            return;
-        }
         let Some(mut observer) = state.observer.take() else {
             return;
         };
-        state.delivering = true;
         loop {
             if state.closed {
                 // Disposed while this thread delivered.
-                state.delivering = false;
                 drop(state);
                 drop(observer);
                 return;
@@ -299,10 +176,6 @@ impl<'a, T> Inner<'a, T> {
                 drop(state);
                 Observer::on_next(&mut observer, value);
                 if Observer::is_disposed(&observer) {
-                    {
-                        let mut state = self.state.lock();
-                        state.delivering = false;
-                    }
                     drop(observer);
                     self.close();
                     return;
@@ -317,7 +190,6 @@ impl<'a, T> Inner<'a, T> {
                 return;
             }
             state.observer = Some(observer);
-            state.delivering = false;
             return;
         }
     }

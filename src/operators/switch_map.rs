@@ -50,11 +50,21 @@ mod tests {
         let sch = TestScheduler::new();
         let o = TimedObserver::new(&sch);
         let inner_sch = sch.clone();
-        cold(&sch, [(ms(0), Next('a')), (ms(15), Next('b')), (ms(50), Completed)])
-            .switch_map(move |c| {
-                cold(&inner_sch, [(ms(10), Next((c, 1))), (ms(20), Next((c, 2))), (ms(30), Completed)])
-            })
-            .subscribe_observer(o.clone());
+        cold(
+            &sch,
+            [(ms(0), Next('a')), (ms(15), Next('b')), (ms(50), Completed)],
+        )
+        .switch_map(move |c| {
+            cold(
+                &inner_sch,
+                [
+                    (ms(10), Next((c, 1))),
+                    (ms(20), Next((c, 2))),
+                    (ms(30), Completed),
+                ],
+            )
+        })
+        .subscribe_observer(o.clone());
         sch.run();
         // `a`'s second value (due at 20) is gone: `b` replaced it at 15.
         o.assert_timeline(&[

@@ -47,12 +47,18 @@ mod tests {
     #[test]
     fn follows_the_newest_inner() {
         let sch = TestScheduler::new();
-        let a = cold(&sch, [(ms(5), Next(1)), (ms(25), Next(2)), (ms(30), Completed)]);
+        let a = cold(
+            &sch,
+            [(ms(5), Next(1)), (ms(25), Next(2)), (ms(30), Completed)],
+        );
         let b = cold(&sch, [(ms(5), Next(3)), (ms(10), Completed)]);
         let o = TimedObserver::new(&sch);
-        cold(&sch, [(ms(0), Next(a)), (ms(20), Next(b)), (ms(21), Completed)])
-            .switch_on_next()
-            .subscribe_observer(o.clone());
+        cold(
+            &sch,
+            [(ms(0), Next(a)), (ms(20), Next(b)), (ms(21), Completed)],
+        )
+        .switch_on_next()
+        .subscribe_observer(o.clone());
         sch.run();
         o.assert_timeline(&[(ms(5), Next(1)), (ms(25), Next(3)), (ms(30), Completed)]);
     }

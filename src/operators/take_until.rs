@@ -214,25 +214,33 @@ mod tests {
     fn notifier_completion_also_completes() {
         // As in RxJava 3 and RPP (Rx.NET and RxJS ignore it).
         let o = TestObserver::new();
-        never::<i32>().take_until(empty::<()>()).subscribe_observer(o.clone());
+        never::<i32>()
+            .take_until(empty::<()>())
+            .subscribe_observer(o.clone());
         o.assert_notifications(&[Completed]);
     }
 
     #[test]
     fn a_silent_notifier_changes_nothing() {
         let o = TestObserver::new();
-        from_iter([1, 2]).take_until(never::<()>()).subscribe_observer(o.clone());
+        from_iter([1, 2])
+            .take_until(never::<()>())
+            .subscribe_observer(o.clone());
         o.assert_notifications(&[Next(1), Next(2), Completed]);
     }
 
     #[test]
     fn errors_from_either_side() {
         let o = TestObserver::<i32>::new();
-        throw(Error::msg("source")).take_until(never::<()>()).subscribe_observer(o.clone());
+        throw(Error::msg("source"))
+            .take_until(never::<()>())
+            .subscribe_observer(o.clone());
         o.assert_error("source");
 
         let o = TestObserver::<i32>::new();
-        never().take_until(throw::<()>(Error::msg("notifier"))).subscribe_observer(o.clone());
+        never()
+            .take_until(throw::<()>(Error::msg("notifier")))
+            .subscribe_observer(o.clone());
         o.assert_error("notifier");
     }
 

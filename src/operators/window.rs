@@ -4,7 +4,8 @@
 //! The windows themselves, their buffering, abandonment and the reference-counted upstream
 //! are in `split_core`.
 
-use super::split_core::{self, Inner, InnerSubscription, Refs, SplitSubscription};
+use super::split_core::{self, Inner, InnerSubscription};
+use super::split_refs::{Refs, SplitSubscription};
 use crate::Error;
 use crate::observable::{Observable, Subscribe};
 use crate::observer::Observer;

@@ -7,8 +7,9 @@
 //! through the engine serialises the main source's values with an error from the other
 //! source, which may arrive on another thread, and disposes both at the end.
 
-use super::combine_core::{CombineSubscription, CombineWithObserver, Core, Handle, Slot, Step};
+use super::combine_core::{CombineSubscription, CombineWithObserver, Core, Step};
 use super::combine_latest::LatestSlot;
+use super::combine_slots::{Handle, Slot};
 use crate::Error;
 use crate::observable::{Observable, Subscribe};
 use crate::observer::Observer;

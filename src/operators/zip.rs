@@ -5,10 +5,8 @@
 //! Each source keeps a queue of the values not yet paired in its [`ZipSlot`]; the engine in
 //! `combine_core` serialises delivery and disposes the sources at the end.
 
-use super::combine_core::{
-    Buffer, CombineSubscription, CombineWithObserver, Core, Handle, RowSlot, RowSlots, Slot,
-    SlotAt, Step, for_each_tuple,
-};
+use super::combine_core::{CombineSubscription, CombineWithObserver, Core, Step};
+use super::combine_slots::{Buffer, Handle, RowSlot, RowSlots, Slot, SlotAt, for_each_tuple};
 use crate::Error;
 use crate::observable::{Observable, Subscribe};
 use crate::observer::Observer;
@@ -104,8 +102,8 @@ where
     fn on_next(&mut self, value: T) {
         self.core.update(|slots, rows| {
             slots.at().values.push(value);
-            // Only this source's queue was empty, so at most one row is complete now; taking
-            // it may leave a completed source with nothing left to pair.
+            // Before this value some queue was empty, so at most one row is complete now;
+            // taking it may leave a completed source with nothing left to pair.
             if slots.is_ready() {
                 rows.push(slots.take_row());
                 if slots.any_finished() {
@@ -410,5 +408,144 @@ mod tests {
             .zip_with(from_iter([3, 4]), |a, b| a * b + offset)
             .subscribe(|v| seen.push(v));
         assert_eq!(seen, [103, 108]);
+    }
+}
+
+/// Loom models of the engine in `combine_core`, driven through zip's observers. Run with
+/// `RUSTFLAGS="--cfg loom" LOOM_MAX_PREEMPTIONS=2 cargo test --release --lib loom_`.
+#[cfg(all(test, loom))]
+mod loom_tests {
+    use super::{ZipObserver, ZipSlot};
+    use crate::Error;
+    use crate::observer::Observer;
+    use crate::operators::combine_core::{CombineSubscription, Core};
+    use crate::subscription::Subscription;
+    use crate::sync::{Arc, AtomicBool, AtomicUsize, Ordering, thread};
+
+    /// Records deliveries with loom atomics, so loom can interleave other threads inside a
+    /// delivery and catch two at once.
+    #[derive(Clone)]
+    struct Probe(Arc<ProbeState>);
+
+    #[derive(Default)]
+    struct ProbeState {
+        busy: AtomicBool,
+        overlapped: AtomicBool,
+        values: AtomicUsize,
+        terminals: AtomicUsize,
+        after_terminal: AtomicBool,
+    }
+
+    impl Probe {
+        fn enter(&self) {
+            if self.0.busy.swap(true, Ordering::SeqCst) {
+                self.0.overlapped.store(true, Ordering::SeqCst);
+            }
+            if self.0.terminals.load(Ordering::SeqCst) > 0 {
+                self.0.after_terminal.store(true, Ordering::SeqCst);
+            }
+        }
+
+        fn leave(&self) {
+            self.0.busy.store(false, Ordering::SeqCst);
+        }
+
+        fn check(&self, values: usize, terminals: usize) {
+            assert!(
+                !self.0.overlapped.load(Ordering::SeqCst),
+                "two deliveries overlapped"
+            );
+            assert!(
+                !self.0.after_terminal.load(Ordering::SeqCst),
+                "a delivery after the end"
+            );
+            assert_eq!(self.0.values.load(Ordering::SeqCst), values);
+            assert_eq!(self.0.terminals.load(Ordering::SeqCst), terminals);
+        }
+    }
+
+    impl Observer<(i32, i32)> for Probe {
+        fn on_next(&mut self, _: (i32, i32)) {
+            self.enter();
+            self.0.values.fetch_add(1, Ordering::SeqCst);
+            self.leave();
+        }
+        fn on_error(self, _: Error) {
+            self.enter();
+            self.0.terminals.fetch_add(1, Ordering::SeqCst);
+            self.leave();
+        }
+        fn on_completed(self) {
+            self.enter();
+            self.0.terminals.fetch_add(1, Ordering::SeqCst);
+            self.leave();
+        }
+    }
+
+    type Slots = (ZipSlot<'static, i32>, ZipSlot<'static, i32>);
+
+    fn zip_core(probe: &Probe) -> Arc<Core<Slots, (i32, i32), Probe>> {
+        Arc::new(Core::new((ZipSlot::new(), ZipSlot::new()), probe.clone()))
+    }
+
+    #[test]
+    fn loom_zip_from_two_threads() {
+        loom::model(|| {
+            let probe = Probe(Arc::default());
+            let core = zip_core(&probe);
+            let mut a = ZipObserver::<_, _, _, 0> { core: core.clone() };
+            let mut b = ZipObserver::<_, _, _, 1> { core };
+            let t = thread::spawn(move || {
+                a.on_next(1);
+                a.on_next(2);
+                a.on_completed();
+            });
+            b.on_next(10);
+            b.on_next(20);
+            b.on_completed();
+            t.join().unwrap();
+            probe.check(2, 1);
+        });
+    }
+
+    #[test]
+    fn loom_error_races_with_a_pair() {
+        loom::model(|| {
+            let probe = Probe(Arc::default());
+            let core = zip_core(&probe);
+            let mut a = ZipObserver::<_, _, _, 0> { core: core.clone() };
+            let b = ZipObserver::<_, _, _, 1> { core };
+            let t = thread::spawn(move || {
+                a.on_next(1);
+                a.on_completed();
+            });
+            b.on_error(Error::msg("b"));
+            t.join().unwrap();
+            // The error wins: the pair can never be made.
+            probe.check(0, 1);
+        });
+    }
+
+    #[test]
+    fn loom_dispose_races_with_delivery() {
+        loom::model(|| {
+            let probe = Probe(Arc::default());
+            let core = zip_core(&probe);
+            let handle = CombineSubscription::new(core.clone());
+            let mut a = ZipObserver::<_, _, _, 0> { core: core.clone() };
+            let mut b = ZipObserver::<_, _, _, 1> { core };
+            let t = thread::spawn(move || {
+                a.on_next(1);
+                b.on_next(2);
+                b.on_completed();
+            });
+            handle.dispose();
+            t.join().unwrap();
+            assert!(handle.is_disposed());
+            let values = probe.0.values.load(Ordering::SeqCst);
+            let terminals = probe.0.terminals.load(Ordering::SeqCst);
+            assert!(values <= 1 && terminals <= values);
+            probe.check(values, terminals);
+        });
     }
 }

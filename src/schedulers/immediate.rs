@@ -61,6 +61,8 @@ impl Scheduler for Immediate {
 impl Worker for ImmediateWorker {
     type TaskHandle = Finished;
 
+    const RUNS_INLINE: bool = true;
+
     #[inline]
     fn schedule_at<T: Task>(&self, due: Instant, mut task: T) -> Finished {
         let mut due = due;

@@ -54,6 +54,8 @@ mod test_scheduler;
 mod thread_pool;
 mod timed_queue;
 
+#[cfg(feature = "tokio")]
+pub use crate::interop::tokio::{Tokio, TokioTask, TokioWorker};
 pub use current_thread::{CurrentThread, CurrentThreadTask, CurrentThreadWorker};
 pub use immediate::{Immediate, ImmediateWorker};
 pub use new_thread::NewThread;
@@ -108,6 +110,12 @@ pub trait Worker: Subscription + Clone + Send + Sync + 'static {
     /// The handle of one scheduled task; disposing it cancels that task, which then never
     /// runs again, and what it captured is dropped promptly.
     type TaskHandle: Subscription + Clone + Send + Sync + 'static;
+
+    /// Whether [`schedule`](Worker::schedule) runs a task to its end on the calling thread
+    /// before returning, as [`Immediate`]'s worker does. Operators read it to hand
+    /// notifications on directly instead of through a queue, so the choice between the two
+    /// paths is made at compile time.
+    const RUNS_INLINE: bool = false;
 
     /// Runs `task` at `due` (at once if `due` is not in the future).
     fn schedule_at<T: Task>(&self, due: Instant, task: T) -> Self::TaskHandle;

@@ -15,8 +15,8 @@ use crate::source::{FromIter, from_iter};
 ///
 /// ```text
 /// a:              -1---3-|
-/// b:              ---2-----4-|
-/// merge([a, b]):  -1-2-3---4-|
+/// b:              ---2------4-|
+/// merge([a, b]):  -1-2-3----4-|
 /// ```
 ///
 /// # Examples
@@ -94,8 +94,12 @@ mod tests {
     #[test]
     fn emits_every_value_then_completes() {
         let o = TestObserver::new();
-        merge(vec![from_iter(vec![1, 2]), from_iter(vec![]), from_iter(vec![3])])
-            .subscribe_observer(o.clone());
+        merge(vec![
+            from_iter(vec![1, 2]),
+            from_iter(vec![]),
+            from_iter(vec![3]),
+        ])
+        .subscribe_observer(o.clone());
         o.assert_notifications(&[Next(1), Next(2), Next(3), Completed]);
     }
 

@@ -20,6 +20,12 @@ mod throw;
 mod timer;
 mod zip;
 
+pub use crate::interop::driver::PollSubscription;
+pub use crate::interop::from_future::{
+    FromFuture, FromFutureResult, from_future, from_future_result,
+};
+#[cfg(feature = "stream")]
+pub use crate::interop::from_stream::{FromStream, from_stream};
 pub use amb::{amb, Amb};
 pub use combine_latest::combine_latest;
 pub use concat::{concat, Concat, ConcatObserver, ConcatSubscription};

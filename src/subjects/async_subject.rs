@@ -48,7 +48,9 @@ pub struct AsyncSubject<T> {
 impl<T> AsyncSubject<T> {
     /// A subject with no value yet.
     pub fn new() -> Self {
-        AsyncSubject { core: Arc::new(Core::new(Kind::Async)) }
+        AsyncSubject {
+            core: Arc::new(Core::new(Kind::Async)),
+        }
     }
 }
 

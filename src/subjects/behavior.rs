@@ -47,7 +47,9 @@ pub struct BehaviorSubject<T> {
 impl<T> BehaviorSubject<T> {
     /// A subject whose latest value is `initial` until the first `on_next`.
     pub fn new(initial: T) -> Self {
-        BehaviorSubject { core: Arc::new(Core::new(Kind::Behavior(initial))) }
+        BehaviorSubject {
+            core: Arc::new(Core::new(Kind::Behavior(initial))),
+        }
     }
 }
 
@@ -87,7 +89,11 @@ mod tests {
             Notification::Next(3),
             Notification::Completed,
         ]);
-        b.assert_notifications(&[Notification::Next(2), Notification::Next(3), Notification::Completed]);
+        b.assert_notifications(&[
+            Notification::Next(2),
+            Notification::Next(3),
+            Notification::Completed,
+        ]);
     }
 
     #[test]

@@ -5,9 +5,9 @@
 //!
 //! Queue-drain ("emitter loop"), as RxJava's `SerializedObserver` and its `wip` drain loops.
 //! `wip` counts requests for the *delivery role*. Whoever moves it from zero holds the role and
-//! is the only thread that touches [`Delivery`] (the observers and the replay state), until it
+//! is the only thread that touches `Delivery` (the observers and the replay state), until it
 //! brings `wip` back to zero. Every other call — from another thread, or from inside an
-//! observer's callback on the holder's own thread — records its event in the [`Inbox`] under a
+//! observer's callback on the holder's own thread — records its event in the `Inbox` under a
 //! short lock, increments `wip` and returns; the holder sees the increment when it tries to
 //! leave, delivers what was recorded and tries again. Nobody ever waits for a delivery to end,
 //! so a callback may call back into the subject, and two subjects feeding each other from two
@@ -23,12 +23,12 @@
 //! with what it last saw before each call to an observer, so an observer disposed by a callback
 //! of the same delivery is not called again.
 
+use crate::Error;
 use crate::observable::{Observable, Subscribe};
 use crate::observer::Observer;
 use crate::schedulers::Scheduler;
 use crate::subscription::Subscription;
 use crate::sync::{Arc, AtomicBool, AtomicUsize, Mutex, Ordering};
-use crate::Error;
 use slab::Slab;
 use std::collections::VecDeque;
 use std::fmt;
@@ -99,21 +99,33 @@ pub(crate) struct ReplayConfig {
 
 impl ReplayConfig {
     pub(crate) fn unbounded() -> Self {
-        ReplayConfig { capacity: usize::MAX, window: None }
+        ReplayConfig {
+            capacity: usize::MAX,
+            window: None,
+        }
     }
 
     pub(crate) fn with_capacity(capacity: usize) -> Self {
-        ReplayConfig { capacity, window: None }
+        ReplayConfig {
+            capacity,
+            window: None,
+        }
     }
 
     pub(crate) fn with_window<S: Scheduler>(capacity: usize, age: Duration, scheduler: S) -> Self {
         // A plain `std` `Arc`: the clock is immutable configuration, not state loom must model,
         // and loom's `Arc` cannot hold a trait object.
-        ReplayConfig { capacity, window: Some((age, std::sync::Arc::new(scheduler))) }
+        ReplayConfig {
+            capacity,
+            window: Some((age, std::sync::Arc::new(scheduler))),
+        }
     }
 
     fn same(&self) -> Self {
-        ReplayConfig { capacity: self.capacity, window: self.window.clone() }
+        ReplayConfig {
+            capacity: self.capacity,
+            window: self.window.clone(),
+        }
     }
 
     /// Whether a value recorded at `at` is too old to replay at `now`: RxJava keeps a value
@@ -214,7 +226,10 @@ impl<T> Core<T> {
             Kind::Publish => (State::Publish, None),
             Kind::Behavior(initial) => (State::Behavior(initial), None),
             Kind::Replay(config) => (
-                State::Replay { values: VecDeque::new(), times: VecDeque::new() },
+                State::Replay {
+                    values: VecDeque::new(),
+                    times: VecDeque::new(),
+                },
                 Some(config),
             ),
             Kind::Async => (State::Async(None), None),
@@ -265,7 +280,11 @@ impl<T: Clone + Send> Core<T> {
     pub(crate) fn on_next(&self, value: T) {
         // Acquire pairs with the Release that gave the role up, so this thread sees the last
         // holder's writes to `delivery`.
-        if self.wip.compare_exchange(0, 1, Ordering::Acquire, Ordering::Relaxed).is_ok() {
+        if self
+            .wip
+            .compare_exchange(0, 1, Ordering::Acquire, Ordering::Relaxed)
+            .is_ok()
+        {
             self.hold_role(|d| {
                 if !self.is_terminated() {
                     d.next(self, value)
@@ -323,15 +342,19 @@ impl<T: Clone + Send> Core<T> {
             (key, id)
         };
         this.request_role();
-        SubjectSubscription { core: this.clone(), key, id }
+        SubjectSubscription {
+            core: this.clone(),
+            key,
+            id,
+        }
     }
 
-    /// Removes a subscription; answers whether it was live.
-    fn unsubscribe(&self, key: usize, id: u64) -> bool {
+    /// Removes a subscription, if it is live.
+    fn unsubscribe(&self, key: usize, id: u64) {
         {
             let mut inbox = self.inbox.lock();
             if inbox.live.get(key) != Some(&id) {
-                return false;
+                return;
             }
             inbox.live.remove(key);
             inbox.vacated.push((key, id));
@@ -340,7 +363,6 @@ impl<T: Clone + Send> Core<T> {
         }
         // Take the role if it is free, so the observer is dropped before `dispose` returns.
         self.request_role();
-        true
     }
 
     /// Counts a request for the role after recording an event; takes the role and drains the
@@ -442,10 +464,10 @@ impl<T: Clone + Send> Delivery<T> {
     /// runs its owner's code.
     fn drop_vacated(&mut self) {
         while let Some((key, id)) = self.vacated.pop() {
-            if let Some(slot) = self.slots.get_mut(key) {
-                if slot.as_ref().is_some_and(|e| e.id == id) {
-                    *slot = None;
-                }
+            if let Some(slot) = self.slots.get_mut(key)
+                && slot.as_ref().is_some_and(|e| e.id == id)
+            {
+                *slot = None;
             }
         }
         self.trim();
@@ -480,7 +502,10 @@ impl<T: Clone + Send> Delivery<T> {
             State::Publish => {}
             State::Behavior(latest) => *latest = value.clone(),
             State::Replay { values, times } => {
-                let config = core.replay.as_ref().expect("a replay subject has a configuration");
+                let config = core
+                    .replay
+                    .as_ref()
+                    .expect("a replay subject has a configuration");
                 let now = config.window.as_ref().map(|(_, clock)| clock.now());
                 values.push_back(value.clone());
                 if let Some(now) = now {
@@ -514,7 +539,11 @@ impl<T: Clone + Send> Delivery<T> {
             if let Some(entry) = &mut self.slots[key] {
                 // The last slot is live (trailing empty slots are trimmed and nothing is added
                 // during a broadcast), so the value moves into it instead of being cloned.
-                let v = if key + 1 == len { value.take() } else { value.clone() };
+                let v = if key + 1 == len {
+                    value.take()
+                } else {
+                    value.clone()
+                };
                 let Some(v) = v else { break };
                 if !entry.sink.next(v) {
                     self.remove(core, key);
@@ -525,7 +554,10 @@ impl<T: Clone + Send> Delivery<T> {
     }
 
     fn terminate(&mut self, core: &Core<T>, terminal: Terminal) {
-        debug_assert!(self.terminal.is_none(), "the inbox accepts one terminal notification");
+        debug_assert!(
+            self.terminal.is_none(),
+            "the inbox accepts one terminal notification"
+        );
         let last = match (&terminal, &self.state) {
             (Terminal::Completed, State::Async(Some(last))) => Some(last.clone()),
             _ => None,
@@ -537,14 +569,14 @@ impl<T: Clone + Send> Delivery<T> {
             if key >= self.slots.len() {
                 break;
             }
-            if let Some(value) = &last {
-                if let Some(entry) = &mut self.slots[key] {
-                    if !entry.sink.next(value.clone()) {
-                        self.slots[key] = None;
-                    }
-                    // The value's callback may have disposed this very subscription.
-                    self.sync(core);
+            if let Some(value) = &last
+                && let Some(entry) = &mut self.slots[key]
+            {
+                if !entry.sink.next(value.clone()) {
+                    self.slots[key] = None;
                 }
+                // The value's callback may have disposed this very subscription.
+                self.sync(core);
             }
             if let Some(entry) = self.slots.get_mut(key).and_then(Option::take) {
                 deliver_terminal(entry.sink, &terminal);
@@ -645,7 +677,12 @@ fn trim_stale_now<T>(core: &Core<T>, values: &mut VecDeque<T>, times: &mut VecDe
     }
 }
 
-fn trim_stale<T>(values: &mut VecDeque<T>, times: &mut VecDeque<Instant>, age: Duration, now: Instant) {
+fn trim_stale<T>(
+    values: &mut VecDeque<T>,
+    times: &mut VecDeque<Instant>,
+    age: Duration,
+    now: Instant,
+) {
     while let Some(&at) = times.front() {
         if !ReplayConfig::is_stale(age, at, now) {
             break;
@@ -676,7 +713,9 @@ impl<T> SubjectObservable<T> {
 
 impl<T> Clone for SubjectObservable<T> {
     fn clone(&self) -> Self {
-        SubjectObservable { core: self.core.clone() }
+        SubjectObservable {
+            core: self.core.clone(),
+        }
     }
 }
 
@@ -723,7 +762,9 @@ impl<T> SubjectObserver<T> {
 
 impl<T> Clone for SubjectObserver<T> {
     fn clone(&self) -> Self {
-        SubjectObserver { core: self.core.clone() }
+        SubjectObserver {
+            core: self.core.clone(),
+        }
     }
 }
 
@@ -756,9 +797,9 @@ impl<T: Clone + Send> Observer<T> for SubjectObserver<T> {
 
 /// The handle of one subscription to a subject; disposing it removes the observer.
 ///
-/// After [`dispose`](Subscription::dispose) returns, the observer is not called again, except
-/// by a call already running on another thread, and it is dropped as soon as no delivery is
-/// running. [`is_disposed`](Subscription::is_disposed) is also `true` once the observer has
+/// Once [`dispose`](Subscription::dispose) has returned, the observer gets nothing sent after
+/// that point (a delivery already running on another thread may still make the one call it was
+/// about to make), and it is dropped as soon as no delivery is running. [`is_disposed`](Subscription::is_disposed) is also `true` once the observer has
 /// received a terminal notification or been removed for answering `true` to `is_disposed`.
 pub struct SubjectSubscription<T> {
     core: Arc<Core<T>>,
@@ -767,28 +808,29 @@ pub struct SubjectSubscription<T> {
     id: u64,
 }
 
-impl<T: Clone + Send> SubjectSubscription<T> {
-    /// Disposes; answers whether the subscription was live until now.
-    pub(crate) fn unsubscribe(&self) -> bool {
-        self.key.is_some_and(|key| self.core.unsubscribe(key, self.id))
-    }
-}
-
 impl<T> Clone for SubjectSubscription<T> {
     fn clone(&self) -> Self {
-        SubjectSubscription { core: self.core.clone(), key: self.key, id: self.id }
+        SubjectSubscription {
+            core: self.core.clone(),
+            key: self.key,
+            id: self.id,
+        }
     }
 }
 
 impl<T> fmt::Debug for SubjectSubscription<T> {
     fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
-        f.debug_struct("SubjectSubscription").field("id", &self.id).finish_non_exhaustive()
+        f.debug_struct("SubjectSubscription")
+            .field("id", &self.id)
+            .finish_non_exhaustive()
     }
 }
 
 impl<T: Clone + Send> Subscription for SubjectSubscription<T> {
     fn dispose(&self) {
-        self.unsubscribe();
+        if let Some(key) = self.key {
+            self.core.unsubscribe(key, self.id);
+        }
     }
 
     fn is_disposed(&self) -> bool {

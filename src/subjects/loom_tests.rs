@@ -4,7 +4,7 @@
 use super::PublishSubject;
 use crate::observer::Observer;
 use crate::subscription::Subscription;
-use crate::sync::{thread, Arc, AtomicBool, AtomicUsize, Ordering};
+use crate::sync::{Arc, AtomicBool, AtomicUsize, Ordering, thread};
 use crate::{Error, Subscribe};
 
 /// Records what it receives with loom atomics, so loom can interleave other threads inside a
@@ -15,9 +15,8 @@ struct Probe(Arc<ProbeState>);
 struct ProbeState {
     busy: AtomicBool,
     overlapped: AtomicBool,
-    /// Set by the test once `dispose` returned; a call starting after it is a bug.
-    disposed: AtomicBool,
-    after_dispose: AtomicBool,
+    /// A bit per value received.
+    seen: AtomicUsize,
     values: AtomicUsize,
     terminals: AtomicUsize,
     after_terminal: AtomicBool,
@@ -28,8 +27,7 @@ impl Probe {
         Probe(Arc::new(ProbeState {
             busy: AtomicBool::new(false),
             overlapped: AtomicBool::new(false),
-            disposed: AtomicBool::new(false),
-            after_dispose: AtomicBool::new(false),
+            seen: AtomicUsize::new(0),
             values: AtomicUsize::new(0),
             terminals: AtomicUsize::new(0),
             after_terminal: AtomicBool::new(false),
@@ -43,9 +41,6 @@ impl Probe {
         if self.0.terminals.load(Ordering::SeqCst) > 0 {
             self.0.after_terminal.store(true, Ordering::SeqCst);
         }
-        if self.0.disposed.load(Ordering::SeqCst) {
-            self.0.after_dispose.store(true, Ordering::SeqCst);
-        }
     }
 
     fn leave(&self) {
@@ -53,16 +48,27 @@ impl Probe {
     }
 
     fn check(&self, max_values: usize) {
-        assert!(!self.0.overlapped.load(Ordering::SeqCst), "two deliveries overlapped");
-        assert!(!self.0.after_terminal.load(Ordering::SeqCst), "a notification after the terminal one");
-        assert_eq!(self.0.terminals.load(Ordering::SeqCst), 1, "the terminal notification was lost");
+        assert!(
+            !self.0.overlapped.load(Ordering::SeqCst),
+            "two deliveries overlapped"
+        );
+        assert!(
+            !self.0.after_terminal.load(Ordering::SeqCst),
+            "a notification after the terminal one"
+        );
+        assert_eq!(
+            self.0.terminals.load(Ordering::SeqCst),
+            1,
+            "the terminal notification was lost"
+        );
         assert!(self.0.values.load(Ordering::SeqCst) <= max_values);
     }
 }
 
 impl Observer<u8> for Probe {
-    fn on_next(&mut self, _: u8) {
+    fn on_next(&mut self, value: u8) {
         self.enter();
+        self.0.seen.fetch_or(1 << value, Ordering::SeqCst);
         self.0.values.fetch_add(1, Ordering::SeqCst);
         self.leave();
     }
@@ -152,22 +158,33 @@ fn loom_subscribe_then_dispose_races_delivery() {
             let mut input = s1.observer();
             input.on_next(1);
             input.on_next(2);
-            input.on_completed();
         });
         let s2 = subject.clone();
         let leaves = Probe::new();
         let l = leaves.clone();
         let t2 = thread::spawn(move || {
-            let handle = s2.observable().subscribe_observer(l.clone());
+            let handle = s2.observable().subscribe_observer(l);
             handle.dispose();
-            l.0.disposed.store(true, Ordering::SeqCst);
+            // Sent after the disposal on this thread, so whoever delivers it has seen the
+            // disposal: it must not reach the disposed observer.
+            s2.observer().on_next(3);
         });
         t1.join().unwrap();
         t2.join().unwrap();
+        subject.observer().on_completed();
 
-        stays.check(2);
-        assert_eq!(stays.0.values.load(Ordering::SeqCst), 2);
-        assert!(!leaves.0.after_dispose.load(Ordering::SeqCst), "a call after dispose returned");
+        stays.check(3);
+        assert_eq!(stays.0.values.load(Ordering::SeqCst), 3);
+        assert_eq!(
+            leaves.0.seen.load(Ordering::SeqCst) & (1 << 3),
+            0,
+            "a value sent after dispose"
+        );
+        assert_eq!(
+            leaves.0.terminals.load(Ordering::SeqCst),
+            0,
+            "completion after dispose"
+        );
         assert!(!leaves.0.overlapped.load(Ordering::SeqCst));
         assert!(!subject.has_observers());
     });

@@ -57,10 +57,12 @@
 //!   on (after its replay, for the kinds that replay). `subscribe` never waits for a delivery
 //!   either: from another thread it may return before the observer is registered, but any
 //!   notification sent after it returns reaches the new observer.
-//! - **Disposing.** Disposing a subscription — from anywhere, including a callback of the
-//!   current delivery — means its observer is not called again, except by a call already
-//!   running on another thread. An observer whose `is_disposed` turns `true` (the downstream of
-//!   a finished `take`, say) is removed on the next notification, so it costs nothing after.
+//! - **Disposing.** Once `dispose` has returned — called from anywhere, including a callback
+//!   of the current delivery — the observer gets nothing sent after that point, and it is
+//!   dropped as soon as no delivery is running. A delivery already running on another thread
+//!   may still make the one call it was about to make, as in RxJava. An observer whose
+//!   `is_disposed` turns `true` (the downstream of a finished `take`, say) is removed on the
+//!   next notification, so it costs nothing after.
 //! - **Panics.** A panic in an observer unwinds to the caller of the subject; the subject keeps
 //!   working for the calls that follow.
 //!
@@ -70,12 +72,14 @@
 //! delivery is running costs two atomic read-modify-write operations plus, for each subscriber,
 //! one virtual call and one clone of the value (the last subscriber gets the value itself):
 //! no lock and no allocation, whatever the number of subscribers. A call that finds a delivery
-//! running takes a short lock to queue its notification. Subscribing allocates the boxed
-//! observer; a `BehaviorSubject` or `ReplaySubject` also clones each value it keeps.
+//! running takes a short lock to queue its notification; the queue is unbounded, so senders
+//! that outpace the subscribers make it grow until the delivering thread catches up.
+//! Subscribing allocates the boxed observer; a `BehaviorSubject` or `ReplaySubject` also clones
+//! each value it keeps.
 
 mod async_subject;
 mod behavior;
-pub(crate) mod core;
+mod core;
 mod publish;
 mod replay;
 
@@ -131,7 +135,9 @@ macro_rules! subject_handle {
 
         impl<T> Clone for $name<T> {
             fn clone(&self) -> Self {
-                $name { core: self.core.clone() }
+                $name {
+                    core: self.core.clone(),
+                }
             }
         }
 

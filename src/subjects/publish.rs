@@ -48,7 +48,9 @@ pub struct PublishSubject<T> {
 impl<T> PublishSubject<T> {
     /// A subject with no subscribers.
     pub fn new() -> Self {
-        PublishSubject { core: Arc::new(Core::new(Kind::Publish)) }
+        PublishSubject {
+            core: Arc::new(Core::new(Kind::Publish)),
+        }
     }
 }
 
@@ -80,7 +82,11 @@ mod tests {
         s.observable().subscribe_observer(b.clone());
         input.on_next(2);
         input.on_completed();
-        a.assert_notifications(&[Notification::Next(1), Notification::Next(2), Notification::Completed]);
+        a.assert_notifications(&[
+            Notification::Next(1),
+            Notification::Next(2),
+            Notification::Completed,
+        ]);
         b.assert_notifications(&[Notification::Next(2), Notification::Completed]);
     }
 
@@ -195,7 +201,9 @@ mod tests {
     fn disposing_inside_on_next_stops_a_later_observer_at_once() {
         let s = PublishSubject::new();
         let later = TestObserver::new();
-        let handle = Arc::new(Mutex::new(None::<crate::subjects::SubjectSubscription<i32>>));
+        let handle = Arc::new(Mutex::new(
+            None::<crate::subjects::SubjectSubscription<i32>>,
+        ));
         let h = handle.clone();
         s.observable().subscribe(move |v: i32| {
             if v == 2 {
@@ -235,7 +243,9 @@ mod tests {
     #[test]
     fn an_observer_may_dispose_itself() {
         let s = PublishSubject::new();
-        let slot = Arc::new(Mutex::new(None::<crate::subjects::SubjectSubscription<i32>>));
+        let slot = Arc::new(Mutex::new(
+            None::<crate::subjects::SubjectSubscription<i32>>,
+        ));
         let seen = Arc::new(Mutex::new(Vec::new()));
         let (h, log) = (slot.clone(), seen.clone());
         let handle = s.observable().subscribe(move |v: i32| {

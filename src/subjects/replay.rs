@@ -65,7 +65,10 @@ impl<T> ReplaySubject<T> {
     /// If `capacity` is zero.
     #[doc(alias = "createWithSize")]
     pub fn with_capacity(capacity: usize) -> Self {
-        assert!(capacity > 0, "ReplaySubject::with_capacity: the capacity must be positive");
+        assert!(
+            capacity > 0,
+            "ReplaySubject::with_capacity: the capacity must be positive"
+        );
         Self::from_config(ReplayConfig::with_capacity(capacity))
     }
 
@@ -99,7 +102,10 @@ impl<T> ReplaySubject<T> {
     /// If `window` is zero.
     #[doc(alias = "createWithTime")]
     pub fn with_window<S: Scheduler>(window: Duration, scheduler: S) -> Self {
-        assert!(!window.is_zero(), "ReplaySubject::with_window: the window must be positive");
+        assert!(
+            !window.is_zero(),
+            "ReplaySubject::with_window: the window must be positive"
+        );
         Self::from_config(ReplayConfig::with_window(usize::MAX, window, scheduler))
     }
 
@@ -127,12 +133,18 @@ impl<T> ReplaySubject<T> {
     }
 
     fn from_config(config: ReplayConfig) -> Self {
-        ReplaySubject { core: Arc::new(Core::new(Kind::Replay(config))) }
+        ReplaySubject {
+            core: Arc::new(Core::new(Kind::Replay(config))),
+        }
     }
 
     /// A new, empty subject that keeps what this one keeps.
     pub(crate) fn empty_like(&self) -> Self {
-        Self::from_config(self.core.replay_config().expect("a replay subject has a configuration"))
+        Self::from_config(
+            self.core
+                .replay_config()
+                .expect("a replay subject has a configuration"),
+        )
     }
 }
 

@@ -1,0 +1,728 @@
+//! Writes `benches/REPORT.md` and `benches/chart.svg` from the results of the last
+//! `cargo bench -p rx-benches`: criterion's estimates (the median), the records the bench
+//! binary leaves beside them (status, allocations, notes), the memory figures, and RPP's
+//! reference figures from `benches/rpp_reference.csv`.
+//!
+//! Run it after the benchmarks: `cargo run -p rx-benches --bin report`. It reads the results
+//! of the same target directory, so pass the same `CARGO_TARGET_DIR` as to `cargo bench`.
+
+use rx_benches::{IMPLEMENTATIONS, MemoryRecord, Record, Status};
+use serde::Deserialize;
+use std::collections::HashMap;
+use std::fmt::Write as _;
+use std::fs;
+use std::io;
+use std::path::{Path, PathBuf};
+
+/// The ratio to the hand-written twin a synchronous case must stay within.
+const HAND_TARGET: f64 = 1.25;
+/// The ratio to hand-written for `immediate scheduler create worker + schedule`.
+const SCHEDULER_TARGET: f64 = 2.0;
+
+fn main() -> Result<(), Box<dyn std::error::Error>> {
+    let manifest = PathBuf::from(env!("CARGO_MANIFEST_DIR"));
+    let reference = read_reference(&manifest.join("rpp_reference.csv"))?;
+    let timings = read_criterion(&rx_benches::criterion_dir()?)?;
+    let records: HashMap<(String, String, String), Record> = rx_benches::read_records()?
+        .into_iter()
+        .map(|r| ((r.group.clone(), r.case.clone(), r.implementation.clone()), r))
+        .collect();
+    let memory = rx_benches::read_memory_records()?;
+    if timings.is_empty() {
+        return Err(format!(
+            "no criterion results under {}: run `cargo bench -p rx-benches` first, with the same \
+             CARGO_TARGET_DIR",
+            rx_benches::criterion_dir()?.display()
+        )
+        .into());
+    }
+
+    let suite = Suite::new(&reference, &timings, &records);
+    fs::write(manifest.join("REPORT.md"), suite.markdown(&memory))?;
+    fs::write(manifest.join("chart.svg"), suite.chart())?;
+    println!(
+        "wrote {} and {}",
+        manifest.join("REPORT.md").display(),
+        manifest.join("chart.svg").display()
+    );
+    Ok(())
+}
+
+// ---------------------------------------------------------------- inputs
+
+/// One row of `rpp_reference.csv`.
+struct Reference {
+    number: u32,
+    group: String,
+    case: String,
+    rpp_ns: Option<f64>,
+    note: Option<String>,
+}
+
+fn read_reference(path: &Path) -> io::Result<Vec<Reference>> {
+    let text = fs::read_to_string(path)?;
+    let mut rows = Vec::new();
+    for line in text.lines().filter(|l| !l.starts_with('#') && !l.trim().is_empty()) {
+        let fields = split_csv(line);
+        if fields[0] == "number" {
+            continue;
+        }
+        let field = |i: usize| fields.get(i).map(String::as_str).unwrap_or("");
+        let number = field(0).parse().map_err(|_| bad_row(line))?;
+        rows.push(Reference {
+            number,
+            group: field(1).to_owned(),
+            case: field(2).to_owned(),
+            rpp_ns: field(3).parse().ok(),
+            note: Some(field(5).to_owned()).filter(|n| !n.is_empty()),
+        });
+    }
+    Ok(rows)
+}
+
+fn bad_row(line: &str) -> io::Error {
+    io::Error::new(io::ErrorKind::InvalidData, format!("bad reference row: {line}"))
+}
+
+/// Splits one CSV line: fields separated by commas, optionally in double quotes (`""` is a
+/// quote inside them).
+fn split_csv(line: &str) -> Vec<String> {
+    let mut fields = Vec::new();
+    let mut field = String::new();
+    let mut quoted = false;
+    let mut chars = line.chars().peekable();
+    while let Some(c) = chars.next() {
+        match (c, quoted) {
+            ('"', true) if chars.peek() == Some(&'"') => {
+                field.push('"');
+                chars.next();
+            }
+            ('"', _) => quoted = !quoted,
+            (',', false) => fields.push(std::mem::take(&mut field)),
+            (c, _) => field.push(c),
+        }
+    }
+    fields.push(field);
+    fields
+}
+
+#[derive(Deserialize)]
+struct BenchmarkId {
+    group_id: String,
+    function_id: Option<String>,
+    value_str: Option<String>,
+}
+
+#[derive(Deserialize)]
+struct Estimates {
+    median: Estimate,
+}
+
+#[derive(Deserialize)]
+struct Estimate {
+    point_estimate: f64,
+}
+
+/// The median time per op in ns, by (group, case, implementation), from every
+/// `<criterion>/**/new/benchmark.json` and the `estimates.json` beside it.
+fn read_criterion(dir: &Path) -> io::Result<HashMap<(String, String, String), f64>> {
+    let mut out = HashMap::new();
+    let mut stack = vec![dir.to_path_buf()];
+    while let Some(dir) = stack.pop() {
+        let Ok(entries) = fs::read_dir(&dir) else {
+            continue;
+        };
+        for entry in entries {
+            let path = entry?.path();
+            if !path.is_dir() {
+                continue;
+            }
+            if path.file_name().is_some_and(|n| n == "new") {
+                let (Ok(id), Ok(estimates)) = (
+                    fs::read(path.join("benchmark.json")),
+                    fs::read(path.join("estimates.json")),
+                ) else {
+                    continue;
+                };
+                let id: BenchmarkId = serde_json::from_slice(&id)?;
+                let estimates: Estimates = serde_json::from_slice(&estimates)?;
+                if let (Some(case), Some(implementation)) = (id.function_id, id.value_str) {
+                    out.insert(
+                        (id.group_id, case, implementation),
+                        estimates.median.point_estimate,
+                    );
+                }
+            } else {
+                stack.push(path);
+            }
+        }
+    }
+    Ok(out)
+}
+
+// ---------------------------------------------------------------- the suite's results
+
+/// What the report shows of one implementation of one case.
+#[derive(Clone, Debug, Default)]
+struct Cell {
+    median_ns: Option<f64>,
+    status: Option<Status>,
+    note: Option<String>,
+    allocations: Option<f64>,
+}
+
+impl Cell {
+    fn time(&self) -> String {
+        match (self.median_ns, self.status) {
+            (Some(ns), _) => format_ns(ns),
+            (None, Some(Status::Missing)) => "missing".to_owned(),
+            (None, Some(Status::NotApplicable)) => "n/a".to_owned(),
+            (None, _) => "not run".to_owned(),
+        }
+    }
+
+    fn allocations(&self) -> String {
+        match (self.median_ns, self.allocations) {
+            (Some(_), Some(a)) => format_count(a),
+            _ => "".to_owned(),
+        }
+    }
+}
+
+struct Row<'a> {
+    reference: &'a Reference,
+    cells: Vec<Cell>,
+}
+
+impl Row<'_> {
+    fn cell(&self, implementation: &str) -> &Cell {
+        let i = IMPLEMENTATIONS
+            .iter()
+            .position(|&i| i == implementation)
+            .expect("a known implementation");
+        &self.cells[i]
+    }
+
+    fn ratio(&self, a: &str, b: &str) -> Option<f64> {
+        Some(self.cell(a).median_ns? / self.cell(b).median_ns?)
+    }
+
+    /// Whether the case runs to its end on the subscribing thread (all but the new_thread
+    /// cases).
+    fn synchronous(&self) -> bool {
+        !self.reference.case.contains("new_thread")
+    }
+}
+
+struct Suite<'a> {
+    rows: Vec<Row<'a>>,
+}
+
+impl<'a> Suite<'a> {
+    fn new(
+        reference: &'a [Reference],
+        timings: &HashMap<(String, String, String), f64>,
+        records: &HashMap<(String, String, String), Record>,
+    ) -> Self {
+        let rows = reference
+            .iter()
+            .map(|reference| {
+                let cells = IMPLEMENTATIONS
+                    .iter()
+                    .map(|&implementation| {
+                        let key = (
+                            reference.group.clone(),
+                            reference.case.clone(),
+                            implementation.to_owned(),
+                        );
+                        let record = records.get(&key);
+                        let status = record.map(|r| r.status);
+                        Cell {
+                            // A timing left by an earlier version of the suite does not count
+                            // for an implementation now declared missing or not applicable.
+                            median_ns: timings
+                                .get(&key)
+                                .copied()
+                                .filter(|_| status.is_none_or(|s| s == Status::Measured)),
+                            status,
+                            note: record.and_then(|r| r.note.clone()),
+                            allocations: record.and_then(|r| r.allocations_per_iter),
+                        }
+                    })
+                    .collect();
+                Row { reference, cells }
+            })
+            .collect();
+        Suite { rows }
+    }
+
+    fn groups(&self) -> Vec<&str> {
+        let mut groups: Vec<&str> = Vec::new();
+        for row in &self.rows {
+            if !groups.contains(&row.reference.group.as_str()) {
+                groups.push(&row.reference.group);
+            }
+        }
+        groups
+    }
+
+    fn markdown(&self, memory: &[MemoryRecord]) -> String {
+        let mut md = String::new();
+        let _ = writeln!(md, "# rx benchmarks: RPP's suite beside rxRust, futures and hand-written Rust");
+        let _ = writeln!(md);
+        let _ = writeln!(
+            md,
+            "Generated by `cargo run -p rx-benches --bin report` from the results of \
+             `cargo bench -p rx-benches`; do not edit by hand. {}",
+            machine()
+        );
+        let _ = writeln!(md);
+        let _ = writeln!(
+            md,
+            "Times are criterion's median time per op, in ns (warm-up 200 ms, measurement \
+             500 ms, 30 samples per implementation). One op is RPP's: build the pipeline, \
+             subscribe, run it to its end and tear it down, with `std::hint::black_box` on the \
+             inputs and on every value the observer receives (the subject cases keep their \
+             setup outside the op). Allocations per op come from a counting global allocator, \
+             over 1000 ops (50 for the new_thread cases) outside criterion's timing. The \
+             hand-written column is plain Rust doing the same work: the floor. rxRust is \
+             1.0.0-rc.6 written as its docs write it (`Local`); futures streams are polled with \
+             a no-op waker. **missing**: rx has no such operator yet. **n/a**: the library has \
+             no such operator or scheduler, or no natural form for the case (the reason is in \
+             the notes). Ratios below 1 favour rx."
+        );
+        let _ = writeln!(md);
+        let _ = writeln!(
+            md,
+            "The **RPP** column is ReactivePlusPlus v2's own figure (ns per op), kept in \
+             [`rpp_reference.csv`](rpp_reference.csv): from `../shared/rpp-benchmarks.md`, \
+             RPP v2 built with g++ 12 -O3 and run with its nanobench harness on a 2-vCPU machine \
+             of this kind. **It is not from this run** and not from this machine: orientation \
+             only. Compare ratios within one run, never absolute times across runs."
+        );
+        let _ = writeln!(md);
+        let _ = writeln!(md, "Chart of rx/rxRust per case: [chart.svg](chart.svg).");
+        let _ = writeln!(md);
+        self.targets(&mut md);
+        for group in self.groups() {
+            self.table(&mut md, group);
+        }
+        memory_table(&mut md, memory);
+        md
+    }
+
+    fn table(&self, md: &mut String, group: &str) {
+        let _ = writeln!(md, "## {group}");
+        let _ = writeln!(md);
+        let _ = writeln!(
+            md,
+            "| case | hand-written | rx | rxrust | futures | rx/hand | rx/rxrust | allocs rx | allocs rxrust | RPP |"
+        );
+        let _ = writeln!(md, "|---|--:|--:|--:|--:|--:|--:|--:|--:|--:|");
+        let mut notes = Vec::new();
+        for row in self.rows.iter().filter(|r| r.reference.group == group) {
+            let r = row.reference;
+            let mut marks = String::new();
+            for (implementation, cell) in IMPLEMENTATIONS.iter().zip(&row.cells) {
+                if let Some(note) = &cell.note {
+                    notes.push(format!("{}. {implementation}: {note}", r.number));
+                    if marks.is_empty() {
+                        marks = " ¹".to_owned();
+                    }
+                }
+            }
+            if let Some(note) = &r.note {
+                notes.push(format!("{}. RPP: {note}", r.number));
+            }
+            let _ = writeln!(
+                md,
+                "| {}. `{}`{} | {} | {} | {} | {} | {} | {} | {} | {} | {} |",
+                r.number,
+                r.case,
+                marks,
+                row.cell("hand-written").time(),
+                row.cell("rx").time(),
+                row.cell("rxrust").time(),
+                row.cell("futures").time(),
+                format_ratio(row.ratio("rx", "hand-written")),
+                format_ratio(row.ratio("rx", "rxrust")),
+                row.cell("rx").allocations(),
+                row.cell("rxrust").allocations(),
+                r.rpp_ns.map(format_ns).unwrap_or_else(|| "–".to_owned()),
+            );
+        }
+        let _ = writeln!(md);
+        if !notes.is_empty() {
+            let _ = writeln!(md, "¹ Notes:");
+            let _ = writeln!(md);
+            for note in notes {
+                let _ = writeln!(md, "- {note}");
+            }
+            let _ = writeln!(md);
+        }
+    }
+
+    fn targets(&self, md: &mut String) {
+        let _ = writeln!(md, "## Targets");
+        let _ = writeln!(md);
+
+        // Every synchronous case within 1.25x of its hand-written twin, with zero allocations.
+        let sync: Vec<&Row> = self
+            .rows
+            .iter()
+            .filter(|r| r.synchronous() && r.cell("rx").median_ns.is_some())
+            .collect();
+        let comparable: Vec<&Row> = sync
+            .iter()
+            .copied()
+            .filter(|r| r.cell("hand-written").median_ns.is_some())
+            .collect();
+        let slow: Vec<&Row> = comparable
+            .iter()
+            .copied()
+            .filter(|r| r.ratio("rx", "hand-written").is_some_and(|x| x > HAND_TARGET))
+            .collect();
+        let allocating: Vec<&Row> = sync
+            .iter()
+            .copied()
+            .filter(|r| r.cell("rx").allocations.is_some_and(|a| a > 0.0))
+            .collect();
+        let missing: Vec<&Row> = self
+            .rows
+            .iter()
+            .filter(|r| r.cell("rx").status == Some(Status::Missing))
+            .collect();
+        let _ = writeln!(
+            md,
+            "- **Synchronous cases within {HAND_TARGET}× of hand-written**: {} of {} met{}.",
+            comparable.len() - slow.len(),
+            comparable.len(),
+            list(&slow, |r| format!("{} ({})", r.reference.number, format_ratio(r.ratio("rx", "hand-written"))))
+        );
+        let _ = writeln!(
+            md,
+            "- **Synchronous cases with zero allocations**: {} of {} met{}.",
+            sync.len() - allocating.len(),
+            sync.len(),
+            list(&allocating, |r| format!(
+                "{} ({} per op)",
+                r.reference.number,
+                r.cell("rx").allocations()
+            ))
+        );
+
+        // rx faster than rxRust in every case both can express.
+        let both: Vec<&Row> = self
+            .rows
+            .iter()
+            .filter(|r| r.ratio("rx", "rxrust").is_some())
+            .collect();
+        let slower: Vec<&Row> = both
+            .iter()
+            .copied()
+            .filter(|r| r.ratio("rx", "rxrust").is_some_and(|x| x >= 1.0))
+            .collect();
+        let _ = writeln!(
+            md,
+            "- **rx faster than rxRust**: {} of {} cases both express{}.",
+            both.len() - slower.len(),
+            both.len(),
+            list(&slower, |r| format!("{} ({})", r.reference.number, format_ratio(r.ratio("rx", "rxrust"))))
+        );
+
+        // The immediate scheduler within 2x of hand-written.
+        if let Some(row) = self.find("immediate scheduler create worker + schedule") {
+            let ratio = row.ratio("rx", "hand-written");
+            let _ = writeln!(
+                md,
+                "- **`immediate scheduler create worker + schedule` within {SCHEDULER_TARGET}× of \
+                 hand-written**: {} ({}).",
+                verdict(ratio.map(|x| x <= SCHEDULER_TARGET)),
+                format_ratio(ratio)
+            );
+        }
+
+        // 1000 items on a new thread cost about what starting the thread costs.
+        let one = self.find("from array of 1 - create + as_blocking + subscribe + new_thread");
+        let thousand = self.find("from array of 1000 - create + as_blocking + subscribe + new_thread");
+        if let (Some(one), Some(thousand)) = (one, thousand)
+            && let (Some(t1), Some(t1000)) =
+                (one.cell("rx").median_ns, thousand.cell("rx").median_ns)
+        {
+            let per_item = (t1000 - t1) / 999.0;
+            let _ = writeln!(
+                md,
+                "- **`from array of 1000 … new_thread` dominated by starting the thread**: {} \
+                 — 1000 items take {} against {} for 1 item, so the 999 more items cost {} \
+                 ({:.1} ns each) against {} for starting the thread, the subscription and the \
+                 first item (met when the items cost less than the start).",
+                verdict(Some(t1000 - t1 < t1)),
+                format_ns(t1000),
+                format_ns(t1),
+                format_ns(t1000 - t1),
+                per_item,
+                format_ns(t1),
+            );
+        }
+        let _ = writeln!(
+            md,
+            "- **Missing in rx**: {}.",
+            if missing.is_empty() {
+                "none".to_owned()
+            } else {
+                missing
+                    .iter()
+                    .map(|r| format!("{}. `{}`", r.reference.number, r.reference.case))
+                    .collect::<Vec<_>>()
+                    .join(", ")
+            }
+        );
+        let _ = writeln!(md);
+    }
+
+    fn find(&self, case: &str) -> Option<&Row<'a>> {
+        self.rows.iter().find(|r| r.reference.case == case)
+    }
+
+    /// A horizontal bar per case both rx and rxRust ran: rx/rxRust on a log scale, 1 in the
+    /// middle, bars to the left where rx is faster.
+    fn chart(&self) -> String {
+        let rows: Vec<(String, f64)> = self
+            .rows
+            .iter()
+            .filter_map(|r| {
+                let ratio = r.ratio("rx", "rxrust")?;
+                let mut label = format!("{}. {}", r.reference.number, r.reference.case);
+                if label.chars().count() > 72 {
+                    label = label.chars().take(71).collect::<String>() + "…";
+                }
+                Some((label, ratio))
+            })
+            .collect();
+        let (label_width, plot_width, row_height, top, bottom) = (470.0, 420.0, 20.0, 50.0, 40.0);
+        let width = label_width + plot_width + 90.0;
+        let height = top + bottom + row_height * rows.len() as f64;
+        // log2 scale from 1/64 to 4.
+        let (lo, hi) = (-6.0_f64, 2.0_f64);
+        let x = |ratio: f64| {
+            let l = ratio.log2().clamp(lo, hi);
+            label_width + (l - lo) / (hi - lo) * plot_width
+        };
+        let mut svg = String::new();
+        let _ = writeln!(
+            svg,
+            r#"<svg xmlns="http://www.w3.org/2000/svg" width="{width}" height="{height}" viewBox="0 0 {width} {height}" font-family="sans-serif" font-size="11">"#
+        );
+        let _ = writeln!(svg, r#"<rect width="100%" height="100%" fill="white"/>"#);
+        let _ = writeln!(
+            svg,
+            r#"<text x="{}" y="20" font-size="14" font-weight="bold">rx time / rxRust time per case (log scale; left of 1 = rx faster)</text>"#,
+            10
+        );
+        for tick in [-6, -5, -4, -3, -2, -1, 0, 1, 2] {
+            let ratio = 2f64.powi(tick);
+            let tx = x(ratio);
+            let label = if tick < 0 {
+                format!("1/{}", 1 << -tick)
+            } else {
+                format!("{}", 1 << tick)
+            };
+            let stroke = if tick == 0 { "#000" } else { "#ddd" };
+            let _ = writeln!(
+                svg,
+                r#"<line x1="{tx:.1}" y1="{}" x2="{tx:.1}" y2="{}" stroke="{stroke}"/>"#,
+                top - 8.0,
+                height - bottom + 4.0
+            );
+            let _ = writeln!(
+                svg,
+                r#"<text x="{tx:.1}" y="{}" text-anchor="middle">{label}</text>"#,
+                height - bottom + 18.0
+            );
+        }
+        for (i, (label, ratio)) in rows.iter().enumerate() {
+            let y = top + i as f64 * row_height;
+            let (x0, x1) = (x(1.0), x(*ratio));
+            let (left, w) = if x1 < x0 { (x1, x0 - x1) } else { (x0, x1 - x0) };
+            let color = if *ratio < 1.0 { "#2a9d4a" } else { "#d1495b" };
+            let _ = writeln!(
+                svg,
+                r#"<text x="{:.1}" y="{:.1}" text-anchor="end">{}</text>"#,
+                label_width - 8.0,
+                y + 14.0,
+                escape(label)
+            );
+            let _ = writeln!(
+                svg,
+                r#"<rect x="{left:.1}" y="{:.1}" width="{:.1}" height="{:.1}" fill="{color}"/>"#,
+                y + 4.0,
+                w.max(1.0),
+                row_height - 8.0
+            );
+            let _ = writeln!(
+                svg,
+                r#"<text x="{:.1}" y="{:.1}">{}</text>"#,
+                label_width + plot_width + 8.0,
+                y + 14.0,
+                format_ratio(Some(*ratio))
+            );
+        }
+        let _ = writeln!(svg, "</svg>");
+        svg
+    }
+}
+
+fn memory_table(md: &mut String, memory: &[MemoryRecord]) {
+    let _ = writeln!(md, "## Memory held by live subscriptions");
+    let _ = writeln!(md);
+    if memory.is_empty() {
+        let _ = writeln!(md, "Not measured yet: run the whole suite.");
+        return;
+    }
+    let subscriptions = memory[0].subscriptions;
+    let _ = writeln!(
+        md,
+        "{subscriptions} subscriptions alive at once, each `map | filter | subscribe`; the heap \
+         they hold (the allocator's live-bytes delta) divided by {subscriptions}. The handle \
+         `subscribe` returns is kept in a vector allocated beforehand: its size is the last \
+         columns, held by the caller on top."
+    );
+    let _ = writeln!(md);
+    let _ = writeln!(
+        md,
+        "| scenario | rx bytes/sub | rxrust bytes/sub | rx allocs/sub | rxrust allocs/sub | rx handle | rxrust handle |"
+    );
+    let _ = writeln!(md, "|---|--:|--:|--:|--:|--:|--:|");
+    let mut scenarios: Vec<&str> = Vec::new();
+    for record in memory {
+        if !scenarios.contains(&record.scenario.as_str()) {
+            scenarios.push(&record.scenario);
+        }
+    }
+    let mut notes = Vec::new();
+    for scenario in scenarios {
+        let get = |library: &str| {
+            memory
+                .iter()
+                .find(|r| r.scenario == scenario && r.library == library)
+        };
+        let (rx, rxrust) = (get("rx"), get("rxrust"));
+        let bytes = |r: Option<&MemoryRecord>| {
+            r.map(|r| format!("{:.0}", r.heap_bytes_per_subscription))
+                .unwrap_or_default()
+        };
+        let allocs = |r: Option<&MemoryRecord>| {
+            r.map(|r| format_count(r.allocations_per_subscription))
+                .unwrap_or_default()
+        };
+        let handle = |r: Option<&MemoryRecord>| {
+            r.map(|r| format!("{} B", r.handle_bytes)).unwrap_or_default()
+        };
+        for r in [rx, rxrust].into_iter().flatten() {
+            if let Some(note) = &r.note {
+                notes.push(format!("{scenario}, {}: {note}", r.library));
+            }
+        }
+        let _ = writeln!(
+            md,
+            "| {scenario} | {} | {} | {} | {} | {} | {} |",
+            bytes(rx),
+            bytes(rxrust),
+            allocs(rx),
+            allocs(rxrust),
+            handle(rx),
+            handle(rxrust)
+        );
+    }
+    let _ = writeln!(md);
+    for note in notes {
+        let _ = writeln!(md, "- {note}");
+    }
+}
+
+// ---------------------------------------------------------------- formatting
+
+fn format_ns(ns: f64) -> String {
+    if ns < 10.0 {
+        format!("{ns:.2}")
+    } else if ns < 100.0 {
+        format!("{ns:.1}")
+    } else {
+        thousands(ns.round() as u64)
+    }
+}
+
+fn thousands(n: u64) -> String {
+    let digits = n.to_string();
+    let mut out = String::new();
+    for (i, c) in digits.chars().enumerate() {
+        if i > 0 && (digits.len() - i) % 3 == 0 {
+            out.push(',');
+        }
+        out.push(c);
+    }
+    out
+}
+
+fn format_ratio(ratio: Option<f64>) -> String {
+    match ratio {
+        Some(r) if r < 0.1 => format!("{r:.3}×"),
+        Some(r) => format!("{r:.2}×"),
+        None => "".to_owned(),
+    }
+}
+
+fn format_count(n: f64) -> String {
+    if n == n.round() {
+        format!("{n:.0}")
+    } else {
+        format!("{n:.2}")
+    }
+}
+
+fn verdict(met: Option<bool>) -> &'static str {
+    match met {
+        Some(true) => "met",
+        Some(false) => "**missed**",
+        None => "not measured",
+    }
+}
+
+fn list(rows: &[&Row], describe: impl Fn(&Row) -> String) -> String {
+    if rows.is_empty() {
+        String::new()
+    } else {
+        format!(
+            "; missed by {}",
+            rows.iter().map(|r| describe(r)).collect::<Vec<_>>().join(", ")
+        )
+    }
+}
+
+fn escape(text: &str) -> String {
+    text.replace('&', "&amp;")
+        .replace('<', "&lt;")
+        .replace('>', "&gt;")
+}
+
+/// The machine and toolchain the results come from, as far as they can be read.
+fn machine() -> String {
+    let cpu = fs::read_to_string("/proc/cpuinfo")
+        .ok()
+        .and_then(|info| {
+            info.lines()
+                .find(|l| l.starts_with("model name"))
+                .and_then(|l| l.split(':').nth(1))
+                .map(|m| m.trim().to_owned())
+        })
+        .unwrap_or_else(|| "an unknown CPU".to_owned());
+    let cores = std::thread::available_parallelism().map_or(0, |n| n.get());
+    let rustc = std::process::Command::new(std::env::var("RUSTC").unwrap_or_else(|_| "rustc".into()))
+        .arg("--version")
+        .output()
+        .ok()
+        .and_then(|o| String::from_utf8(o.stdout).ok())
+        .map(|v| v.trim().to_owned())
+        .unwrap_or_else(|| "an unknown rustc".to_owned());
+    format!("Machine: {cpu}, {cores} cores; {rustc}.")
+}

@@ -1,0 +1,555 @@
+//! [`ObservableExt::into_stream`](crate::ObservableExt::into_stream) and
+//! [`into_stream_bounded`](crate::ObservableExt::into_stream_bounded): an observable seen as
+//! a [`Stream`].
+//!
+//! # Algorithm
+//!
+//! One lock guards the queue of values, the end of the sequence and the consumer's waker.
+//! The observer pushes under the lock and takes the waker; the stream pops under the lock
+//! and, finding nothing, stores its waker before releasing it. Since the check and the
+//! registration happen under the lock the producer pushes under, a value can never land
+//! between them unseen: no wake-up is lost. The producer wakes only after releasing the
+//! lock, and takes the waker, so a burst of values costs one wake until the consumer polls
+//! again.
+
+use crate::Error;
+use crate::observer::Observer;
+use crate::subscription::Subscription;
+use crate::sync::{Arc, AtomicBool, Mutex, Ordering};
+use futures_core::{FusedStream, Stream};
+use std::collections::VecDeque;
+use std::fmt;
+use std::pin::Pin;
+use std::task::{Context, Poll, Waker};
+
+/// An observable's values as a [`Stream`]; built by
+/// [`ObservableExt::into_stream`](crate::ObservableExt::into_stream) and
+/// [`into_stream_bounded`](crate::ObservableExt::into_stream_bounded).
+///
+/// It yields `Ok(value)` for each value and ends on completion, or yields one `Err` and ends
+/// on an error. The subscription is made when the stream is created, and values that arrive
+/// before the consumer polls wait in its buffer. Dropping the stream disposes the
+/// subscription and drops what is buffered.
+#[must_use = "streams do nothing unless polled"]
+#[doc(alias = "toFlowable")]
+#[doc(alias = "AsyncIterable")]
+pub struct IntoStream<T, U: Subscription> {
+    channel: Arc<Channel<T>>,
+    subscription: U,
+    done: bool,
+}
+
+impl<T, U: Subscription> IntoStream<T, U> {
+    /// Subscribes `source` with an observer that buffers up to `capacity` values (`None`:
+    /// no limit).
+    ///
+    /// # Panics
+    ///
+    /// When `capacity` is `Some(0)`.
+    pub(crate) fn new<S>(source: S, capacity: Option<usize>) -> Self
+    where
+        S: crate::Subscribe<StreamObserver<T>, Subscription = U>,
+    {
+        assert!(
+            capacity != Some(0),
+            "into_stream_bounded: the capacity must be at least 1"
+        );
+        let channel = Arc::new(Channel {
+            state: Mutex::new(State {
+                values: VecDeque::new(),
+                end: None,
+                waker: None,
+            }),
+            capacity: capacity.unwrap_or(usize::MAX),
+            closed: AtomicBool::new(false),
+        });
+        let subscription = source.subscribe_observer(StreamObserver {
+            channel: channel.clone(),
+            finished: false,
+        });
+        IntoStream {
+            channel,
+            subscription,
+            done: false,
+        }
+    }
+}
+
+impl<T, U: Subscription> Stream for IntoStream<T, U> {
+    type Item = Result<T, Error>;
+
+    fn poll_next(self: Pin<&mut Self>, cx: &mut Context<'_>) -> Poll<Option<Self::Item>> {
+        let this = self.get_mut();
+        if this.done {
+            return Poll::Ready(None);
+        }
+        let mut state = this.channel.state.lock();
+        if let Some(value) = state.values.pop_front() {
+            return Poll::Ready(Some(Ok(value)));
+        }
+        if let Some(end) = state.end.take() {
+            drop(state);
+            this.done = true;
+            // After an overflow upstream may still be running; after a terminal notification
+            // this only releases what the handle holds.
+            this.subscription.dispose();
+            return Poll::Ready(end.err().map(Err));
+        }
+        if !state
+            .waker
+            .as_ref()
+            .is_some_and(|waker| waker.will_wake(cx.waker()))
+        {
+            state.waker = Some(cx.waker().clone());
+        }
+        Poll::Pending
+    }
+
+    fn size_hint(&self) -> (usize, Option<usize>) {
+        if self.done {
+            return (0, Some(0));
+        }
+        let state = self.channel.state.lock();
+        let error = usize::from(matches!(state.end, Some(Err(_))));
+        let buffered = state.values.len().saturating_add(error);
+        let upper = state.end.is_some().then_some(buffered);
+        (buffered, upper)
+    }
+}
+
+impl<T, U: Subscription> FusedStream for IntoStream<T, U> {
+    fn is_terminated(&self) -> bool {
+        self.done
+    }
+}
+
+// Nothing is ever pinned through the stream: the subscription and the channel are moved
+// freely, so the stream is `Unpin` whatever they are, and `StreamExt::next` needs no pinning.
+impl<T, U: Subscription> Unpin for IntoStream<T, U> {}
+
+impl<T, U: Subscription> Drop for IntoStream<T, U> {
+    fn drop(&mut self) {
+        // Release pairs with the Acquire in the observer's `is_disposed`.
+        self.channel.closed.store(true, Ordering::Release);
+        self.subscription.dispose();
+        // What was buffered and not taken goes now, not when upstream lets go of its
+        // observer; and outside the lock, since a value's destructor may do anything.
+        let values = std::mem::take(&mut self.channel.state.lock().values);
+        drop(values);
+    }
+}
+
+impl<T, U: Subscription> fmt::Debug for IntoStream<T, U> {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        f.debug_struct("IntoStream")
+            .field("done", &self.done)
+            .finish_non_exhaustive()
+    }
+}
+
+/// The error that ends a stream made by
+/// [`into_stream_bounded`](crate::ObservableExt::into_stream_bounded) when a value arrives
+/// while its buffer is full: the consumer fell behind a source that cannot wait (RxJava's
+/// `MissingBackpressureException`).
+///
+/// # Examples
+///
+/// ```
+/// use futures::executor::block_on_stream;
+/// use rx::interop::BufferOverflow;
+/// use rx::prelude::*;
+///
+/// let mut items = block_on_stream(rx::source::from_iter(0..).into_stream_bounded(2));
+/// assert_eq!(items.next(), Some(Ok(0)));
+/// assert_eq!(items.next(), Some(Ok(1)));
+/// let error = items.next().unwrap().unwrap_err();
+/// assert_eq!(error.downcast_ref::<BufferOverflow>().unwrap().capacity(), 2);
+/// assert_eq!(items.next(), None);
+/// ```
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
+#[doc(alias = "MissingBackpressureException")]
+pub struct BufferOverflow {
+    capacity: usize,
+}
+
+impl BufferOverflow {
+    /// The capacity of the buffer that overflowed.
+    pub fn capacity(&self) -> usize {
+        self.capacity
+    }
+}
+
+impl fmt::Display for BufferOverflow {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        write!(
+            f,
+            "a value arrived while the stream's buffer held its capacity of {} values",
+            self.capacity
+        )
+    }
+}
+
+impl std::error::Error for BufferOverflow {}
+
+struct Channel<T> {
+    state: Mutex<State<T>>,
+    /// `usize::MAX` when unbounded.
+    capacity: usize,
+    /// The stream is gone: upstream should stop. Read without the lock, before each value.
+    closed: AtomicBool,
+}
+
+struct State<T> {
+    values: VecDeque<T>,
+    /// How the sequence ended, once it has: `Ok` on completion.
+    end: Option<Result<(), Error>>,
+    /// The consumer's waker, taken by the producer that wakes it.
+    waker: Option<Waker>,
+}
+
+impl<T> Channel<T> {
+    fn end(&self, end: Result<(), Error>) {
+        let mut state = self.state.lock();
+        state.end = Some(end);
+        let waker = state.waker.take();
+        drop(state);
+        if let Some(waker) = waker {
+            waker.wake();
+        }
+    }
+}
+
+/// The observer an [`IntoStream`] subscribes: buffers what it receives for the stream.
+pub struct StreamObserver<T> {
+    channel: Arc<Channel<T>>,
+    /// Terminated, or overflowed: nothing more is taken.
+    finished: bool,
+}
+
+impl<T> Observer<T> for StreamObserver<T> {
+    fn on_next(&mut self, value: T) {
+        if self.is_disposed() {
+            return;
+        }
+        let mut state = self.channel.state.lock();
+        // Checked again under the lock: a stream dropped meanwhile has drained the buffer
+        // already, and nothing must be left in it.
+        let rejected = if self.channel.closed.load(Ordering::Acquire) {
+            Some(value)
+        } else if state.values.len() < self.channel.capacity {
+            state.values.push_back(value);
+            None
+        } else {
+            self.finished = true;
+            state.end = Some(Err(Error::new(BufferOverflow {
+                capacity: self.channel.capacity,
+            })));
+            Some(value)
+        };
+        let waker = state.waker.take();
+        drop(state);
+        drop(rejected);
+        if let Some(waker) = waker {
+            waker.wake();
+        }
+    }
+
+    fn on_error(mut self, error: Error) {
+        if !self.finished {
+            self.finished = true;
+            self.channel.end(Err(error));
+        }
+    }
+
+    fn on_completed(mut self) {
+        if !self.finished {
+            self.finished = true;
+            self.channel.end(Ok(()));
+        }
+    }
+
+    fn is_disposed(&self) -> bool {
+        // Acquire pairs with the Release in the stream's `drop`.
+        self.finished || self.channel.closed.load(Ordering::Acquire)
+    }
+}
+
+/// Dropped without a terminal notification: end the stream rather than leave its consumer
+/// waiting forever.
+impl<T> Drop for StreamObserver<T> {
+    fn drop(&mut self) {
+        if !self.is_disposed() {
+            self.channel.end(Err(Error::msg(
+                "the observable dropped its observer without terminating",
+            )));
+        }
+    }
+}
+
+impl<T> fmt::Debug for StreamObserver<T> {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        f.debug_struct("StreamObserver")
+            .field("finished", &self.finished)
+            .finish_non_exhaustive()
+    }
+}
+
+#[cfg(all(test, not(loom)))]
+mod tests {
+    use super::BufferOverflow;
+    use crate::Error;
+    use crate::prelude::*;
+    use crate::schedulers::{NewThread, TestScheduler};
+    use crate::source::{empty, from_iter, interval, throw, timer};
+    use crate::subjects::PublishSubject;
+    use futures::executor::{block_on, block_on_stream};
+    use futures::stream::{FusedStream, Stream, StreamExt};
+    use std::sync::Arc;
+    use std::sync::atomic::{AtomicUsize, Ordering};
+    use std::task::{Context, Poll, Wake, Waker};
+    use std::time::Duration;
+
+    /// A waker that counts its wakes.
+    #[derive(Default)]
+    struct CountingWaker(AtomicUsize);
+
+    impl Wake for CountingWaker {
+        fn wake(self: Arc<Self>) {
+            self.0.fetch_add(1, Ordering::SeqCst);
+        }
+    }
+
+    fn counting_waker() -> (Arc<CountingWaker>, Waker) {
+        let counter = Arc::new(CountingWaker::default());
+        (counter.clone(), Waker::from(counter))
+    }
+
+    #[test]
+    fn yields_each_value_then_ends() {
+        let items: Vec<_> = block_on_stream(from_iter([1, 2, 3]).into_stream()).collect();
+        assert_eq!(items, [Ok(1), Ok(2), Ok(3)]);
+    }
+
+    #[test]
+    fn an_error_is_the_last_item() {
+        let source = from_iter([Ok(1), Err(Error::msg("bad")), Ok(3)]).try_map(|r| r);
+        let mut items = block_on_stream(source.into_stream());
+        assert_eq!(items.next(), Some(Ok(1)));
+        assert_eq!(items.next(), Some(Err(Error::msg("bad"))));
+        assert_eq!(items.next(), None);
+        assert_eq!(items.next(), None);
+        let items: Vec<_> = block_on_stream(throw::<i32>(Error::msg("x")).into_stream()).collect();
+        assert_eq!(items, [Err(Error::msg("x"))]);
+    }
+
+    #[test]
+    fn an_empty_source_is_an_empty_stream() {
+        let mut stream = empty::<i32>().into_stream();
+        assert_eq!(stream.size_hint(), (0, Some(0)));
+        assert!(!stream.is_terminated());
+        assert_eq!(block_on(stream.next()), None);
+        assert!(stream.is_terminated());
+        assert_eq!(block_on(stream.next()), None);
+    }
+
+    #[test]
+    fn size_hint_counts_what_is_buffered() {
+        let stream = from_iter([1, 2]).into_stream();
+        assert_eq!(stream.size_hint(), (2, Some(2)));
+        let subject = PublishSubject::<i32>::new();
+        let stream = subject.observable().into_stream();
+        subject.observer().on_next(1);
+        assert_eq!(stream.size_hint(), (1, None));
+    }
+
+    #[test]
+    fn values_before_the_first_poll_are_kept() {
+        let subject = PublishSubject::new();
+        let mut stream = subject.observable().into_stream();
+        let mut input = subject.observer();
+        input.on_next(1);
+        input.on_next(2);
+        input.on_completed();
+        assert_eq!(block_on(stream.next()), Some(Ok(1)));
+        assert_eq!(block_on(stream.next()), Some(Ok(2)));
+        assert_eq!(block_on(stream.next()), None);
+    }
+
+    #[test]
+    fn the_consumer_is_woken_once_per_burst() {
+        let subject = PublishSubject::new();
+        let mut stream = subject.observable().into_stream();
+        let (wakes, waker) = counting_waker();
+        let mut cx = Context::from_waker(&waker);
+        assert_eq!(stream.poll_next_unpin(&mut cx), Poll::Pending);
+        let mut input = subject.observer();
+        input.on_next(1);
+        input.on_next(2);
+        assert_eq!(wakes.0.load(Ordering::SeqCst), 1);
+        assert_eq!(stream.poll_next_unpin(&mut cx), Poll::Ready(Some(Ok(1))));
+        assert_eq!(stream.poll_next_unpin(&mut cx), Poll::Ready(Some(Ok(2))));
+        assert_eq!(stream.poll_next_unpin(&mut cx), Poll::Pending);
+        input.on_completed();
+        assert_eq!(wakes.0.load(Ordering::SeqCst), 2);
+        assert_eq!(stream.poll_next_unpin(&mut cx), Poll::Ready(None));
+    }
+
+    #[test]
+    fn dropping_the_stream_disposes_the_subscription() {
+        let subject = PublishSubject::new();
+        let mut stream = subject.observable().into_stream();
+        subject.observer().on_next(1);
+        assert!(subject.has_observers());
+        assert_eq!(block_on(stream.next()), Some(Ok(1)));
+        drop(stream);
+        assert!(!subject.has_observers());
+    }
+
+    #[test]
+    fn an_endless_synchronous_source_overflows_a_bounded_stream_and_stops() {
+        let pulled = Arc::new(AtomicUsize::new(0));
+        let p = pulled.clone();
+        let source = from_iter(0..).map(move |v| {
+            p.fetch_add(1, Ordering::SeqCst);
+            v
+        });
+        let items: Vec<_> = block_on_stream(source.into_stream_bounded(3)).collect();
+        assert_eq!(items.len(), 4);
+        assert_eq!(items[..3], [Ok(0), Ok(1), Ok(2)]);
+        let error = items[3].as_ref().unwrap_err();
+        assert_eq!(
+            error.downcast_ref::<BufferOverflow>(),
+            Some(&BufferOverflow { capacity: 3 })
+        );
+        // The value that did not fit was the last one pulled.
+        assert_eq!(pulled.load(Ordering::SeqCst), 4);
+    }
+
+    #[test]
+    fn a_bounded_stream_that_keeps_up_never_overflows() {
+        let subject = PublishSubject::new();
+        let mut stream = subject.observable().into_stream_bounded(1);
+        let mut input = subject.observer();
+        for n in 0..10 {
+            input.on_next(n);
+            assert_eq!(block_on(stream.next()), Some(Ok(n)));
+        }
+        input.on_completed();
+        assert_eq!(block_on(stream.next()), None);
+    }
+
+    #[test]
+    fn overflow_disposes_upstream_when_the_error_is_taken() {
+        let subject = PublishSubject::new();
+        let mut stream = subject.observable().into_stream_bounded(1);
+        let mut input = subject.observer();
+        input.on_next(1);
+        input.on_next(2);
+        input.on_next(3); // ignored: the stream has already failed
+        assert_eq!(block_on(stream.next()), Some(Ok(1)));
+        assert!(
+            block_on(stream.next())
+                .unwrap()
+                .unwrap_err()
+                .is::<BufferOverflow>()
+        );
+        assert!(!subject.has_observers());
+        assert_eq!(block_on(stream.next()), None);
+    }
+
+    #[test]
+    #[should_panic(expected = "capacity must be at least 1")]
+    fn a_zero_capacity_panics() {
+        let _ = from_iter([1]).into_stream_bounded(0);
+    }
+
+    #[test]
+    fn values_from_another_thread() {
+        let source = interval(Duration::from_millis(1), NewThread).take(20);
+        let items: Vec<u64> = block_on_stream(source.into_stream())
+            .collect::<Result<_, _>>()
+            .unwrap();
+        assert_eq!(items, (0..20).collect::<Vec<_>>());
+    }
+
+    #[test]
+    fn dropping_the_stream_stops_a_threaded_source() {
+        let mut stream = interval(Duration::from_millis(1), NewThread).into_stream();
+        assert_eq!(block_on(stream.next()), Some(Ok(0)));
+        drop(stream);
+    }
+
+    #[test]
+    fn a_dropped_observer_ends_the_stream_with_an_error() {
+        let sch = TestScheduler::new();
+        let stream = timer(Duration::from_secs(1), sch.clone()).into_stream();
+        drop(sch);
+        let items: Vec<_> = block_on_stream(stream).collect();
+        assert_eq!(
+            items,
+            [Err(Error::msg(
+                "the observable dropped its observer without terminating"
+            ))]
+        );
+    }
+}
+
+#[cfg(all(test, loom))]
+mod loom_tests {
+    use crate::prelude::*;
+    use crate::source::create_owned;
+    use crate::sync::thread;
+    use futures_core::Stream;
+    use std::future::poll_fn;
+    use std::pin::Pin;
+
+    /// A producer on another thread races with the consumer's polls: every value arrives, in
+    /// order, and the consumer is never left waiting on a wake that was lost
+    /// (`loom::future::block_on` reports a deadlock if it is).
+    #[test]
+    fn loom_no_lost_wakeup() {
+        loom::model(|| {
+            let mut producer = None;
+            let mut stream = create_owned(|mut emitter| {
+                producer = Some(thread::spawn(move || {
+                    emitter.on_next(1);
+                    emitter.on_next(2);
+                    emitter.on_completed();
+                }));
+            })
+            .into_stream_bounded(2);
+            let items = loom::future::block_on(async {
+                let mut items = Vec::new();
+                while let Some(item) = poll_fn(|cx| Pin::new(&mut stream).poll_next(cx)).await {
+                    items.push(item.unwrap());
+                }
+                items
+            });
+            producer.unwrap().join().unwrap();
+            assert_eq!(items, [1, 2]);
+        });
+    }
+
+    /// Dropping the stream races with the producer: once `drop` has returned nothing is
+    /// left buffered, even while the producer still holds its observer.
+    #[test]
+    fn loom_drop_races_with_the_producer() {
+        loom::model(|| {
+            let token = std::sync::Arc::new(());
+            let t = token.clone();
+            let mut producer = None;
+            let stream = create_owned(|mut emitter| {
+                producer = Some(thread::spawn(move || {
+                    emitter.on_next(t.clone());
+                    emitter.on_next(t);
+                    emitter
+                }));
+            })
+            .into_stream();
+            drop(stream);
+            let emitter = producer.unwrap().join().unwrap();
+            assert!(emitter.is_disposed());
+            assert_eq!(std::sync::Arc::strong_count(&token), 1);
+        });
+    }
+}

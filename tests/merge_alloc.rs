@@ -1,0 +1,250 @@
+//! Allocations of the merge family, counted by a global allocator: how many per subscription,
+//! none per value, and nothing left allocated once a subscription has ended and its handle is
+//! dropped (every `Arc` freed).
+//!
+//! The counters are per thread, so the tests of this binary may run in parallel; every
+//! scenario here runs on one thread (synchronous sources, the virtual-time scheduler and
+//! subjects driven by hand).
+
+use rx::prelude::*;
+use rx::schedulers::TestScheduler;
+use rx::source::{from_iter, just, never};
+use rx::subjects::PublishSubject;
+use std::alloc::{GlobalAlloc, Layout, System};
+use std::cell::Cell;
+use std::time::Duration;
+
+struct Counting;
+
+thread_local! {
+    static ALLOCATIONS: Cell<usize> = const { Cell::new(0) };
+    static LIVE_BYTES: Cell<isize> = const { Cell::new(0) };
+}
+
+fn record(allocations: usize, bytes: isize) {
+    // `try_with`: nothing to count while the thread's locals are being torn down.
+    let _ = ALLOCATIONS.try_with(|n| n.set(n.get() + allocations));
+    let _ = LIVE_BYTES.try_with(|n| n.set(n.get() + bytes));
+}
+
+// SAFETY: every method forwards to `System` with the caller's arguments, unchanged.
+unsafe impl GlobalAlloc for Counting {
+    unsafe fn alloc(&self, layout: Layout) -> *mut u8 {
+        record(1, layout.size() as isize);
+        // SAFETY: the caller upholds `alloc`'s contract, which is `System.alloc`'s.
+        unsafe { System.alloc(layout) }
+    }
+
+    unsafe fn alloc_zeroed(&self, layout: Layout) -> *mut u8 {
+        record(1, layout.size() as isize);
+        // SAFETY: as in `alloc`.
+        unsafe { System.alloc_zeroed(layout) }
+    }
+
+    unsafe fn dealloc(&self, ptr: *mut u8, layout: Layout) {
+        record(0, -(layout.size() as isize));
+        // SAFETY: `ptr` was allocated by `System` with `layout`, as the caller guarantees.
+        unsafe { System.dealloc(ptr, layout) }
+    }
+
+    unsafe fn realloc(&self, ptr: *mut u8, layout: Layout, new_size: usize) -> *mut u8 {
+        record(1, new_size as isize - layout.size() as isize);
+        // SAFETY: the caller upholds `realloc`'s contract, which is `System.realloc`'s.
+        unsafe { System.realloc(ptr, layout, new_size) }
+    }
+}
+
+#[global_allocator]
+static GLOBAL: Counting = Counting;
+
+fn allocations() -> usize {
+    ALLOCATIONS.with(Cell::get)
+}
+
+fn live_bytes() -> isize {
+    LIVE_BYTES.with(Cell::get)
+}
+
+/// Runs `f` and returns how many allocations it made; asserts that everything it allocated
+/// was freed by the time it returned (its results dropped).
+fn measure(name: &str, f: impl FnOnce()) -> usize {
+    let (before, live) = (allocations(), live_bytes());
+    f();
+    let made = allocations() - before;
+    assert_eq!(live_bytes(), live, "{name}: memory left allocated");
+    eprintln!("{name}: {made} allocation(s)");
+    made
+}
+
+#[test]
+fn merge_with_of_two_justs_allocates_once() {
+    let n = measure("just(1).merge_with(just(2))", || {
+        let mut sum = 0;
+        let handle = just(1).merge_with(just(2)).subscribe(|v| sum += v);
+        assert_eq!(sum, 3);
+        assert!(handle.is_disposed());
+    });
+    assert_eq!(n, 1);
+}
+
+#[test]
+fn flat_map_of_just_into_just_allocates_once() {
+    let n = measure("just(1).flat_map(|v| just(v * 2))", || {
+        let mut seen = 0;
+        just(1).flat_map(|v| just(v * 2)).subscribe(|v| seen = v);
+        assert_eq!(seen, 2);
+    });
+    assert_eq!(n, 1);
+}
+
+#[test]
+fn nothing_is_allocated_per_value_or_per_inner() {
+    // The one allocation is the shared state; the count does not grow with the values.
+    let cases: [(&str, fn()); 9] = [
+        ("merge_with, 2 x 10 000 values", || {
+            from_iter(0..10_000)
+                .merge_with(from_iter(0..10_000))
+                .subscribe(|_| {});
+        }),
+        ("flat_map, 10 000 inners", || {
+            from_iter(0..10_000).flat_map(just).subscribe(|_| {});
+        }),
+        ("merge, 10 000 inners", || {
+            from_iter(0..10_000)
+                .map(|v| from_iter(0..v % 4))
+                .merge()
+                .subscribe(|_| {});
+        }),
+        ("concat, 10 000 inners", || {
+            from_iter(0..10_000).map(just).concat().subscribe(|_| {});
+        }),
+        ("merge_max(2), 10 000 inners", || {
+            from_iter(0..10_000)
+                .map(just)
+                .merge_max(2)
+                .subscribe(|_| {});
+        }),
+        ("switch_map, 10 000 inners", || {
+            from_iter(0..10_000)
+                .switch_map(|v| from_iter([v, v]))
+                .subscribe(|_| {});
+        }),
+        ("exhaust_map, 10 000 inners", || {
+            from_iter(0..10_000).exhaust_map(just).subscribe(|_| {});
+        }),
+        ("take_until(never), 10 000 values", || {
+            from_iter(0..10_000)
+                .take_until(never::<()>())
+                .subscribe(|_| {});
+        }),
+        ("skip_until(just), 10 000 values", || {
+            from_iter(0..10_000).skip_until(just(())).subscribe(|_| {});
+        }),
+    ];
+    for (name, case) in cases {
+        assert_eq!(measure(name, case), 1, "{name}");
+    }
+    assert_eq!(
+        measure("amb_with(never), 10 000 values", || {
+            from_iter(0..10_000).amb_with(never()).subscribe(|_| {});
+        }),
+        1
+    );
+    assert_eq!(
+        measure("source::merge of 3 justs", || {
+            rx::source::merge([just(1), just(2), just(3)]).subscribe(|_| {});
+        }),
+        1
+    );
+}
+
+#[test]
+fn asynchronous_sources_are_freed_after_completion_and_after_dispose() {
+    let ms = Duration::from_millis;
+    measure("two timers merged, run to completion", || {
+        let sch = TestScheduler::new();
+        let handle = rx::source::timer(ms(10), sch.clone())
+            .merge_with(rx::source::timer(ms(20), sch.clone()))
+            .subscribe(|_| {});
+        sch.run();
+        assert!(handle.is_disposed());
+    });
+    measure("two timers merged, disposed before they fire", || {
+        let sch = TestScheduler::new();
+        let handle = rx::source::timer(ms(10), sch.clone())
+            .merge_with(rx::source::timer(ms(20), sch.clone()))
+            .subscribe(|_| {});
+        handle.dispose();
+        sch.run();
+    });
+    measure("switch_map over timers", || {
+        let sch = TestScheduler::new();
+        let inner = sch.clone();
+        rx::source::interval(ms(10), sch.clone())
+            .take(5)
+            .switch_map(move |_| rx::source::timer(ms(15), inner.clone()))
+            .subscribe(|_| {});
+        sch.run();
+    });
+    measure("take_until a timer, over an interval", || {
+        let sch = TestScheduler::new();
+        rx::source::interval(ms(10), sch.clone())
+            .take_until(rx::source::timer(ms(35), sch.clone()))
+            .subscribe(|_| {});
+        sch.advance_by(ms(100));
+    });
+}
+
+#[test]
+fn subjects_are_released_after_completion_error_and_dispose() {
+    measure("merge_with of subjects, completed", || {
+        let (a, b) = (PublishSubject::new(), PublishSubject::new());
+        let handle = a.observable().merge_with(b.observable()).subscribe(|_| {});
+        a.observer().on_next(1);
+        b.observer().on_next(2);
+        a.observer().on_completed();
+        b.observer().on_completed();
+        assert!(handle.is_disposed());
+        assert!(!a.has_observers() && !b.has_observers());
+    });
+    measure("flat_map of subjects, inner error", || {
+        let outer = PublishSubject::new();
+        let inners: Vec<_> = (0..3).map(|_| PublishSubject::<i32>::new()).collect();
+        let pick = inners.clone();
+        let _handle = outer
+            .observable()
+            .flat_map(move |i: usize| pick[i].observable())
+            .subscribe_with(|_| {}, |_| {}, || {});
+        for i in 0..3 {
+            outer.observer().on_next(i);
+        }
+        inners[1].observer().on_error(rx::Error::msg("x"));
+        assert!(!outer.has_observers());
+        assert!(inners.iter().all(|s| !s.has_observers()));
+    });
+    measure("switch_map of subjects, disposed", || {
+        let outer = PublishSubject::new();
+        let inners: Vec<_> = (0..3).map(|_| PublishSubject::<i32>::new()).collect();
+        let pick = inners.clone();
+        let handle = outer
+            .observable()
+            .switch_map(move |i: usize| pick[i].observable())
+            .subscribe(|_| {});
+        for i in 0..3 {
+            outer.observer().on_next(i);
+            assert_eq!(inners.iter().filter(|s| s.has_observers()).count(), 1);
+        }
+        handle.dispose();
+        assert!(!outer.has_observers());
+        assert!(inners.iter().all(|s| !s.has_observers()));
+    });
+    measure(
+        "handle dropped without dispose, then the sources complete",
+        || {
+            let (a, b) = (PublishSubject::<i32>::new(), PublishSubject::<i32>::new());
+            drop(a.observable().merge_with(b.observable()).subscribe(|_| {}));
+            a.observer().on_completed();
+            b.observer().on_completed();
+        },
+    );
+}
