@@ -3068,7 +3068,10 @@ pub trait ObservableExt: Observable + Sized {
     /// # Performance
     ///
     /// As [`publish`](ObservableExt::publish), plus one clone of each value to keep it.
-    fn replay(self, capacity: usize) -> ConnectableObservable<Self, crate::subjects::ReplaySubject<Self::Item>>
+    fn replay(
+        self,
+        capacity: usize,
+    ) -> ConnectableObservable<Self, crate::subjects::ReplaySubject<Self::Item>>
     where
         Self::Item: Clone + Send + 'static,
     {
@@ -3163,8 +3166,8 @@ pub trait ObservableExt: Observable + Sized {
     }
 
     /// Like [`share`](ObservableExt::share), replaying the last `capacity` values to each
-    /// subscriber that joins a running connection:
-    /// [`replay`](ObservableExt::replay)`(capacity).`[`ref_count`](ConnectableObservable::ref_count)`()`.
+    /// subscriber that joins a running connection: [`replay`](ObservableExt::replay)`(capacity)`
+    /// then [`ref_count`](ConnectableObservable::ref_count)`()`.
     ///
     /// The buffer belongs to the connection: when the last subscriber leaves, or after the
     /// source terminated, the next subscriber starts over with an empty one. This is RxJava's
@@ -3199,7 +3202,10 @@ pub trait ObservableExt: Observable + Sized {
     ///
     /// As [`share`](ObservableExt::share), plus one clone of each value to keep it.
     #[doc(alias = "shareReplay")]
-    fn share_replay(self, capacity: usize) -> RefCount<Self, crate::subjects::ReplaySubject<Self::Item>>
+    fn share_replay(
+        self,
+        capacity: usize,
+    ) -> RefCount<Self, crate::subjects::ReplaySubject<Self::Item>>
     where
         Self::Item: Clone + Send + 'static,
     {

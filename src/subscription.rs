@@ -13,9 +13,12 @@ use std::fmt;
 
 /// A handle to a running subscription.
 pub trait Subscription {
-    /// Cancels the subscription: no notification is delivered after `dispose` returns on the
-    /// thread that called it, and the resources the subscription holds are released. Calling
-    /// it again does nothing.
+    /// Cancels the subscription and releases what it holds; calling it again does nothing.
+    ///
+    /// Nothing emitted after `dispose` returns is delivered. A notification that another
+    /// thread was already delivering when `dispose` was called may still complete, as in
+    /// RxJava: guaranteeing more would mean a lock around every notification, and a deadlock
+    /// when `dispose` is called from inside `on_next`.
     fn dispose(&self);
 
     /// Whether the subscription can deliver nothing more: it was disposed, or it has nothing

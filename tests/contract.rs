@@ -9,18 +9,32 @@ use rx::prelude::*;
 use rx::source::{empty, from_iter, throw};
 use rx::testing::TestObserver;
 use rx::Error;
-use std::cell::Cell;
+use std::sync::Arc;
+use std::sync::atomic::{AtomicUsize, Ordering::SeqCst};
+
+/// A counter the chain can carry across threads (some operators require `Send + 'static`).
+#[derive(Clone, Default)]
+struct Counter(Arc<AtomicUsize>);
+
+impl Counter {
+    fn get(&self) -> usize {
+        self.0.load(SeqCst)
+    }
+    fn bump(&self) {
+        self.0.fetch_add(1, SeqCst);
+    }
+}
 
 /// Stops wanting values after `limit` of them, as a `take` further down would.
-struct Quitter<'a> {
-    received: &'a Cell<usize>,
+struct Quitter {
+    received: Counter,
     limit: usize,
 }
 
-impl<T> Observer<T> for Quitter<'_> {
+impl<T> Observer<T> for Quitter {
     fn on_next(&mut self, _: T) {
         assert!(self.received.get() < self.limit, "on_next after disposal");
-        self.received.set(self.received.get() + 1);
+        self.received.bump();
     }
     fn on_error(self, _: Error) {}
     fn on_completed(self) {}
@@ -79,11 +93,12 @@ macro_rules! contract {
 
             #[test]
             fn disposed_downstream_pulls_nothing() {
-                let pulled = Cell::new(0);
+                let pulled = Counter::default();
                 let o = TestObserver::new();
                 o.dispose();
                 {
-                    let $s = from_iter((0..1000i64).inspect(|_| pulled.set(pulled.get() + 1)));
+                    let counter = pulled.clone();
+                    let $s = from_iter((0..1000i64).inspect(move |_| counter.bump()));
                     $chain
                 }
                 .subscribe_observer(o.clone());
@@ -93,13 +108,14 @@ macro_rules! contract {
 
             #[test]
             fn disposal_mid_way_stops_upstream() {
-                let pulled = Cell::new(0);
-                let received = Cell::new(0);
+                let pulled = Counter::default();
+                let received = Counter::default();
                 {
-                    let $s = from_iter((0..100_000i64).inspect(|_| pulled.set(pulled.get() + 1)));
+                    let counter = pulled.clone();
+                    let $s = from_iter((0..100_000i64).inspect(move |_| counter.bump()));
                     $chain
                 }
-                .subscribe_observer(Quitter { received: &received, limit: 1 });
+                .subscribe_observer(Quitter { received: received.clone(), limit: 1 });
                 // Operators that emit only at completion pull everything; the others must
                 // stop well before the end.
                 if received.get() == 1 && pulled.get() < 100_000 {
@@ -158,4 +174,19 @@ contract! {
     map_err: |s| s.map_err(|e| e);
     retry: |s| s.retry(2);
     repeat: |s| s.repeat(2);
+    zip: |s| s.zip(from_iter(0..10i64)).map(|(a, b)| a + b);
+    combine_latest: |s| s.combine_latest(from_iter([1i64])).map(|(a, b)| a + b);
+    with_latest_from: |s| from_iter([1i64]).combine_latest(s).map(|(a, b)| a + b);
+    merge_with: |s| s.merge_with(from_iter([100i64]));
+    flat_map: |s| s.flat_map(|v| from_iter([v, v]));
+    concat_map: |s| s.concat_map(|v| from_iter([v, v]));
+    switch_map: |s| s.switch_map(|v| from_iter([v, v]));
+    exhaust_map: |s| s.exhaust_map(|v| from_iter([v, v]));
+    take_until: |s| s.take_until(rx::source::never::<()>());
+    skip_until: |s| s.skip_until(rx::source::just(()));
+    amb_with: |s| s.amb_with(rx::source::never());
+    observe_on_immediate: |s| s.observe_on(rx::schedulers::Immediate);
+    subscribe_on_immediate: |s| s.subscribe_on(rx::schedulers::Immediate);
+    group_by_flattened: |s| s.group_by(|v| v % 2).flat_map(|g| g);
+    window_flattened: |s| s.window(3).concat();
 }

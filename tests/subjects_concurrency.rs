@@ -65,7 +65,7 @@ fn one_terminal_notification_when_terminals_race_values() {
                     for i in 0..200 {
                         input.on_next(i);
                     }
-                    if t.is_multiple_of(2) {
+                    if t % 2 == 0 {
                         input.on_completed();
                     } else {
                         input.on_error(rx::Error::msg("racing error"));

@@ -266,29 +266,36 @@ pub fn scenarios(c: &mut Criterion) {
             .map(|v| v)
             .subscribe(sink);
         })
-        .rxrust(|| {
-            Local::create::<i32, std::convert::Infallible, _, _>(|emitter| {
-                emitter.next(black_box(1));
-                emitter.complete();
-            })
-            .map(|v| v)
-            .map(|v| v)
-            .map(|v| v)
-            .map(|v| v)
-            .map(|v| v)
-            .map(|v| v)
-            .map(|v| v)
-            .map(|v| v)
-            .map(|v| v)
-            .map(|v| v)
-            .map(|v| v)
-            .map(|v| v)
-            .map(|v| v)
-            .map(|v| v)
-            .map(|v| v)
-            .map(|v| v)
-            .subscribe(sink);
-        })
-        ;
+        .not_applicable(
+            "rxrust",
+            "does not compile: rustc's memory grows exponentially with the length of an rxRust \
+             chain (12 maps: 18 s and 0.5 GB to type-check; 16 maps: more than 6 GB)",
+        )
+        .futures(|| {
+            drive(
+                stream::iter([black_box(1)])
+                    .map(|v| v)
+                    .map(|v| v)
+                    .map(|v| v)
+                    .map(|v| v)
+                    .map(|v| v)
+                    .map(|v| v)
+                    .map(|v| v)
+                    .map(|v| v)
+                    .map(|v| v)
+                    .map(|v| v)
+                    .map(|v| v)
+                    .map(|v| v)
+                    .map(|v| v)
+                    .map(|v| v)
+                    .map(|v| v)
+                    .map(|v| v)
+                    .map(|v| v)
+                    .map(|v| v)
+                    .map(|v| v)
+                    .map(|v| v),
+                sink,
+            )
+        });
     g.finish();
 }

@@ -864,7 +864,7 @@ mod tests {
     }
 }
 
-/// Test helpers for the merge family.
+/// What the unit tests of the merge family share: a hand-driven hot source.
 #[cfg(all(test, not(loom)))]
 pub(crate) mod testkit {
     use crate::Error;

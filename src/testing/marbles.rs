@@ -40,9 +40,10 @@
 //! `a 9ms b|` emits `a` at frame 0 and `b` at frame 10, and completes at frame 11.
 //!
 //! A value character stands for itself (a `char`), or for what a value table or closure maps
-//! it to (the `_with` methods take any [`MarbleValues`]). Only characters that a time
-//! progression cannot start are values where a time progression could start: `a 1 b` has the
-//! value `1`, while `a 1ms b` waits a millisecond.
+//! it to (the `_with` methods take any [`MarbleValues`]). A digit at the start or after a space
+//! begins a time progression when a unit and a space follow it, and is a value otherwise:
+//! `a 1 b` has the value `1`, while `a 1ms b` waits a millisecond; as in RxJS, `a 1ms` at the
+//! very end, with no space after the unit, is the four values `a`, `1`, `m` and `s`.
 //!
 //! Where RxJS does not check, these rules do, and a diagram that breaks them panics with a
 //! message that points at the column: nothing but time after the terminal `|` or `#`, no
@@ -69,8 +70,10 @@
 //! [`Marbles::expect`] subscribes an observable at the current frame (and
 //! [`Marbles::expect_subscribed`] at the `^` of a subscription diagram, disposing it at `!`);
 //! [`Expectation::to_be`] runs the scheduler until no task is left and compares what was
-//! received with a diagram, frame by frame. On a difference it panics with both diagrams, one
-//! above the other, and a caret under the first difference:
+//! received with a diagram, frame by frame. Make every expectation of a test before the first
+//! `to_be`: an expectation made afterwards subscribes at the frame the scheduler stopped at. On
+//! a difference `to_be` panics with both diagrams, one above the other, and a caret under the
+//! first difference:
 //!
 //! ```text
 //! marble diagrams differ (one frame is 1ms)
@@ -237,11 +240,31 @@ impl Marbles {
     }
 
     /// The scheduler the context runs on.
+    ///
+    /// ```
+    /// use rx::schedulers::TestScheduler;
+    /// use rx::testing::marbles::Marbles;
+    /// use std::time::Duration;
+    ///
+    /// let m = Marbles::new(&TestScheduler::new());
+    /// m.expect(m.cold("--a|")).to_be("--a|");
+    /// assert_eq!(m.scheduler().elapsed(), Duration::from_millis(3));
+    /// ```
     pub fn scheduler(&self) -> &TestScheduler {
         &self.ctx.scheduler
     }
 
     /// How long one frame lasts.
+    ///
+    /// ```
+    /// use rx::schedulers::TestScheduler;
+    /// use rx::testing::marbles::Marbles;
+    /// use std::time::Duration;
+    ///
+    /// let m = Marbles::with_frame(&TestScheduler::new(), Duration::from_secs(1));
+    /// assert_eq!(m.frame(), Duration::from_secs(1));
+    /// assert_eq!(m.time("--|"), Duration::from_secs(2));
+    /// ```
     pub fn frame(&self) -> Duration {
         self.ctx.frame
     }
@@ -266,6 +289,7 @@ impl Marbles {
     /// # Panics
     ///
     /// If the diagram is malformed (see the [syntax](self#syntax)), or has a `^`.
+    #[doc(alias = "createColdObservable")]
     #[track_caller]
     pub fn cold(&self, diagram: &str) -> ColdObservable<char> {
         self.cold_with(diagram, |c| c)
@@ -308,7 +332,9 @@ impl Marbles {
     /// A hot observable whose values are the diagram's characters: one timeline shared by
     /// all subscribers, with `^` (or the first character, without one) at frame zero.
     ///
-    /// Its notifications are scheduled at once, on the context's scheduler.
+    /// Its notifications are scheduled at once, on the context's scheduler; frames that have
+    /// already passed (the context's frame zero is behind the scheduler) happen as soon as it
+    /// runs.
     ///
     /// ```
     /// use rx::schedulers::TestScheduler;
@@ -327,6 +353,7 @@ impl Marbles {
     /// # Panics
     ///
     /// If the diagram is malformed (see the [syntax](self#syntax)).
+    #[doc(alias = "createHotObservable")]
     #[track_caller]
     pub fn hot(&self, diagram: &str) -> HotObservable<char> {
         self.hot_with(diagram, |c| c)
@@ -351,7 +378,7 @@ impl Marbles {
     #[track_caller]
     pub fn hot_with<T, V>(&self, diagram: &str, values: V) -> HotObservable<T>
     where
-        T: Clone + Send + Sync + 'static,
+        T: Clone + Send + 'static,
         V: MarbleValues<T>,
     {
         let parsed = parse(diagram, self.ctx.frame, Rules::Hot);
@@ -389,8 +416,9 @@ impl Marbles {
         HotObservable { shared }
     }
 
-    /// Subscribes `source` now (at the current frame, before anything else happens in it) and
-    /// returns the [`Expectation`] that records what it emits.
+    /// Subscribes `source` at the current frame, as soon as the scheduler runs and before the
+    /// hot observables' notifications of that frame, and returns the [`Expectation`] that
+    /// records what it emits.
     ///
     /// ```
     /// use rx::prelude::*;
@@ -402,6 +430,7 @@ impl Marbles {
     /// let source = m.cold("-a-b-c-|");
     /// m.expect(source.filter(|c| *c != 'b')).to_be("-a---c-|");
     /// ```
+    #[doc(alias = "expectObservable")]
     pub fn expect<S>(&self, source: S) -> Expectation<<S as Observable>::Item>
     where
         S: Subscribe<TimedObserver<<S as Observable>::Item, TestScheduler>> + Send + 'static,
@@ -545,6 +574,7 @@ impl Marbles {
     /// # Panics
     ///
     /// If the diagram is malformed or has no `|`.
+    #[doc(alias = "createTime")]
     #[track_caller]
     pub fn time(&self, diagram: &str) -> Duration {
         let parsed = parse(diagram, self.ctx.frame, Rules::Cold);
@@ -949,6 +979,7 @@ impl<T> ColdObservable<T> {
     /// # Panics
     ///
     /// If the subscriptions differ (the message draws both), or a diagram is malformed.
+    #[doc(alias = "expectSubscriptions")]
     #[track_caller]
     pub fn assert_subscriptions(&self, expected: &[&str]) {
         self.log.assert(&self.ctx, "cold", expected);
@@ -1013,10 +1044,10 @@ where
                     if observer.is_disposed() {
                         break;
                     }
-                    if let Some(observer) = n.clone().deliver(observer) {
-                        if !observer.is_disposed() {
-                            *slot.lock() = Some(observer);
-                        }
+                    if let Some(observer) = n.clone().deliver(observer)
+                        && !observer.is_disposed()
+                    {
+                        *slot.lock() = Some(observer);
                     }
                 }
                 Reschedule::Done
@@ -1158,6 +1189,7 @@ impl<T> HotObservable<T> {
     /// # Panics
     ///
     /// If the subscriptions differ (the message draws both), or a diagram is malformed.
+    #[doc(alias = "expectSubscriptions")]
     #[track_caller]
     pub fn assert_subscriptions(&self, expected: &[&str]) {
         self.shared.log.assert(&self.shared.ctx, "hot", expected);
@@ -1328,6 +1360,7 @@ impl<T> Expectation<T> {
     ///
     /// If what was received differs: the message draws both diagrams, one above the other,
     /// and points at the first difference. Also if the diagram is malformed.
+    #[doc(alias = "toBe")]
     #[track_caller]
     pub fn to_be(self, diagram: &str)
     where
@@ -1560,12 +1593,13 @@ fn parse(diagram: &str, frame: Duration, rules: Rules) -> Parsed {
                 "`!` marks an unsubscription, which only subscription diagrams have",
             ),
             _ => {
-                if c.is_ascii_digit() && (i == 0 || chars[i - 1] == ' ') {
-                    if let Some((len, span)) = time_progression(&chars[i..]) {
-                        time += span;
-                        i += len;
-                        continue;
-                    }
+                if c.is_ascii_digit()
+                    && (i == 0 || chars[i - 1] == ' ')
+                    && let Some((len, span)) = time_progression(&chars[i..])
+                {
+                    time += span;
+                    i += len;
+                    continue;
                 }
                 if let Some(t) = terminal {
                     after_terminal(&format!("`{c}`"), t);
@@ -1588,18 +1622,15 @@ fn parse(diagram: &str, frame: Duration, rules: Rules) -> Parsed {
     if let Some((_, open)) = group {
         fail(diagram, open, "unbalanced `(`: the group is never closed");
     }
-    if rules == Rules::Expected {
-        if let Some((zero, col)) = subscription {
-            if let Some(e) = events.iter().find(|e| e.at < zero) {
-                fail(
-                    diagram,
-                    e.column,
-                    format!(
-                        "nothing can be received before the subscription point `^` at column {col}"
-                    ),
-                );
-            }
-        }
+    if rules == Rules::Expected
+        && let Some((zero, col)) = subscription
+        && let Some(e) = events.iter().find(|e| e.at < zero)
+    {
+        fail(
+            diagram,
+            e.column,
+            format!("nothing can be received before the subscription point `^` at column {col}"),
+        );
     }
     Parsed {
         events,
@@ -1766,9 +1797,9 @@ fn single_char<T: fmt::Display + ?Sized>(value: &T) -> Option<char> {
 /// `d` as a time progression's number and unit, exactly.
 fn progression(d: Duration) -> String {
     let nanos = d.as_nanos();
-    if nanos % 1_000_000_000 == 0 {
+    if nanos.is_multiple_of(1_000_000_000) {
         format!("{}s", nanos / 1_000_000_000)
-    } else if nanos % 1_000_000 == 0 {
+    } else if nanos.is_multiple_of(1_000_000) {
         format!("{}ms", nanos / 1_000_000)
     } else {
         let fraction = format!("{:06}", nanos % 1_000_000);
@@ -1838,7 +1869,7 @@ fn render<T>(
 
 /// "frame 4", or the exact time when it is not on a frame.
 fn when(d: Duration, frame: Duration) -> String {
-    if d.as_nanos() % frame.as_nanos() == 0 {
+    if d.as_nanos().is_multiple_of(frame.as_nanos()) {
         format!("frame {}", d.as_nanos() / frame.as_nanos())
     } else {
         format!("{d:?} (between frames)")
