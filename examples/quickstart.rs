@@ -45,7 +45,9 @@ fn main() {
 
     // Subjects multicast: every subscriber sees the values pushed after it subscribed.
     let subject = PublishSubject::new();
-    subject.observable().subscribe(|v: i32| println!("first subscriber: {v}"));
+    subject
+        .observable()
+        .subscribe(|v: i32| println!("first subscriber: {v}"));
     subject
         .observable()
         .filter(|v| v % 2 == 0)

@@ -159,7 +159,10 @@ mod tests {
     #[test]
     fn downcast_to_the_wrapped_type() {
         let e: Error = io::Error::new(io::ErrorKind::NotFound, "gone").into();
-        assert_eq!(e.downcast_ref::<io::Error>().unwrap().kind(), io::ErrorKind::NotFound);
+        assert_eq!(
+            e.downcast_ref::<io::Error>().unwrap().kind(),
+            io::ErrorKind::NotFound
+        );
         assert!(e.is::<io::Error>());
         assert!(e.downcast_ref::<std::fmt::Error>().is_none());
     }

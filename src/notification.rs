@@ -1,7 +1,7 @@
 //! [`Notification`]: one event of an observable, as a value.
 
-use crate::observer::Observer;
 use crate::Error;
+use crate::observer::Observer;
 
 /// One event of an observable: a value, an error or completion.
 ///

@@ -9,11 +9,11 @@
 //! Subscribing consumes the observable, as `IntoIterator` consumes a collection; sources and
 //! operators are `Clone` when their parts are, so clone one to subscribe to it twice.
 
+use crate::Error;
+use crate::Notification;
 use crate::observer::{FnObserver, NextObserver};
 use crate::operators::*;
 use crate::subscription::Subscription;
-use crate::Error;
-use crate::Notification;
 
 /// A push-based sequence of `Item`s.
 ///
@@ -3882,6 +3882,12 @@ pub trait ObservableExt: Observable + Sized {
     /// drop(ticks); // disposes the interval
     /// # }
     /// ```
+    ///
+    /// # Errors
+    ///
+    /// The stream's last item is `Err` with the observable's error when it fails, or with an
+    /// error saying so when it drops its observer without a terminal notification (a
+    /// scheduler that went away, say) rather than leave the consumer waiting forever.
     ///
     /// # Performance
     ///

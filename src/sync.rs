@@ -17,9 +17,9 @@ pub(crate) use std::sync::{Arc, Weak};
 pub(crate) use std::thread;
 
 #[cfg(loom)]
-pub(crate) use loom::sync::atomic::{AtomicBool, AtomicU64, AtomicUsize, Ordering};
-#[cfg(loom)]
 pub(crate) use loom::sync::Arc;
+#[cfg(loom)]
+pub(crate) use loom::sync::atomic::{AtomicBool, AtomicU64, AtomicUsize, Ordering};
 #[cfg(loom)]
 pub(crate) use loom::thread;
 // loom has no `Weak`; the code that needs one is not modelled.

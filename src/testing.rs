@@ -1,15 +1,18 @@
-//! The test kit: a recording [`TestObserver`] with assertions.
+//! The test kit: a recording [`TestObserver`] with assertions, and tools for virtual time.
 //!
 //! Public, so users test their own pipelines the way the library tests its operators.
-//! Time-dependent pipelines are tested on the virtual-time `TestScheduler`.
+//! Time-dependent pipelines run on the virtual-time
+//! [`TestScheduler`](crate::schedulers::TestScheduler): [`TimedObserver`] records when each
+//! notification arrived, [`cold`] replays a timed script, and [`marbles`] writes both as
+//! diagrams (`-a-b-|`), as RxJS's marble tests do. Nothing here sleeps.
 
+use crate::Error;
 use crate::notification::Notification;
 use crate::observer::Observer;
-use crate::Error;
 use parking_lot::Mutex;
 use std::fmt;
-use std::sync::atomic::{AtomicBool, Ordering};
 use std::sync::Arc;
+use std::sync::atomic::{AtomicBool, Ordering};
 
 /// An observer that records every notification it receives.
 ///
@@ -114,7 +117,11 @@ impl<T> TestObserver<T> {
 
     /// Whether a terminal notification (error or completion) was recorded.
     pub fn is_terminated(&self) -> bool {
-        self.shared.events.lock().iter().any(Notification::is_terminal)
+        self.shared
+            .events
+            .lock()
+            .iter()
+            .any(Notification::is_terminal)
     }
 
     /// Asserts the values recorded so far, in order.
@@ -156,10 +163,7 @@ impl<T> TestObserver<T> {
         let events = self.shared.events.lock();
         match events.last() {
             Some(Notification::Error(e)) => assert_eq!(e.to_string(), message, "error differs"),
-            _ => panic!(
-                "expected error {message:?}, got {}",
-                describe_end(&events)
-            ),
+            _ => panic!("expected error {message:?}, got {}", describe_end(&events)),
         }
     }
 

@@ -53,6 +53,8 @@ fn a_chain_capturing_rc_works_on_its_thread() {
     // Not `Send` (an `Rc` is captured), which no bound in a synchronous chain asks for.
     let local = Rc::new(Cell::new(5));
     let mut seen = 0;
-    just(1).map(move |v| v + local.get()).subscribe(|v| seen = v);
+    just(1)
+        .map(move |v| v + local.get())
+        .subscribe(|v| seen = v);
     assert_eq!(seen, 6);
 }

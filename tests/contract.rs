@@ -5,10 +5,10 @@
 //! - a downstream that is already disposed receives nothing, and upstream pulls nothing;
 //! - a downstream that disposes itself mid-way receives nothing more, and upstream stops.
 
+use rx::Error;
 use rx::prelude::*;
 use rx::source::{empty, from_iter, throw};
 use rx::testing::TestObserver;
-use rx::Error;
 use std::sync::Arc;
 use std::sync::atomic::{AtomicUsize, Ordering::SeqCst};
 

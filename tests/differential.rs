@@ -2,9 +2,9 @@
 //! an `Iterator` twin, rx emits exactly what the `Iterator` chain yields, then completes.
 
 use proptest::prelude::*;
+use rx::LocalBoxedObservable;
 use rx::prelude::*;
 use rx::testing::TestObserver;
-use rx::LocalBoxedObservable;
 
 #[derive(Clone, Debug)]
 enum Op {
@@ -39,7 +39,9 @@ fn apply_iter(it: Box<dyn Iterator<Item = i32>>, op: &Op) -> Box<dyn Iterator<It
     match *op {
         Op::Map(k) => Box::new(it.map(move |v| v.wrapping_mul(k).wrapping_add(1))),
         Op::Filter(k) => Box::new(it.filter(move |v| v % k == 0)),
-        Op::FilterMap(k) => Box::new(it.filter_map(move |v| (v % k != 0).then(|| v / k))),
+        Op::FilterMap(k) => {
+            Box::new(it.filter_map(move |v| if v % k != 0 { Some(v / k) } else { None }))
+        }
         Op::Take(n) => Box::new(it.take(n)),
         Op::Skip(n) => Box::new(it.skip(n)),
         Op::TakeWhile(t) => Box::new(it.take_while(move |v| *v < t)),
@@ -55,9 +57,13 @@ fn apply_iter(it: Box<dyn Iterator<Item = i32>>, op: &Op) -> Box<dyn Iterator<It
 
 fn apply_rx(o: LocalBoxedObservable<'static, i32>, op: &Op) -> LocalBoxedObservable<'static, i32> {
     match *op {
-        Op::Map(k) => o.map(move |v| v.wrapping_mul(k).wrapping_add(1)).boxed_local(),
+        Op::Map(k) => o
+            .map(move |v| v.wrapping_mul(k).wrapping_add(1))
+            .boxed_local(),
         Op::Filter(k) => o.filter(move |v| v % k == 0).boxed_local(),
-        Op::FilterMap(k) => o.filter_map(move |v| (v % k != 0).then(|| v / k)).boxed_local(),
+        Op::FilterMap(k) => o
+            .filter_map(move |v| if v % k != 0 { Some(v / k) } else { None })
+            .boxed_local(),
         Op::Take(n) => o.take(n).boxed_local(),
         Op::Skip(n) => o.skip(n).boxed_local(),
         Op::TakeWhile(t) => o.take_while(move |v| *v < t).boxed_local(),

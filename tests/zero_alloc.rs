@@ -82,18 +82,25 @@ fn fixed_size_operators_do_not_allocate() {
         from_iter(black_box(1..=5)).count().subscribe(|v| {
             black_box(v);
         });
-        from_iter(black_box(0..)).map(|v: u64| v * 3).take(4).subscribe(|v| {
-            black_box(v);
-        });
+        from_iter(black_box(0..))
+            .map(|v: u64| v * 3)
+            .take(4)
+            .subscribe(|v| {
+                black_box(v);
+            });
     });
     assert_eq!(n, 0);
 }
 
 #[test]
 fn the_subscription_of_a_synchronous_chain_is_zero_sized() {
-    let handle = just(1).map(|v| v * 2).filter(|_| true).take(1).subscribe(|v| {
-        black_box(v);
-    });
+    let handle = just(1)
+        .map(|v| v * 2)
+        .filter(|_| true)
+        .take(1)
+        .subscribe(|v| {
+            black_box(v);
+        });
     assert_eq!(std::mem::size_of_val(&handle), 0);
     assert!(handle.is_disposed());
 }

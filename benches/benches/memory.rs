@@ -11,11 +11,13 @@ use crate::harness::sink;
 use rx::prelude::*;
 use rx::schedulers::TestScheduler;
 use rx::subjects::{BehaviorSubject, PublishSubject};
-use rx_benches::{count, write_memory_records, Counter, MemoryRecord};
+use rx_benches::{Counter, MemoryRecord, count, write_memory_records};
 use rxrust::prelude::{
-    Local, Observable as _, ObservableFactory as _, Observer as _, Subscription as _,
+    Local, Observable as _, ObservableFactory as _, Observer as _, Shared, Subscription as _,
 };
 use std::convert::Infallible;
+use std::sync::Arc;
+use std::sync::atomic::{AtomicUsize, Ordering};
 use std::time::Duration;
 
 const SUBSCRIPTIONS: usize = 10_000;
@@ -75,7 +77,7 @@ pub fn run() {
     let scenario = "PublishSubject + map + filter + subscribe";
     {
         let subject = PublishSubject::<i32>::new();
-        let reached = std::sync::Arc::new(std::sync::atomic::AtomicUsize::new(0));
+        let reached = Arc::new(AtomicUsize::new(0));
         let r = reached.clone();
         records.push(measure(
             scenario,
@@ -89,12 +91,12 @@ pub fn run() {
                     .filter(|v| v % 3 != 1)
                     .subscribe(move |v| {
                         sink(v);
-                        r.fetch_add(1, std::sync::atomic::Ordering::Relaxed);
+                        r.fetch_add(1, Ordering::Relaxed);
                     })
             },
             || {
                 subject.observer().on_next(3);
-                reached.load(std::sync::atomic::Ordering::Relaxed)
+                reached.load(Ordering::Relaxed)
             },
         ));
     }
@@ -125,11 +127,38 @@ pub fn run() {
         ));
     }
 
+    {
+        let mut subject = Shared::subject::<i32, Infallible>();
+        let reached = Arc::new(AtomicUsize::new(0));
+        let r = reached.clone();
+        let source = subject.clone();
+        records.push(measure(
+            scenario,
+            "rxrust-shared",
+            Some("Shared::subject(): thread-safe, as rx's is"),
+            || {
+                let r = r.clone();
+                source
+                    .clone()
+                    .map(|v| v * 2)
+                    .filter(|v| v % 3 != 1)
+                    .subscribe(move |v| {
+                        sink(v);
+                        r.fetch_add(1, Ordering::Relaxed);
+                    })
+            },
+            || {
+                subject.next(3);
+                reached.load(Ordering::Relaxed)
+            },
+        ));
+    }
+
     // ---- BehaviorSubject
     let scenario = "BehaviorSubject + map + filter + subscribe";
     {
         let subject = BehaviorSubject::new(0);
-        let reached = std::sync::Arc::new(std::sync::atomic::AtomicUsize::new(0));
+        let reached = Arc::new(AtomicUsize::new(0));
         let r = reached.clone();
         records.push(measure(
             scenario,
@@ -143,14 +172,14 @@ pub fn run() {
                     .filter(|v| v % 3 != 1)
                     .subscribe(move |v| {
                         sink(v);
-                        r.fetch_add(1, std::sync::atomic::Ordering::Relaxed);
+                        r.fetch_add(1, Ordering::Relaxed);
                     })
             },
             || {
                 // Each subscription received the current value when it subscribed.
-                reached.store(0, std::sync::atomic::Ordering::Relaxed);
+                reached.store(0, Ordering::Relaxed);
                 subject.observer().on_next(3);
-                reached.load(std::sync::atomic::Ordering::Relaxed)
+                reached.load(Ordering::Relaxed)
             },
         ));
     }
@@ -182,11 +211,39 @@ pub fn run() {
         ));
     }
 
+    {
+        let mut subject = Shared::behavior_subject::<i32, Infallible>(0);
+        let reached = Arc::new(AtomicUsize::new(0));
+        let r = reached.clone();
+        let source = subject.clone();
+        records.push(measure(
+            scenario,
+            "rxrust-shared",
+            Some("Shared::behavior_subject(): thread-safe, as rx's is"),
+            || {
+                let r = r.clone();
+                source
+                    .clone()
+                    .map(|v| v * 2)
+                    .filter(|v| v % 3 != 1)
+                    .subscribe(move |v| {
+                        sink(v);
+                        r.fetch_add(1, Ordering::Relaxed);
+                    })
+            },
+            || {
+                reached.store(0, Ordering::Relaxed);
+                subject.next(3);
+                reached.load(Ordering::Relaxed)
+            },
+        ));
+    }
+
     // ---- interval
     let period = Duration::from_secs(1);
     {
         let scheduler = TestScheduler::new();
-        let reached = std::sync::Arc::new(std::sync::atomic::AtomicUsize::new(0));
+        let reached = Arc::new(AtomicUsize::new(0));
         let r = reached.clone();
         records.push(measure(
             "interval + map + filter + subscribe",
@@ -199,12 +256,12 @@ pub fn run() {
                     .filter(|v| v % 3 != 1)
                     .subscribe(move |v| {
                         sink(v);
-                        r.fetch_add(1, std::sync::atomic::Ordering::Relaxed);
+                        r.fetch_add(1, Ordering::Relaxed);
                     })
             },
             || {
                 scheduler.advance_by(period);
-                reached.load(std::sync::atomic::Ordering::Relaxed)
+                reached.load(Ordering::Relaxed)
             },
         ));
     }

@@ -3,7 +3,7 @@
 //! in rx (both emit inline, values stored by value in the observable), `Local::of` or
 //! `Local::from_iter` in rxRust, `stream::iter` in `futures`.
 
-use crate::harness::{sink, Group};
+use crate::harness::{Group, sink};
 use crate::peers::rxrust_immediate::{Immediate as RxRustImmediate, ImmediateScheduler};
 use crate::peers::{drive, ready};
 use criterion::Criterion;
@@ -36,7 +36,10 @@ pub fn combining(c: &mut Criterion) {
         .note("flatten_unordered(None): the Stream form of merge")
         .futures(|| {
             let inner = stream::iter([black_box(1)]);
-            drive(stream::iter([inner.clone(), inner]).flatten_unordered(None), sink);
+            drive(
+                stream::iter([inner.clone(), inner]).flatten_unordered(None),
+                sink,
+            );
         });
 
     g.case("immediate_just(1) + merge_with(immediate_just(2)) + subscribe")
@@ -45,7 +48,9 @@ pub fn combining(c: &mut Criterion) {
             sink(black_box(2));
         })
         .rx(|| {
-            just(black_box(1)).merge_with(just(black_box(2))).subscribe(sink);
+            just(black_box(1))
+                .merge_with(just(black_box(2)))
+                .subscribe(sink);
         })
         .rxrust(|| {
             Local::of(black_box(1))
@@ -67,7 +72,11 @@ pub fn combining(c: &mut Criterion) {
                 sink((black_box(1), other));
             }
         })
-        .missing("rx", "with_latest_from is not implemented yet")
+        .rx(|| {
+            just(black_box(1))
+                .with_latest_from(just(black_box(2)))
+                .subscribe(sink);
+        })
         .rxrust(|| {
             Local::of(black_box(1))
                 .with_latest_from(Local::of(black_box(2)))
@@ -75,27 +84,25 @@ pub fn combining(c: &mut Criterion) {
         })
         .not_applicable("futures", "no with_latest_from combinator");
 
-    g.case(
-        "immediate_just(immediate_just(1),immediate_just(1)) + switch_on_next() + subscribe",
-    )
-    .hand(|| {
-        sink(black_box(1));
-        sink(black_box(1));
-    })
-    .rx(|| {
-        let inner = just(black_box(1));
-        from_iter([inner.clone(), inner])
-            .switch_on_next()
-            .subscribe(sink);
-    })
-    .note("switch_map(|inner| inner): rxRust has no switch_on_next")
-    .rxrust(|| {
-        let inner = Local::of(black_box(1));
-        Local::from_iter([inner.clone(), inner])
-            .switch_map(|inner| inner)
-            .subscribe(sink);
-    })
-    .not_applicable("futures", "no switch combinator");
+    g.case("immediate_just(immediate_just(1),immediate_just(1)) + switch_on_next() + subscribe")
+        .hand(|| {
+            sink(black_box(1));
+            sink(black_box(1));
+        })
+        .rx(|| {
+            let inner = just(black_box(1));
+            from_iter([inner.clone(), inner])
+                .switch_on_next()
+                .subscribe(sink);
+        })
+        .note("switch_map(|inner| inner): rxRust has no switch_on_next")
+        .rxrust(|| {
+            let inner = Local::of(black_box(1));
+            Local::from_iter([inner.clone(), inner])
+                .switch_map(|inner| inner)
+                .subscribe(sink);
+        })
+        .not_applicable("futures", "no switch combinator");
 
     g.case("immediate_just(1) + zip(immediate_just(2)) + subscribe")
         .hand(|| sink((black_box(1), black_box(2))))
@@ -134,7 +141,9 @@ pub fn conditional(c: &mut Criterion) {
                 just(black_box(1)).take_while(move |_| pass).subscribe(sink);
             })
             .rxrust(|| {
-                Local::of(black_box(1)).take_while(move |_| pass).subscribe(sink);
+                Local::of(black_box(1))
+                    .take_while(move |_| pass)
+                    .subscribe(sink);
             })
             .futures(|| {
                 drive(
@@ -164,7 +173,9 @@ pub fn transforming(c: &mut Criterion) {
         .hand(|| sink(10 + black_box(1)))
         .note("does not emit the seed: emits 11 only, where RPP emits 10 then 11")
         .rx(|| {
-            just(black_box(1)).scan(10, |acc, v| acc + v).subscribe(sink);
+            just(black_box(1))
+                .scan(10, |acc, v| acc + v)
+                .subscribe(sink);
         })
         .note("does not emit the seed: emits 11 only, where RPP emits 10 then 11")
         .rxrust(|| {
@@ -215,8 +226,15 @@ pub fn transforming(c: &mut Criterion) {
         .futures(|| drive(stream::iter([black_box(1)]).chunks(2), sink));
 
     g.case("immediate_just+window(2)+subscribe + subscsribe inner")
-        .not_applicable("hand-written", "a window is an observable: no plain-Rust twin")
-        .missing("rx", "window is not implemented yet")
+        .not_applicable(
+            "hand-written",
+            "a window is an observable: no plain-Rust twin",
+        )
+        .rx(|| {
+            just(black_box(1)).window(2).subscribe(|window| {
+                window.subscribe(sink);
+            });
+        })
         .not_applicable("rxrust", "rxRust has no window operator")
         .not_applicable("futures", "no window combinator");
     g.finish();
@@ -350,7 +368,9 @@ pub fn filtering(c: &mut Criterion) {
             }
         })
         .rx(|| {
-            from_iter(black_box([1, 2, 3])).element_at(1).subscribe(sink);
+            from_iter(black_box([1, 2, 3]))
+                .element_at(1)
+                .subscribe(sink);
         })
         .not_applicable("rxrust", "rxRust has no element_at operator")
         .not_applicable("futures", "no element_at combinator");
@@ -379,7 +399,9 @@ pub fn aggregating(c: &mut Criterion) {
     g.case("immediate_just+reduce(10, std::plus)+subscribe")
         .hand(|| sink([black_box(1)].into_iter().fold(10, |acc, v| acc + v)))
         .rx(|| {
-            just(black_box(1)).reduce(10, |acc, v| acc + v).subscribe(sink);
+            just(black_box(1))
+                .reduce(10, |acc, v| acc + v)
+                .subscribe(sink);
         })
         .rxrust(|| {
             Local::of(black_box(1))
@@ -450,9 +472,13 @@ pub fn error_handling(c: &mut Criterion) {
                 .retry(1)
                 .subscribe_with(|_| {}, sink, || {});
         })
-        .note("the error type is () (rxRust's errors are any type), so it costs nothing")
+        .note(
+            "the error type is () (rxRust's errors are any type), so it costs nothing; rxRust \
+             resubscribes through its scheduler, so this runs on the immediate scheduler of \
+             peers.rs (on Local it needs a tokio LocalSet)",
+        )
         .rxrust(|| {
-            Local::create::<i32, (), _, _>(|emitter| emitter.error(()))
+            RxRustImmediate::create::<i32, (), _, _>(|emitter| emitter.error(()))
                 .retry(1)
                 .on_error(sink)
                 .subscribe(|_| {});

@@ -28,11 +28,15 @@ fn main() {
     // Short times, so the whole suite runs in a few minutes on two cores; criterion's
     // statistics still apply. The report reads the median.
     let mut criterion = Criterion::default()
-        .warm_up_time(Duration::from_millis(200))
-        .measurement_time(Duration::from_millis(500))
-        .sample_size(30)
+        .warm_up_time(Duration::from_millis(rx_benches::WARM_UP_MS))
+        .measurement_time(Duration::from_millis(rx_benches::MEASUREMENT_MS))
+        .sample_size(rx_benches::SAMPLES)
         .nresamples(10_000)
         .configure_from_args();
+    // Where the report generator looks, however the binary is started.
+    if let Ok(dir) = rx_benches::criterion_dir() {
+        criterion = criterion.output_directory(&dir);
+    }
 
     sources::general(&mut criterion);
     sources::sources(&mut criterion);

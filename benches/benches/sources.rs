@@ -1,8 +1,8 @@
 //! RPP's groups General, Sources and Schedulers.
 
-use crate::harness::{sink, Group};
-use crate::peers::rxrust_immediate::{Immediate as RxRustImmediate, ImmediateScheduler};
+use crate::harness::{Group, sink};
 use crate::peers::drive;
+use crate::peers::rxrust_immediate::{Immediate as RxRustImmediate, ImmediateScheduler};
 use criterion::Criterion;
 use futures::stream::{self, StreamExt};
 use rx::prelude::*;
@@ -49,9 +49,11 @@ pub fn general(c: &mut Criterion) {
         if pipe {
             case = case.note("Rust has no pipe operator: the same code as the previous case");
         }
+        // The observer is published to the barrier as what the library's code sees: a
+        // `dyn` reference to it (rx's and rxRust's emitters are one).
         case.hand(|| {
             let mut observer = |_: i32| {};
-            sink(&mut observer);
+            sink(&mut observer as &mut dyn FnMut(i32));
         })
         .rx(|| {
             create::<i32, _>(|emitter| sink(emitter)).subscribe(|_| {});
@@ -166,7 +168,10 @@ pub fn sources(c: &mut Criterion) {
         .rxrust(|| {
             Local::defer(|| Local::from_iter(black_box([123]))).subscribe(sink);
         })
-        .not_applicable("futures", "streams are lazy already: there is nothing to defer");
+        .not_applicable(
+            "futures",
+            "streams are lazy already: there is nothing to defer",
+        );
 
     let period = Duration::from_nanos(1);
     g.case("interval - interval + take(3) + subscribe + immediate")
@@ -181,7 +186,9 @@ pub fn sources(c: &mut Criterion) {
         })
         .note("a 1 ns period: rx's interval rejects a zero period, and 1 ns never sleeps")
         .rx(|| {
-            interval(black_box(period), Immediate).take(3).subscribe(sink);
+            interval(black_box(period), Immediate)
+                .take(3)
+                .subscribe(sink);
         })
         .note("Local with an immediate scheduler written as rxRust's docs show (see peers.rs)")
         .rxrust(|| {

@@ -4,7 +4,7 @@
 //! single-threaded subject (`Rc<RefCell<..>>`, no lock), where rx's subjects are thread-safe
 //! (`Arc` and a lock), as RPP's are.
 
-use crate::harness::{sink, Group};
+use crate::harness::{Group, sink};
 use crate::peers::drive;
 use criterion::Criterion;
 use futures::stream::{self, StreamExt};
@@ -12,13 +12,13 @@ use rx::prelude::*;
 use rx::schedulers::CurrentThread;
 use rx::source::{create, from_iter, just};
 use rx::subjects::PublishSubject;
-use rxrust::prelude::{
-    Local, Observable as _, ObservableFactory as _, Observer as _,
-};
+use rxrust::prelude::{Local, Observable as _, ObservableFactory as _, Observer as _, Shared};
 use std::cell::Cell;
 use std::hint::black_box;
 
 const LOCAL_SUBJECT: &str = "Local::subject(): single-threaded (Rc<RefCell>), no lock";
+
+type NoError = std::convert::Infallible;
 
 /// The hand-written twin of a subject: its observers, called in turn.
 type Observers = Vec<Box<dyn FnMut(i32)>>;
@@ -31,8 +31,10 @@ pub fn subjects(c: &mut Criterion) {
     let subject = PublishSubject::<i32>::new();
     subject.observable().subscribe(sink);
     let mut rx_observer = subject.observer();
-    let mut rxrust_subject = Local::subject::<i32, std::convert::Infallible>();
+    let mut rxrust_subject = Local::subject::<i32, NoError>();
     rxrust_subject.clone().subscribe(sink);
+    let mut shared_subject = Shared::subject::<i32, NoError>();
+    shared_subject.clone().subscribe(sink);
     g.case("publish_subject with 1 observer - on_next")
         .hand(|| {
             for observer in &mut hand {
@@ -42,6 +44,7 @@ pub fn subjects(c: &mut Criterion) {
         .rx(|| rx_observer.on_next(black_box(1)))
         .note(LOCAL_SUBJECT)
         .rxrust(|| rxrust_subject.next(black_box(1)))
+        .rxrust_shared(|| shared_subject.next(black_box(1)))
         .not_applicable("futures", "no multicast stream in futures");
 
     g.case("subscribe 100 observers to publish_subject")
@@ -63,7 +66,14 @@ pub fn subjects(c: &mut Criterion) {
         })
         .note(LOCAL_SUBJECT)
         .rxrust(|| {
-            let mut subject = Local::subject::<i32, std::convert::Infallible>();
+            let mut subject = Local::subject::<i32, NoError>();
+            for _ in 0..100 {
+                subject.clone().subscribe(sink);
+            }
+            subject.next(black_box(1));
+        })
+        .rxrust_shared(|| {
+            let mut subject = Shared::subject::<i32, NoError>();
             for _ in 0..100 {
                 subject.clone().subscribe(sink);
             }
@@ -72,15 +82,19 @@ pub fn subjects(c: &mut Criterion) {
         .not_applicable("futures", "no multicast stream in futures");
 
     // Setup outside the timed op: a subject with 100 subscriptions.
-    let mut hand: Observers = (0..100).map(|_| Box::new(sink) as Box<dyn FnMut(i32)>).collect();
+    let mut hand: Observers = (0..100)
+        .map(|_| Box::new(sink) as Box<dyn FnMut(i32)>)
+        .collect();
     let subject = PublishSubject::<i32>::new();
     for _ in 0..100 {
         subject.observable().subscribe(sink);
     }
     let mut rx_observer = subject.observer();
-    let mut rxrust_subject = Local::subject::<i32, std::convert::Infallible>();
+    let mut rxrust_subject = Local::subject::<i32, NoError>();
+    let mut shared_subject = Shared::subject::<i32, NoError>();
     for _ in 0..100 {
         rxrust_subject.clone().subscribe(sink);
+        shared_subject.clone().subscribe(sink);
     }
     g.case("100 on_next to 100 observers to publish_subject")
         .hand(|| {
@@ -99,6 +113,11 @@ pub fn subjects(c: &mut Criterion) {
         .rxrust(|| {
             for i in 0..100 {
                 rxrust_subject.next(black_box(i));
+            }
+        })
+        .rxrust_shared(|| {
+            for i in 0..100 {
+                shared_subject.next(black_box(i));
             }
         })
         .not_applicable("futures", "no multicast stream in futures");
@@ -220,13 +239,29 @@ pub fn scenarios(c: &mut Criterion) {
         })
         .note(LOCAL_SUBJECT)
         .rxrust(|| {
-            let mut subject = Local::subject::<i32, std::convert::Infallible>();
+            let mut subject = Local::subject::<i32, NoError>();
             subject
                 .clone()
                 .filter(|v| *v != 0)
                 .map(|v| v * 2)
                 .take(10)
                 .merge(Local::of(black_box(1)))
+                .scan(0, |acc, v| acc + v)
+                .distinct_until_changed()
+                .subscribe(sink);
+            for v in 0..10 {
+                subject.next(black_box(v));
+            }
+            subject.complete();
+        })
+        .rxrust_shared(|| {
+            let mut subject = Shared::subject::<i32, NoError>();
+            subject
+                .clone()
+                .filter(|v| *v != 0)
+                .map(|v| v * 2)
+                .take(10)
+                .merge(Shared::of(black_box(1)))
                 .scan(0, |acc, v| acc + v)
                 .distinct_until_changed()
                 .subscribe(sink);

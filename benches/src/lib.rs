@@ -136,11 +136,26 @@ fn snapshot() -> AllocDelta {
     }
 }
 
+// ---------------------------------------------------------------- settings
+
+/// Criterion's warm-up time per implementation of a case, in ms.
+pub const WARM_UP_MS: u64 = 300;
+/// Criterion's measurement time per implementation of a case, in ms.
+pub const MEASUREMENT_MS: u64 = 1000;
+/// Criterion's samples per implementation of a case.
+pub const SAMPLES: usize = 40;
+/// How many ops the allocation count runs, unless a case asks for fewer.
+pub const ALLOCATION_ITERS: u32 = 1000;
+
 // ---------------------------------------------------------------- records
 
 /// The implementations a case is measured in, in report order. The strings are criterion's
 /// parameter names, so results are found at `<group>/<case>/<implementation>`.
-pub const IMPLEMENTATIONS: [&str; 4] = ["hand-written", "rx", "rxrust", "futures"];
+///
+/// `rxrust-shared` is rxRust's thread-safe context (`Shared`), measured beside `Local` where
+/// rx's thread-safe state meets rxRust's single-threaded one (the subjects); the report shows
+/// it in the notes.
+pub const IMPLEMENTATIONS: [&str; 5] = ["hand-written", "rx", "rxrust", "futures", "rxrust-shared"];
 
 /// Whether an implementation of a case was measured.
 #[derive(Clone, Copy, Debug, PartialEq, Eq, Serialize, Deserialize)]
@@ -296,6 +311,9 @@ mod tests {
         let a = slug("Sources/from array of 1 - create + as_blocking + subscribe + new_thread");
         let b = slug("Sources/from array of 1000 - create + as_blocking + subscribe + new_thread");
         assert_ne!(a, b);
-        assert!(a.chars().all(|c| c.is_ascii_alphanumeric() || c == '_' || c == '-'));
+        assert!(
+            a.chars()
+                .all(|c| c.is_ascii_alphanumeric() || c == '_' || c == '-')
+        );
     }
 }

@@ -290,3 +290,91 @@ impl fmt::Debug for PollSubscription {
             .finish()
     }
 }
+
+#[cfg(all(test, loom))]
+mod loom_tests {
+    use crate::prelude::*;
+    use crate::schedulers::RunLoop;
+    use crate::source::from_future;
+    use crate::sync::{Arc, AtomicUsize, Mutex, Ordering, thread};
+    use std::future::poll_fn;
+    use std::task::{Poll, Waker};
+
+    /// A future that is ready once another thread says so, and the function that says so.
+    fn remote_ready() -> (
+        impl Future<Output = usize> + Send + 'static,
+        impl FnOnce() + Send,
+    ) {
+        let slot: Arc<Mutex<(bool, Option<Waker>)>> = Arc::new(Mutex::new((false, None)));
+        let s = slot.clone();
+        let future = poll_fn(move |cx| {
+            let mut state = s.lock();
+            if state.0 {
+                Poll::Ready(7)
+            } else {
+                state.1 = Some(cx.waker().clone());
+                Poll::Pending
+            }
+        });
+        let ready = move || {
+            let waker = {
+                let mut state = slot.lock();
+                state.0 = true;
+                state.1.take()
+            };
+            if let Some(waker) = waker {
+                waker.wake();
+            }
+        };
+        (future, ready)
+    }
+
+    /// A wake from another thread races with the poll: whichever way it goes, the value is
+    /// delivered exactly once (a lost wake leaves `dispatch` blocked, which loom reports as
+    /// a deadlock).
+    #[test]
+    fn loom_wake_races_with_the_poll() {
+        loom::model(|| {
+            let run_loop = RunLoop::new();
+            let (future, ready) = remote_ready();
+            let got = Arc::new(AtomicUsize::new(0));
+            let g = got.clone();
+            let handle = from_future(future, run_loop.clone()).subscribe(move |v| {
+                assert_eq!(g.swap(v, Ordering::SeqCst), 0, "delivered twice");
+            });
+            let waker = thread::spawn(ready);
+            while got.load(Ordering::SeqCst) == 0 {
+                run_loop.dispatch();
+            }
+            waker.join().unwrap();
+            while run_loop.dispatch_if_ready() {}
+            assert_eq!(got.load(Ordering::SeqCst), 7);
+            assert!(handle.is_disposed());
+        });
+    }
+
+    /// Disposing races with a wake: nothing is delivered once `dispose` has returned and the
+    /// loop has drained, and the future is dropped.
+    #[test]
+    fn loom_dispose_races_with_the_wake() {
+        loom::model(|| {
+            let run_loop = RunLoop::new();
+            let (future, ready) = remote_ready();
+            let got = Arc::new(AtomicUsize::new(0));
+            let g = got.clone();
+            let handle = from_future(future, run_loop.clone()).subscribe(move |v| {
+                g.store(v, Ordering::SeqCst);
+            });
+            // The first poll: pending, its waker stored.
+            run_loop.dispatch();
+            let waker = thread::spawn(ready);
+            handle.dispose();
+            waker.join().unwrap();
+            while run_loop.dispatch_if_ready() {}
+            assert_eq!(got.load(Ordering::SeqCst), 0);
+            assert!(handle.is_disposed());
+            // The observer (which holds a clone of `got`) was dropped with the future.
+            assert_eq!(Arc::strong_count(&got), 1);
+        });
+    }
+}

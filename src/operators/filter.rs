@@ -1,8 +1,8 @@
 //! [`ObservableExt::filter`](crate::ObservableExt::filter).
 
+use crate::Error;
 use crate::observable::{Observable, Subscribe};
 use crate::observer::Observer;
-use crate::Error;
 
 /// Emits the values a predicate accepts; built by
 /// [`ObservableExt::filter`](crate::ObservableExt::filter).
@@ -82,15 +82,17 @@ where
 
 #[cfg(test)]
 mod tests {
+    use crate::Error;
     use crate::prelude::*;
     use crate::source::{from_iter, throw};
     use crate::testing::TestObserver;
-    use crate::Error;
 
     #[test]
     fn keeps_accepted_values_in_order() {
         let o = TestObserver::new();
-        from_iter(1..=10).filter(|v| v % 3 == 0).subscribe_observer(o.clone());
+        from_iter(1..=10)
+            .filter(|v| v % 3 == 0)
+            .subscribe_observer(o.clone());
         o.assert_values(&[3, 6, 9]);
         o.assert_completed();
     }
@@ -98,7 +100,9 @@ mod tests {
     #[test]
     fn nothing_accepted_still_completes() {
         let o = TestObserver::new();
-        from_iter(1..=3).filter(|_| false).subscribe_observer(o.clone());
+        from_iter(1..=3)
+            .filter(|_| false)
+            .subscribe_observer(o.clone());
         o.assert_values(&[]);
         o.assert_completed();
     }
@@ -106,7 +110,9 @@ mod tests {
     #[test]
     fn error_passes_through() {
         let o = TestObserver::<i32>::new();
-        throw(Error::msg("e")).filter(|_| true).subscribe_observer(o.clone());
+        throw(Error::msg("e"))
+            .filter(|_| true)
+            .subscribe_observer(o.clone());
         o.assert_error("e");
     }
 }

@@ -1,8 +1,8 @@
 //! [`ObservableExt::map`](crate::ObservableExt::map).
 
+use crate::Error;
 use crate::observable::{Observable, Subscribe};
 use crate::observer::Observer;
-use crate::Error;
 
 /// Applies a closure to each value; built by [`ObservableExt::map`](crate::ObservableExt::map).
 #[derive(Clone, Debug)]
@@ -79,15 +79,17 @@ where
 
 #[cfg(test)]
 mod tests {
+    use crate::Error;
     use crate::prelude::*;
     use crate::source::{empty, from_iter, throw};
     use crate::testing::TestObserver;
-    use crate::Error;
 
     #[test]
     fn maps_each_value_then_completes() {
         let o = TestObserver::new();
-        from_iter([1, 2, 3]).map(|v| v.to_string()).subscribe_observer(o.clone());
+        from_iter([1, 2, 3])
+            .map(|v| v.to_string())
+            .subscribe_observer(o.clone());
         o.assert_values(&["1".to_string(), "2".into(), "3".into()]);
         o.assert_completed();
     }
@@ -100,7 +102,9 @@ mod tests {
         o.assert_completed();
 
         let o = TestObserver::<i32>::new();
-        throw::<i32>(Error::msg("bad")).map(|v| v + 1).subscribe_observer(o.clone());
+        throw::<i32>(Error::msg("bad"))
+            .map(|v| v + 1)
+            .subscribe_observer(o.clone());
         o.assert_values(&[]);
         o.assert_error("bad");
     }
@@ -109,7 +113,9 @@ mod tests {
     fn borrows_from_the_stack() {
         let offset = 10;
         let mut seen = Vec::new();
-        from_iter([1, 2]).map(|v| v + offset).subscribe(|v| seen.push(v));
+        from_iter([1, 2])
+            .map(|v| v + offset)
+            .subscribe(|v| seen.push(v));
         assert_eq!(seen, [11, 12]);
     }
 

@@ -24,9 +24,7 @@ use std::marker::PhantomData;
 /// observer.assert_completed();
 /// ```
 pub fn empty<T>() -> Empty<T> {
-    Empty {
-        _item: PhantomData,
-    }
+    Empty { _item: PhantomData }
 }
 
 /// Completes at once; built by [`empty`].

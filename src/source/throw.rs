@@ -1,9 +1,9 @@
 //! [`throw`]: an error and nothing else.
 
+use crate::Error;
 use crate::observable::{Observable, Subscribe};
 use crate::observer::Observer;
 use crate::subscription::Finished;
-use crate::Error;
 use std::fmt;
 use std::marker::PhantomData;
 

@@ -100,11 +100,12 @@ use crate::observer::Observer;
 use crate::schedulers::{QueueWorker, Reschedule, Scheduler, TestScheduler, Worker};
 use crate::subjects::{PublishSubject, SubjectSubscription};
 use crate::subscription::Subscription;
-use crate::sync::{Arc, Mutex};
 use crate::testing::TimedObserver;
+use parking_lot::Mutex;
 use std::collections::{BTreeMap, HashMap};
 use std::fmt::{self, Write as _};
 use std::hash::BuildHasher;
+use std::sync::Arc;
 use std::time::{Duration, Instant};
 
 /// Gaps longer than this many frames are rendered as a time progression, not dashes.

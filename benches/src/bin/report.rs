@@ -25,7 +25,12 @@ fn main() -> Result<(), Box<dyn std::error::Error>> {
     let timings = read_criterion(&rx_benches::criterion_dir()?)?;
     let records: HashMap<(String, String, String), Record> = rx_benches::read_records()?
         .into_iter()
-        .map(|r| ((r.group.clone(), r.case.clone(), r.implementation.clone()), r))
+        .map(|r| {
+            (
+                (r.group.clone(), r.case.clone(), r.implementation.clone()),
+                r,
+            )
+        })
         .collect();
     let memory = rx_benches::read_memory_records()?;
     if timings.is_empty() {
@@ -62,7 +67,10 @@ struct Reference {
 fn read_reference(path: &Path) -> io::Result<Vec<Reference>> {
     let text = fs::read_to_string(path)?;
     let mut rows = Vec::new();
-    for line in text.lines().filter(|l| !l.starts_with('#') && !l.trim().is_empty()) {
+    for line in text
+        .lines()
+        .filter(|l| !l.starts_with('#') && !l.trim().is_empty())
+    {
         let fields = split_csv(line);
         if fields[0] == "number" {
             continue;
@@ -81,7 +89,10 @@ fn read_reference(path: &Path) -> io::Result<Vec<Reference>> {
 }
 
 fn bad_row(line: &str) -> io::Error {
-    io::Error::new(io::ErrorKind::InvalidData, format!("bad reference row: {line}"))
+    io::Error::new(
+        io::ErrorKind::InvalidData,
+        format!("bad reference row: {line}"),
+    )
 }
 
 /// Splits one CSV line: fields separated by commas, optionally in double quotes (`""` is a
@@ -268,7 +279,10 @@ impl<'a> Suite<'a> {
 
     fn markdown(&self, memory: &[MemoryRecord]) -> String {
         let mut md = String::new();
-        let _ = writeln!(md, "# rx benchmarks: RPP's suite beside rxRust, futures and hand-written Rust");
+        let _ = writeln!(
+            md,
+            "# rx benchmarks: RPP's suite beside rxRust, futures and hand-written Rust"
+        );
         let _ = writeln!(md);
         let _ = writeln!(
             md,
@@ -279,17 +293,21 @@ impl<'a> Suite<'a> {
         let _ = writeln!(md);
         let _ = writeln!(
             md,
-            "Times are criterion's median time per op, in ns (warm-up 200 ms, measurement \
-             500 ms, 30 samples per implementation). One op is RPP's: build the pipeline, \
+            "Times are criterion's median time per op, in ns (warm-up {} ms, measurement \
+             {} ms, {} samples per implementation). One op is RPP's: build the pipeline, \
              subscribe, run it to its end and tear it down, with `std::hint::black_box` on the \
              inputs and on every value the observer receives (the subject cases keep their \
              setup outside the op). Allocations per op come from a counting global allocator, \
-             over 1000 ops (50 for the new_thread cases) outside criterion's timing. The \
+             over {} ops (50 for the new_thread cases) outside criterion's timing. The \
              hand-written column is plain Rust doing the same work: the floor. rxRust is \
              1.0.0-rc.6 written as its docs write it (`Local`); futures streams are polled with \
              a no-op waker. **missing**: rx has no such operator yet. **n/a**: the library has \
              no such operator or scheduler, or no natural form for the case (the reason is in \
-             the notes). Ratios below 1 favour rx."
+             the notes). Ratios below 1 favour rx.",
+            rx_benches::WARM_UP_MS,
+            rx_benches::MEASUREMENT_MS,
+            rx_benches::SAMPLES,
+            rx_benches::ALLOCATION_ITERS,
         );
         let _ = writeln!(md);
         let _ = writeln!(
@@ -324,6 +342,20 @@ impl<'a> Suite<'a> {
             let r = row.reference;
             let mut marks = String::new();
             for (implementation, cell) in IMPLEMENTATIONS.iter().zip(&row.cells) {
+                if *implementation == "rxrust-shared" {
+                    if let Some(ns) = cell.median_ns {
+                        notes.push(format!(
+                            "{}. rxrust `Shared` (thread-safe, as rx's subjects are): {} ns, \
+                             {} allocations per op; rx/rxrust-shared {}",
+                            r.number,
+                            format_ns(ns),
+                            cell.allocations(),
+                            format_ratio(row.ratio("rx", "rxrust-shared"))
+                        ));
+                        marks = " ¹".to_owned();
+                    }
+                    continue;
+                }
                 if let Some(note) = &cell.note {
                     notes.push(format!("{}. {implementation}: {note}", r.number));
                     if marks.is_empty() {
@@ -380,7 +412,10 @@ impl<'a> Suite<'a> {
         let slow: Vec<&Row> = comparable
             .iter()
             .copied()
-            .filter(|r| r.ratio("rx", "hand-written").is_some_and(|x| x > HAND_TARGET))
+            .filter(|r| {
+                r.ratio("rx", "hand-written")
+                    .is_some_and(|x| x > HAND_TARGET)
+            })
             .collect();
         let allocating: Vec<&Row> = sync
             .iter()
@@ -397,7 +432,11 @@ impl<'a> Suite<'a> {
             "- **Synchronous cases within {HAND_TARGET}× of hand-written**: {} of {} met{}.",
             comparable.len() - slow.len(),
             comparable.len(),
-            list(&slow, |r| format!("{} ({})", r.reference.number, format_ratio(r.ratio("rx", "hand-written"))))
+            list(&slow, |r| format!(
+                "{} ({})",
+                r.reference.number,
+                format_ratio(r.ratio("rx", "hand-written"))
+            ))
         );
         let _ = writeln!(
             md,
@@ -417,17 +456,35 @@ impl<'a> Suite<'a> {
             .iter()
             .filter(|r| r.ratio("rx", "rxrust").is_some())
             .collect();
+        // Where both compile to the hand-written code (a pipeline folded away), neither can be
+        // faster: what separates them is noise.
+        let at_floor = |r: &Row| {
+            ["rx", "rxrust"]
+                .iter()
+                .all(|i| r.ratio(i, "hand-written").is_some_and(|x| x <= HAND_TARGET))
+        };
+        let tied: Vec<&Row> = both.iter().copied().filter(|r| at_floor(r)).collect();
         let slower: Vec<&Row> = both
             .iter()
             .copied()
-            .filter(|r| r.ratio("rx", "rxrust").is_some_and(|x| x >= 1.0))
+            .filter(|r| !at_floor(r) && r.ratio("rx", "rxrust").is_some_and(|x| x >= 1.0))
             .collect();
         let _ = writeln!(
             md,
-            "- **rx faster than rxRust**: {} of {} cases both express{}.",
-            both.len() - slower.len(),
+            "- **rx faster than rxRust**: {} of {} cases both express; {} tied at the \
+             hand-written floor (both within {HAND_TARGET}× of it: {}){}.",
+            both.len() - slower.len() - tied.len(),
             both.len(),
-            list(&slower, |r| format!("{} ({})", r.reference.number, format_ratio(r.ratio("rx", "rxrust"))))
+            tied.len(),
+            tied.iter()
+                .map(|r| r.reference.number.to_string())
+                .collect::<Vec<_>>()
+                .join(", "),
+            list(&slower, |r| format!(
+                "{} ({})",
+                r.reference.number,
+                format_ratio(r.ratio("rx", "rxrust"))
+            ))
         );
 
         // The immediate scheduler within 2x of hand-written.
@@ -444,7 +501,8 @@ impl<'a> Suite<'a> {
 
         // 1000 items on a new thread cost about what starting the thread costs.
         let one = self.find("from array of 1 - create + as_blocking + subscribe + new_thread");
-        let thousand = self.find("from array of 1000 - create + as_blocking + subscribe + new_thread");
+        let thousand =
+            self.find("from array of 1000 - create + as_blocking + subscribe + new_thread");
         if let (Some(one), Some(thousand)) = (one, thousand)
             && let (Some(t1), Some(t1000)) =
                 (one.cell("rx").median_ns, thousand.cell("rx").median_ns)
@@ -543,7 +601,11 @@ impl<'a> Suite<'a> {
         for (i, (label, ratio)) in rows.iter().enumerate() {
             let y = top + i as f64 * row_height;
             let (x0, x1) = (x(1.0), x(*ratio));
-            let (left, w) = if x1 < x0 { (x1, x0 - x1) } else { (x0, x1 - x0) };
+            let (left, w) = if x1 < x0 {
+                (x1, x0 - x1)
+            } else {
+                (x0, x1 - x0)
+            };
             let color = if *ratio < 1.0 { "#2a9d4a" } else { "#d1495b" };
             let _ = writeln!(
                 svg,
@@ -616,12 +678,29 @@ fn memory_table(md: &mut String, memory: &[MemoryRecord]) {
                 .unwrap_or_default()
         };
         let handle = |r: Option<&MemoryRecord>| {
-            r.map(|r| format!("{} B", r.handle_bytes)).unwrap_or_default()
+            r.map(|r| format!("{} B", r.handle_bytes))
+                .unwrap_or_default()
         };
         for r in [rx, rxrust].into_iter().flatten() {
             if let Some(note) = &r.note {
                 notes.push(format!("{scenario}, {}: {note}", r.library));
             }
+        }
+        for r in memory
+            .iter()
+            .filter(|r| r.scenario == scenario && r.library != "rx" && r.library != "rxrust")
+        {
+            notes.push(format!(
+                "{scenario}, {}: {:.0} bytes and {} allocations per subscription, handle {} B{}",
+                r.library,
+                r.heap_bytes_per_subscription,
+                format_count(r.allocations_per_subscription),
+                r.handle_bytes,
+                r.note
+                    .as_deref()
+                    .map(|n| format!(" ({n})"))
+                    .unwrap_or_default()
+            ));
         }
         let _ = writeln!(
             md,
@@ -694,7 +773,10 @@ fn list(rows: &[&Row], describe: impl Fn(&Row) -> String) -> String {
     } else {
         format!(
             "; missed by {}",
-            rows.iter().map(|r| describe(r)).collect::<Vec<_>>().join(", ")
+            rows.iter()
+                .map(|r| describe(r))
+                .collect::<Vec<_>>()
+                .join(", ")
         )
     }
 }
@@ -717,12 +799,13 @@ fn machine() -> String {
         })
         .unwrap_or_else(|| "an unknown CPU".to_owned());
     let cores = std::thread::available_parallelism().map_or(0, |n| n.get());
-    let rustc = std::process::Command::new(std::env::var("RUSTC").unwrap_or_else(|_| "rustc".into()))
-        .arg("--version")
-        .output()
-        .ok()
-        .and_then(|o| String::from_utf8(o.stdout).ok())
-        .map(|v| v.trim().to_owned())
-        .unwrap_or_else(|| "an unknown rustc".to_owned());
+    let rustc =
+        std::process::Command::new(std::env::var("RUSTC").unwrap_or_else(|_| "rustc".into()))
+            .arg("--version")
+            .output()
+            .ok()
+            .and_then(|o| String::from_utf8(o.stdout).ok())
+            .map(|v| v.trim().to_owned())
+            .unwrap_or_else(|| "an unknown rustc".to_owned());
     format!("Machine: {cpu}, {cores} cores; {rustc}.")
 }
