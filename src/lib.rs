@@ -32,6 +32,32 @@
 //!   A panic in a user callback is not turned into an error: it unwinds to the caller.
 //! - **Borrowing.** A synchronous chain may borrow from the stack, as an iterator chain can;
 //!   `Send` and `'static` bounds appear only where work crosses threads or time.
+//! - **One implementation per operator.** State shared between several upstreams (merge,
+//!   zip, subjects) lives behind an `Arc` and a lock or atomics; whether a pipeline is `Send`
+//!   follows from what its closures capture. Notifications to one observer are never
+//!   concurrent: operators that meet several threads serialise them, without holding a lock
+//!   while user code runs.
+//! - **Schedulers chosen at compile time.** Time operators are generic over their
+//!   [`Scheduler`](schedulers::Scheduler); with [`Immediate`](schedulers::Immediate),
+//!   `observe_on` and `subscribe_on` fold away.
+//!
+//! # Modules
+//!
+//! | module | what it holds |
+//! |---|---|
+//! | [`source`] | where pipelines start: `just`, `from_iter`, `create`, `timer`, `interval`, ... |
+//! | [`operators`] | the operator structs; their documentation is on [`ObservableExt`] |
+//! | [`schedulers`] | `Immediate`, `CurrentThread`, `NewThread`, `RunLoop`, `ThreadPool`, `Computational`, `TestScheduler` |
+//! | [`subjects`] | `PublishSubject`, `BehaviorSubject`, `ReplaySubject`, `AsyncSubject` |
+//! | [`interop`] | futures `Future` and `Stream`, tokio |
+//! | [`testing`] | `TestObserver`, timed recording and marble diagrams on virtual time |
+//!
+//! # Panics
+//!
+//! A panic in a user callback unwinds to whoever called it: the subscriber's thread for a
+//! synchronous chain. No lock is left poisoned, so the next subscriber is unaffected. On the
+//! library's own threads (`NewThread`, `ThreadPool`, `Computational`) a panicking task is
+//! reported through the panic hook and the thread goes on with its other tasks.
 //!
 //! # Feature flags
 //!

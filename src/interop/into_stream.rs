@@ -30,7 +30,7 @@ use std::task::{Context, Poll, Waker};
 /// on an error. The subscription is made when the stream is created, and values that arrive
 /// before the consumer polls wait in its buffer. Dropping the stream disposes the
 /// subscription and drops what is buffered.
-#[must_use = "streams do nothing unless polled"]
+#[must_use = "dropping the stream disposes its subscription"]
 #[doc(alias = "toFlowable")]
 #[doc(alias = "AsyncIterable")]
 pub struct IntoStream<T, U: Subscription> {
