@@ -2379,6 +2379,69 @@ pub trait ObservableExt: Observable + Sized {
         WithLatestFromWith::new(self, other, f)
     }
 
+    /// Combines each value of this observable with the latest value of each of several
+    /// `others`, given as a tuple of 1 to 7 observables: `source.with_latest_from_all((b, c))`
+    /// emits `(a, b, c)` tuples (RxJava's `withLatestFrom(o1, o2, combiner)`, RxJS's
+    /// `withLatestFrom(a, b)`).
+    ///
+    /// The `others` are subscribed first, in order, then this observable. A value of this
+    /// observable is emitted only once every one of the `others` has a value, and dropped
+    /// before. Only this observable's completion completes the sequence (disposing the
+    /// `others`) — except that one of the `others` completing without ever having emitted
+    /// completes it at once, as no value can ever be emitted then (as in RxJava). To combine
+    /// with a closure, [`map`](ObservableExt::map) the tuple.
+    ///
+    /// A separate method from [`with_latest_from`](ObservableExt::with_latest_from), whose
+    /// `other` may itself emit tuples, so that a tuple argument is never ambiguous.
+    ///
+    /// ```text
+    /// source:                         -1---2---3---4-|
+    /// b:                              ---a-------c---
+    /// c:                              -----x-|
+    /// with_latest_from_all((b, c)):   ---------y---z-|   y = (3,a,x), z = (4,c,x)
+    /// ```
+    ///
+    /// # Examples
+    ///
+    /// ```
+    /// use rx::prelude::*;
+    /// use rx::subjects::PublishSubject;
+    /// use rx::testing::TestObserver;
+    ///
+    /// let (source, b, c) = (PublishSubject::new(), PublishSubject::new(), PublishSubject::new());
+    /// let (mut source_in, mut b_in, mut c_in) = (source.observer(), b.observer(), c.observer());
+    /// let observer = TestObserver::new();
+    /// source
+    ///     .observable()
+    ///     .with_latest_from_all((b.observable(), c.observable()))
+    ///     .subscribe_observer(observer.clone());
+    /// source_in.on_next(1); // dropped: b and c have no value yet
+    /// b_in.on_next('a');
+    /// source_in.on_next(2); // dropped: c has no value yet
+    /// c_in.on_next("x");
+    /// c_in.on_completed(); // with a value: "x" stays in use
+    /// source_in.on_next(3);
+    /// b_in.on_next('c');
+    /// source_in.on_next(4);
+    /// source_in.on_completed();
+    /// observer.assert_values(&[(3, 'a', "x"), (4, 'c', "x")]);
+    /// observer.assert_completed();
+    /// ```
+    ///
+    /// # Errors
+    ///
+    /// An error from any source is delivered at once, and the other sources are disposed.
+    ///
+    /// # Performance
+    ///
+    /// As [`with_latest_from`](ObservableExt::with_latest_from): one allocation per
+    /// subscription; each value takes one uncontended lock, plus one more per delivery, and
+    /// clones the latest value of each of the `others` (their items must be `Clone`).
+    #[doc(alias = "withLatestFrom")]
+    fn with_latest_from_all<'a, T>(self, others: T) -> WithLatestFromAll<'a, Self, T> {
+        WithLatestFromAll::new(self, others)
+    }
+
     /// Splits this observable into one inner observable per key, a [`GroupedObservable`]
     /// emitted when its key first appears, which emits the values with that key (RxJava's
     /// and RxJS's `groupBy`).

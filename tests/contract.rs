@@ -189,4 +189,5 @@ contract! {
     subscribe_on_immediate: |s| s.subscribe_on(rx::schedulers::Immediate);
     group_by_flattened: |s| s.group_by(|v| v % 2).flat_map(|g| g);
     window_flattened: |s| s.window(3).concat();
+    share: |s| s.share();
 }

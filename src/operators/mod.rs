@@ -169,6 +169,7 @@ pub use to_vec::{ToVec, ToVecObserver};
 pub use try_map::{TryMap, TryMapObserver};
 pub use window::{Window, WindowObserver, WindowedObservable};
 pub use with_latest_from::{
-    MainSlot, WithLatestFrom, WithLatestFromObserver, WithLatestFromOther, WithLatestFromWith,
+    LatestRow, MainSlot, WithLatestFrom, WithLatestFromAll, WithLatestFromAllObserver,
+    WithLatestFromAllOther, WithLatestFromObserver, WithLatestFromOther, WithLatestFromWith,
 };
 pub use zip::{Zip, ZipObserver, ZipSlot, ZipWith};

@@ -148,6 +148,13 @@ where
     type Subscription = SubjectSubscription<<S as Observable>::Item>;
 
     fn subscribe_observer(self, observer: O) -> Self::Subscription {
+        if observer.is_disposed() {
+            // Not counted: it would connect the source only to pull a value for nobody. The
+            // subject calls nothing on a disposed observer, and the disposal drops it at once.
+            let subscription = self.connectable.subscribe_observer(observer);
+            subscription.dispose();
+            return subscription;
+        }
         let (generation, first) = {
             let mut count = self.count.lock();
             count.subscribers += 1;
@@ -399,6 +406,40 @@ mod tests {
         assert!(count.upgrade().is_none());
         assert!(connectable.upgrade().is_none());
         o.assert_values(&[1]);
+    }
+
+    #[test]
+    fn a_disposed_subscriber_does_not_connect() {
+        let input = PublishSubject::<i32>::new();
+        let src = Counted::new(&input);
+        let shared = src.clone().share();
+        let o = TestObserver::new();
+        o.dispose();
+        let handle = shared.clone().subscribe_observer(o.clone());
+        assert!(handle.is_disposed());
+        assert_eq!(src.subscriptions(), 0);
+
+        // Nor does it count: the next subscriber connects, and leaving disconnects.
+        let live = TestObserver::new();
+        let handle = shared.clone().subscribe_observer(live.clone());
+        assert_eq!(src.subscriptions(), 1);
+        input.observer().on_next(1);
+        handle.dispose();
+        assert_eq!(src.disposals(), 1);
+        live.assert_values(&[1]);
+        o.assert_notifications(&[]);
+
+        let pulled = Arc::new(AtomicUsize::new(0));
+        let p = pulled.clone();
+        let o = TestObserver::new();
+        o.dispose();
+        from_iter((0..10).inspect(move |_| {
+            p.fetch_add(1, Ordering::SeqCst);
+        }))
+        .share_replay(1)
+        .subscribe_observer(o.clone());
+        assert_eq!(pulled.load(Ordering::SeqCst), 0);
+        o.assert_notifications(&[]);
     }
 
     #[test]

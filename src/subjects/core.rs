@@ -343,7 +343,7 @@ impl<T: Clone + Send> Core<T> {
         };
         this.request_role();
         SubjectSubscription {
-            core: this.clone(),
+            core: CoreRef::new(this),
             key,
             id,
         }
@@ -801,8 +801,11 @@ impl<T: Clone + Send> Observer<T> for SubjectObserver<T> {
 /// that point (a delivery already running on another thread may still make the one call it was
 /// about to make), and it is dropped as soon as no delivery is running. [`is_disposed`](Subscription::is_disposed) is also `true` once the observer has
 /// received a terminal notification or been removed for answering `true` to `is_disposed`.
+///
+/// The handle does not keep the subject alive: once every other handle of the subject is
+/// dropped, the subject and its observers are freed, and the handle reports itself disposed.
 pub struct SubjectSubscription<T> {
-    core: Arc<Core<T>>,
+    core: CoreRef<T>,
     /// `None` when the subject had terminated before the subscription was made.
     key: Option<usize>,
     id: u64,
@@ -828,13 +831,60 @@ impl<T> fmt::Debug for SubjectSubscription<T> {
 
 impl<T: Clone + Send> Subscription for SubjectSubscription<T> {
     fn dispose(&self) {
-        if let Some(key) = self.key {
-            self.core.unsubscribe(key, self.id);
+        // A subject that is gone has dropped its observers: nothing is left to remove.
+        if let Some(key) = self.key
+            && let Some(core) = self.core.upgrade()
+        {
+            core.unsubscribe(key, self.id);
         }
     }
 
     fn is_disposed(&self) -> bool {
-        self.key.is_none_or(|key| !self.core.is_live(key, self.id))
+        self.key.is_none_or(|key| {
+            self.core
+                .upgrade()
+                .is_none_or(|core| !core.is_live(key, self.id))
+        })
+    }
+}
+
+/// How a [`SubjectSubscription`] reaches its subject: weakly, as the observer may keep the
+/// handle (merge and concat keep their sources' handles) while the subject keeps the observer;
+/// a strong reference would make a cycle that outlives every other handle of the subject.
+#[cfg(not(loom))]
+struct CoreRef<T>(crate::sync::Weak<Core<T>>);
+
+#[cfg(not(loom))]
+impl<T> CoreRef<T> {
+    fn new(core: &Arc<Core<T>>) -> Self {
+        CoreRef(Arc::downgrade(core))
+    }
+
+    #[inline]
+    fn upgrade(&self) -> Option<Arc<Core<T>>> {
+        self.0.upgrade()
+    }
+}
+
+/// loom has no `Weak`, so under loom the handle keeps its subject alive; the models never
+/// depend on the subject being freed.
+#[cfg(loom)]
+struct CoreRef<T>(Arc<Core<T>>);
+
+#[cfg(loom)]
+impl<T> CoreRef<T> {
+    fn new(core: &Arc<Core<T>>) -> Self {
+        CoreRef(core.clone())
+    }
+
+    fn upgrade(&self) -> Option<Arc<Core<T>>> {
+        Some(self.0.clone())
+    }
+}
+
+impl<T> Clone for CoreRef<T> {
+    fn clone(&self) -> Self {
+        CoreRef(self.0.clone())
     }
 }
 
@@ -867,5 +917,74 @@ impl<T> DeliveryCell<T> {
 
     fn with_mut<R>(&self, f: impl FnOnce(*mut T) -> R) -> R {
         self.0.with_mut(f)
+    }
+}
+
+#[cfg(all(test, not(loom)))]
+mod tests {
+    use crate::Error;
+    use crate::prelude::*;
+    use crate::source::never;
+    use crate::subjects::PublishSubject;
+    use crate::testing::TestObserver;
+    use std::sync::{Arc, Weak};
+
+    /// Holds a token for as long as the observer lives.
+    struct Holder(#[allow(dead_code)] Arc<()>);
+
+    impl Observer<i32> for Holder {
+        fn on_next(&mut self, _: i32) {}
+        fn on_error(self, _: Error) {}
+        fn on_completed(self) {}
+    }
+
+    fn token() -> (Holder, Weak<()>) {
+        let token = Arc::new(());
+        let weak = Arc::downgrade(&token);
+        (Holder(token), weak)
+    }
+
+    #[test]
+    fn a_handle_kept_by_an_observer_of_its_own_subject_makes_no_cycle() {
+        // merge and concat keep their sources' handles in state their observers share, and the
+        // subject keeps those observers.
+        let (holder, alive) = token();
+        let subject = PublishSubject::<i32>::new();
+        let handle = subject
+            .observable()
+            .merge_with(never())
+            .subscribe_observer(holder);
+        subject.observer().on_next(1);
+        drop((subject, handle));
+        assert!(
+            alive.upgrade().is_none(),
+            "merge: the observer was not freed"
+        );
+
+        let (holder, alive) = token();
+        let subject = PublishSubject::<i32>::new();
+        let handle = subject
+            .observable()
+            .concat_with(never())
+            .subscribe_observer(holder);
+        subject.observer().on_next(1);
+        drop((subject, handle));
+        assert!(
+            alive.upgrade().is_none(),
+            "concat: the observer was not freed"
+        );
+    }
+
+    #[test]
+    fn a_handle_that_outlives_its_subject_is_disposed() {
+        let subject = PublishSubject::<i32>::new();
+        let o = TestObserver::new();
+        let handle = subject.observable().subscribe_observer(o.clone());
+        let kept = handle.clone();
+        assert!(!handle.is_disposed());
+        drop(subject);
+        assert!(handle.is_disposed() && kept.is_disposed());
+        handle.dispose();
+        o.assert_notifications(&[]);
     }
 }

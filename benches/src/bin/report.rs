@@ -319,7 +319,11 @@ impl<'a> Suite<'a> {
              only. Compare ratios within one run, never absolute times across runs."
         );
         let _ = writeln!(md);
-        let _ = writeln!(md, "Chart of rx/rxRust per case: [chart.svg](chart.svg).");
+        let _ = writeln!(
+            md,
+            "How to reproduce, what is measured and how fairly: [README.md](README.md). Chart \
+             of rx/rxRust per case: [chart.svg](chart.svg)."
+        );
         let _ = writeln!(md);
         self.targets(&mut md);
         for group in self.groups() {
