@@ -1,7 +1,7 @@
 //! The benchmark suite of ReactivePlusPlus v2, case by case and under RPP's names, for rx,
 //! rxRust, `futures` and hand-written Rust, in one run.
 //!
-//! Each case is one op as RPP defines it (`../shared/rpp-benchmarks.md`): build the pipeline,
+//! Each case is one op as RPP's suite defines it: build the pipeline,
 //! subscribe, run it to its end and tear it down, with `std::hint::black_box` on the inputs
 //! and on every value the observer receives. After the criterion groups, the memory held by
 //! 10,000 live subscriptions is measured. `cargo run -p rx-benches --bin report` then writes

@@ -84,6 +84,7 @@ where
             queue: Mutex::new(Queue {
                 values: VecDeque::new(),
                 end: None,
+                waiting: false,
             }),
             ready: Condvar::new(),
             abandoned: AtomicBool::new(false),
@@ -95,6 +96,7 @@ where
         BlockingIter {
             channel,
             subscription,
+            taken: VecDeque::new(),
             finished: false,
         }
     }
@@ -112,12 +114,17 @@ struct Queue<T> {
     values: VecDeque<T>,
     /// How the sequence ended, once it has: `Ok` on completion.
     end: Option<Result<(), Error>>,
+    /// The iterator is asleep on `ready`: only then is a notification worth its cost.
+    waiting: bool,
 }
 
 impl<T> Channel<T> {
     fn end(&self, end: Result<(), Error>) {
-        self.queue.lock().end = Some(end);
-        self.ready.notify_one();
+        let mut queue = self.queue.lock();
+        queue.end = Some(end);
+        if queue.waiting {
+            self.ready.notify_one();
+        }
     }
 }
 
@@ -130,8 +137,11 @@ pub struct BlockingObserver<T> {
 
 impl<T> Observer<T> for BlockingObserver<T> {
     fn on_next(&mut self, value: T) {
-        self.channel.queue.lock().values.push_back(value);
-        self.channel.ready.notify_one();
+        let mut queue = self.channel.queue.lock();
+        queue.values.push_back(value);
+        if queue.waiting {
+            self.channel.ready.notify_one();
+        }
     }
 
     fn on_error(mut self, error: Error) {
@@ -174,6 +184,9 @@ impl<T> fmt::Debug for BlockingObserver<T> {
 pub struct BlockingIter<T, U: Subscription> {
     channel: Arc<Channel<T>>,
     subscription: U,
+    /// Values taken from the shared queue in one batch, so the emitting thread and this one
+    /// meet on the lock once per batch rather than once per value.
+    taken: VecDeque<T>,
     finished: bool,
 }
 
@@ -181,19 +194,27 @@ impl<T, U: Subscription> Iterator for BlockingIter<T, U> {
     type Item = Result<T, Error>;
 
     fn next(&mut self) -> Option<Self::Item> {
+        if let Some(value) = self.taken.pop_front() {
+            return Some(Ok(value));
+        }
         if self.finished {
             return None;
         }
         let mut queue = self.channel.queue.lock();
         loop {
-            if let Some(value) = queue.values.pop_front() {
-                return Some(Ok(value));
+            if !queue.values.is_empty() {
+                // The emptied buffer goes back, so neither side allocates once warmed up.
+                std::mem::swap(&mut queue.values, &mut self.taken);
+                drop(queue);
+                return self.taken.pop_front().map(Ok);
             }
             if let Some(end) = queue.end.take() {
                 self.finished = true;
                 return end.err().map(Err);
             }
+            queue.waiting = true;
             self.channel.ready.wait(&mut queue);
+            queue.waiting = false;
         }
     }
 }
@@ -205,6 +226,7 @@ impl<T, U: Subscription> Drop for BlockingIter<T, U> {
         // What was queued and not taken goes now, not when upstream lets go of its observer.
         let values = std::mem::take(&mut self.channel.queue.lock().values);
         drop(values);
+        self.taken.clear();
     }
 }
 

@@ -68,6 +68,15 @@ pub(crate) struct Core<'a, O, T, X> {
     /// One word the operator reads without the lock: the current inner's id for
     /// `switch_map`, the open gate for `skip_until`, the winner for `amb`. Zero means unset.
     tag: AtomicU64,
+    /// The upstreams whose `subscribe` is running, as `id << 1 | CANCELLED`, zero when free.
+    /// At most two at once in every operator here (the outer and one inner of `flat_map`; the
+    /// others subscribe one at a time). Written only under the lock; read without it by
+    /// [`end_subscribe`](Core::end_subscribe), so that an upstream that finished inside its
+    /// `subscribe` (which frees its slot) costs no second lock.
+    subscribing: [AtomicU64; 2],
+    /// Set, under the lock and before the core can close, when the control block is
+    /// allocated: a closed core without one needs no lock to build an empty handle.
+    controlled: AtomicBool,
     state: Mutex<State<'a, O, T, X>>,
 }
 
@@ -94,39 +103,22 @@ enum Terminal {
 /// Bookkeeping of the upstream subscriptions.
 struct Upstreams<'a> {
     next_id: u64,
-    /// Upstreams whose `subscribe` is running. At most two at once in every operator here
-    /// (the outer and one inner of `flat_map`; the others subscribe one at a time).
-    subscribing: [Slot; 2],
     /// Where live handles are kept; allocated on first need.
     control: Option<Arc<Control<'a>>>,
 }
 
-#[derive(Clone, Copy)]
-struct Slot {
-    /// Zero when the slot is free.
-    id: u64,
-    state: SlotState,
-}
-
-#[derive(Clone, Copy, PartialEq, Eq)]
-enum SlotState {
-    Running,
-    /// The upstream terminated inside its `subscribe`: drop its handle when it returns.
-    Finished,
-    /// The operator disposed it inside its `subscribe`: dispose its handle when it returns.
-    Cancelled,
-}
-
-const FREE: Slot = Slot {
-    id: 0,
-    state: SlotState::Running,
-};
+/// The bit of a subscribing slot set when the operator disposed the upstream inside its
+/// `subscribe`: its handle is disposed when `subscribe` returns. An upstream that terminates
+/// inside its `subscribe` frees its slot instead: its handle is dropped when it returns.
+const CANCELLED: u64 = 1;
 
 impl<'a, O, T, X> Core<'a, O, T, X> {
     pub(crate) fn new(downstream: O, extra: X) -> Self {
         Core {
             done: AtomicBool::new(false),
             tag: AtomicU64::new(0),
+            subscribing: [AtomicU64::new(0), AtomicU64::new(0)],
+            controlled: AtomicBool::new(false),
             state: Mutex::new(State {
                 downstream: Some(downstream),
                 emitting: false,
@@ -135,7 +127,6 @@ impl<'a, O, T, X> Core<'a, O, T, X> {
                 queue: VecDeque::new(),
                 upstreams: Upstreams {
                     next_id: 1,
-                    subscribing: [FREE; 2],
                     control: None,
                 },
                 extra,
@@ -176,7 +167,7 @@ impl<'a, O, T, X> Core<'a, O, T, X> {
         let mut locked = Locked {
             core: self,
             state: self.state.lock(),
-            after: After::default(),
+            after: After::new(),
         };
         let state = &locked.state;
         if !state.closed
@@ -221,12 +212,17 @@ impl<'a, O, T, X> Core<'a, O, T, X> {
         // A handle with nothing running needs no keeping; checked before locking, as it may
         // be user code.
         let finished = handle.is_disposed();
+        if finished && !self.is_subscribing(id) {
+            // It terminated inside `subscribe` and freed its slot: nothing left to do.
+            return;
+        }
         let mut locked = self.lock();
+        // `None`: it terminated inside `subscribe`.
         let slot = locked.take_slot(id);
-        if finished || slot == Some(SlotState::Finished) {
+        if finished || slot.is_none() {
             drop(locked);
             drop(handle);
-        } else if locked.state.closed || slot == Some(SlotState::Cancelled) {
+        } else if locked.state.closed || slot == Some(CANCELLED) {
             drop(locked);
             handle.dispose();
         } else {
@@ -241,6 +237,11 @@ impl<'a, O, T, X> Core<'a, O, T, X> {
 
     /// The handle `subscribe_observer` returns: empty when everything has already ended.
     pub(crate) fn handle(&self) -> MergeSubscription<'a> {
+        // Acquire pairs with the Release of `done`, which the core stores after allocating
+        // its control block if it ever does: once closed, the block cannot appear.
+        if self.is_done() && !self.controlled.load(Ordering::Relaxed) {
+            return MergeSubscription::empty();
+        }
         let mut locked = self.lock();
         let control = if locked.state.closed {
             locked.state.upstreams.control.clone()
@@ -248,6 +249,23 @@ impl<'a, O, T, X> Core<'a, O, T, X> {
             Some(locked.control())
         };
         MergeSubscription { control }
+    }
+
+    /// Whether upstream `id` holds a subscribing slot: its `subscribe` is running, or it
+    /// returned and was neither released nor taken yet. Without the lock: a slot holding
+    /// `id` is only freed by the upstream's own termination or its `end_subscribe`.
+    fn is_subscribing(&self, id: u64) -> bool {
+        self.subscribing
+            .iter()
+            .any(|slot| slot.load(Ordering::Acquire) >> 1 == id)
+    }
+
+    /// The slot holding upstream `id`, under the lock.
+    fn slot(&self, id: u64) -> Option<(&AtomicU64, u64)> {
+        self.subscribing.iter().find_map(|slot| {
+            let value = slot.load(Ordering::Relaxed);
+            (value != 0 && value >> 1 == id).then_some((slot, value))
+        })
     }
 
     /// Delivers `value` and whatever queues up meanwhile, then hands the observer back.
@@ -299,6 +317,12 @@ impl<'a, O, T, X> Core<'a, O, T, X> {
     }
 }
 
+/// The queued values, to be dropped once the lock is released; `None` when there are none.
+#[inline]
+fn take_queue<T>(queue: &mut VecDeque<T>) -> Option<VecDeque<T>> {
+    (queue.capacity() != 0).then(|| mem::take(queue))
+}
+
 fn deliver_terminal<T, O: Observer<T>>(observer: O, terminal: Terminal) {
     if !observer.is_disposed() {
         match terminal {
@@ -323,7 +347,7 @@ impl<O, T, X> Drop for PanicGuard<'_, '_, O, T, X> {
             locked.state.emitting = false;
             locked.state.closed = true;
             locked.state.pending = None;
-            locked.after.queue = mem::take(&mut locked.state.queue);
+            locked.after.queue = take_queue(&mut locked.state.queue);
             self.core.done.store(true, Ordering::Release);
         }
     }
@@ -338,35 +362,42 @@ pub(crate) struct Locked<'c, 'a, O, T, X> {
     after: After<'a, O, T>,
 }
 
+/// Every field is empty unless something was deferred, so that building and dropping it on
+/// each lock costs a few checks and no call.
 struct After<'a, O, T> {
     drop_handle: Option<Handle<'a>>,
     dispose_handle: Option<Handle<'a>>,
-    dispose_handles: BTreeMap<u64, Handle<'a>>,
+    /// In subscription order.
+    dispose_handles: Option<BTreeMap<u64, Handle<'a>>>,
     dispose_control: Option<Arc<Control<'a>>>,
     downstream: Option<O>,
-    queue: VecDeque<T>,
+    queue: Option<VecDeque<T>>,
 }
 
-impl<O, T> Default for After<'_, O, T> {
-    fn default() -> Self {
+impl<O, T> After<'_, O, T> {
+    #[inline]
+    fn new() -> Self {
         After {
             drop_handle: None,
             dispose_handle: None,
-            dispose_handles: BTreeMap::new(),
+            dispose_handles: None,
             dispose_control: None,
             downstream: None,
-            queue: VecDeque::new(),
+            queue: None,
         }
     }
 }
 
 impl<O, T> Drop for After<'_, O, T> {
+    #[inline]
     fn drop(&mut self) {
         if let Some(handle) = self.dispose_handle.take() {
             handle.dispose();
         }
-        for (_, handle) in mem::take(&mut self.dispose_handles) {
-            handle.dispose();
+        if let Some(handles) = self.dispose_handles.take() {
+            for (_, handle) in handles {
+                handle.dispose();
+            }
         }
         if let Some(control) = self.dispose_control.take() {
             control.dispose();
@@ -393,15 +424,15 @@ impl<'a, O, T, X> Locked<'_, 'a, O, T, X> {
         let upstreams = &mut self.state.upstreams;
         let id = upstreams.next_id;
         upstreams.next_id += 1;
-        match upstreams.subscribing.iter_mut().find(|slot| slot.id == 0) {
-            Some(slot) => {
-                *slot = Slot {
-                    id,
-                    state: SlotState::Running,
-                }
-            }
-            // Never with the operators here; untracked, an upstream that terminated inside
-            // its `subscribe` would only keep its finished handle until the end.
+        let free = self
+            .core
+            .subscribing
+            .iter()
+            .find(|slot| slot.load(Ordering::Relaxed) == 0);
+        match free {
+            Some(slot) => slot.store(id << 1, Ordering::Release),
+            // Never with the operators here; untracked, an upstream's handle would be dropped
+            // when its `subscribe` returns, as if it had terminated, and not be cancellable.
             None => debug_assert!(false, "more than two upstreams subscribing at once"),
         }
         id
@@ -409,31 +440,35 @@ impl<'a, O, T, X> Locked<'_, 'a, O, T, X> {
 
     /// Upstream `id` terminated: forget its handle.
     pub(crate) fn release_upstream(&mut self, id: u64) {
-        if !self.mark_slot(id, SlotState::Finished)
-            && let Some(control) = &self.state.upstreams.control
-        {
+        if let Some((slot, value)) = self.core.slot(id) {
+            // A cancelled one is still disposed when its `subscribe` returns.
+            if value & CANCELLED == 0 {
+                slot.store(0, Ordering::Release);
+            }
+        } else if let Some(control) = &self.state.upstreams.control {
             self.after.drop_handle = control.remove(id);
         }
     }
 
     /// Disposes upstream `id` (once the lock is released).
     pub(crate) fn dispose_upstream(&mut self, id: u64) {
-        if !self.mark_slot(id, SlotState::Cancelled)
-            && let Some(control) = &self.state.upstreams.control
-        {
+        if let Some((slot, value)) = self.core.slot(id) {
+            slot.store(value | CANCELLED, Ordering::Release);
+        } else if let Some(control) = &self.state.upstreams.control {
             self.after.dispose_handle = control.remove(id);
         }
     }
 
     /// Disposes every kept upstream but `id` (once the lock is released).
     pub(crate) fn dispose_upstreams_except(&mut self, id: u64) {
-        for slot in &mut self.state.upstreams.subscribing {
-            if slot.id != 0 && slot.id != id {
-                slot.state = SlotState::Cancelled;
+        for slot in &self.core.subscribing {
+            let value = slot.load(Ordering::Relaxed);
+            if value != 0 && value >> 1 != id {
+                slot.store(value | CANCELLED, Ordering::Release);
             }
         }
         if let Some(control) = &self.state.upstreams.control {
-            self.after.dispose_handles = control.take_all_except(id);
+            self.after.dispose_handles = Some(control.take_all_except(id));
         }
     }
 
@@ -501,7 +536,7 @@ impl<'a, O, T, X> Locked<'_, 'a, O, T, X> {
         self.state.closed = true;
         self.core.done.store(true, Ordering::Release);
         if let Terminal::Error(_) = terminal {
-            self.after.queue = mem::take(&mut self.state.queue);
+            self.after.queue = take_queue(&mut self.state.queue);
         }
         self.after.dispose_control = self.state.upstreams.control.clone();
         if self.state.emitting {
@@ -522,47 +557,24 @@ impl<'a, O, T, X> Locked<'_, 'a, O, T, X> {
         state.closed = true;
         state.pending = None;
         self.core.done.store(true, Ordering::Release);
-        self.after.queue = mem::take(&mut state.queue);
+        self.after.queue = take_queue(&mut state.queue);
         if !state.emitting {
             self.after.downstream = state.downstream.take();
         }
         self.after.dispose_control = state.upstreams.control.clone();
     }
 
-    /// Frees the subscribing slot of `id`, returning what happened meanwhile.
-    fn take_slot(&mut self, id: u64) -> Option<SlotState> {
-        let slot = self
-            .state
-            .upstreams
-            .subscribing
-            .iter_mut()
-            .find(|slot| slot.id == id)?;
-        let state = slot.state;
-        *slot = FREE;
-        Some(state)
-    }
-
-    /// Records what happened to `id` if its `subscribe` is still running.
-    fn mark_slot(&mut self, id: u64, state: SlotState) -> bool {
-        match self
-            .state
-            .upstreams
-            .subscribing
-            .iter_mut()
-            .find(|slot| slot.id == id)
-        {
-            Some(slot) => {
-                if slot.state == SlotState::Running {
-                    slot.state = state;
-                }
-                true
-            }
-            None => false,
-        }
+    /// Frees the subscribing slot of `id`, returning its `CANCELLED` bit; `None` when the
+    /// upstream has freed it by terminating.
+    fn take_slot(&mut self, id: u64) -> Option<u64> {
+        let (slot, value) = self.core.slot(id)?;
+        slot.store(0, Ordering::Release);
+        Some(value & CANCELLED)
     }
 
     /// The control block, allocated on first need.
     fn control(&mut self) -> Arc<Control<'a>> {
+        self.core.controlled.store(true, Ordering::Relaxed);
         self.state
             .upstreams
             .control

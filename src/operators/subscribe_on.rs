@@ -3,7 +3,6 @@
 use crate::Error;
 use crate::observable::{Observable, Subscribe};
 use crate::observer::Observer;
-use crate::operators::drain::runs_inline;
 use crate::schedulers::{Reschedule, Scheduler, Worker};
 use crate::subscription::Subscription;
 use crate::sync::{Arc, AtomicBool, Mutex, Ordering};
@@ -40,11 +39,20 @@ where
         SubscribeOnSubscription<S::Subscription, <Sch::Worker as Worker>::TaskHandle>;
 
     fn subscribe_observer(self, observer: O) -> Self::Subscription {
-        if runs_inline::<Sch::Worker>() {
-            let upstream = self.source.subscribe_observer(SubscribeOnObserver {
+        // The worker handle is not kept: once the task has run, nothing here holds the worker,
+        // so a thread-backed worker can end.
+        let worker = self.scheduler.worker();
+        let mut parts = Some((self.source, observer));
+        // Where the worker would run the subscription at once anyway, it is run here, with
+        // neither a task nor a slot to allocate; upstream's handle is then the handle.
+        let inline = worker.run_now(|| {
+            let (source, observer) = parts.take().expect("taken once");
+            source.subscribe_observer(SubscribeOnObserver {
                 observer,
                 slot: None,
-            });
+            })
+        });
+        if let Some(upstream) = inline {
             return SubscribeOnSubscription {
                 mode: Mode::Direct(upstream),
             };
@@ -54,10 +62,7 @@ where
             upstream: Mutex::new(None),
         });
         let task_slot = slot.clone();
-        let mut parts = Some((self.source, observer));
-        // The worker handle is not kept: once the task has run, nothing here holds the worker,
-        // so a thread-backed worker can end.
-        let task = self.scheduler.worker().schedule(move || {
+        let task = worker.schedule(move || {
             if let Some((source, observer)) = parts.take()
                 && !task_slot.is_disposed()
             {

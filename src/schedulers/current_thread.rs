@@ -9,6 +9,7 @@ use std::cell::RefCell;
 use std::cmp::Ordering as CmpOrdering;
 use std::collections::BinaryHeap;
 use std::fmt;
+use std::sync::OnceLock;
 use std::time::Instant;
 
 /// Runs tasks on the thread that schedules them, through a queue on that thread (a
@@ -22,8 +23,9 @@ use std::time::Instant;
 /// or a task that schedules another from inside, runs in a loop rather than recursing.
 ///
 /// The owner's own task is neither boxed nor queued when nothing else is: it runs inline, and
-/// loops inline when it reschedules, so the common case allocates nothing but the worker.
-/// Each queued (nested) task costs one allocation, reused if it reschedules.
+/// loops inline when it reschedules, so the common case allocates nothing, not even for the
+/// worker, whose shared state is allocated only once it is cloned or disposed, or queues a
+/// task. Each queued (nested) task costs one allocation, reused if it reschedules.
 ///
 /// A panic in a task unwinds to the owner's caller; the tasks still queued on that thread are
 /// dropped, and the next `schedule` on the thread starts a fresh queue.
@@ -56,12 +58,10 @@ pub struct CurrentThread;
 impl Scheduler for CurrentThread {
     type Worker = CurrentThreadWorker;
 
-    /// A new worker; allocates its disposal flag.
+    /// A new worker; allocates nothing until it is cloned, disposed or queues a task.
     fn worker(&self) -> CurrentThreadWorker {
         CurrentThreadWorker {
-            core: Arc::new(Core {
-                disposed: AtomicBool::new(false),
-            }),
+            core: OnceLock::new(),
         }
     }
 
@@ -77,9 +77,20 @@ impl Scheduler for CurrentThread {
 /// disposing thread are dropped at once; those queued on other threads' trampolines are
 /// dropped when their owner reaches them (the owner is asleep until then anyway). A task's
 /// own handle drops it at once from any thread.
-#[derive(Clone)]
 pub struct CurrentThreadWorker {
-    core: Arc<Core>,
+    /// Made on first need. Until then no other handle to the worker exists (a clone makes
+    /// it) and no task of its is queued (queueing makes it), so nothing can be cancelled
+    /// through it, and a worker that only runs its tasks inline never allocates.
+    /// `std`'s `OnceLock`: loom has none, and this worker is not modelled under loom.
+    core: OnceLock<Arc<Core>>,
+}
+
+impl Clone for CurrentThreadWorker {
+    fn clone(&self) -> Self {
+        CurrentThreadWorker {
+            core: OnceLock::from(self.core().clone()),
+        }
+    }
 }
 
 struct Core {
@@ -163,6 +174,9 @@ struct Trampoline {
     heap: BinaryHeap<Entry>,
     /// Orders equal due times first-in first-out and names entries; never an address.
     next_seq: u64,
+    /// The latest clock reading taken to queue a task due now: a due time not after it has
+    /// passed, so the task can run without the clock being read again.
+    clock: Option<Instant>,
 }
 
 impl Trampoline {
@@ -184,6 +198,7 @@ thread_local! {
             draining: false,
             heap: BinaryHeap::new(),
             next_seq: 0,
+            clock: None,
         })
     };
 }
@@ -197,6 +212,9 @@ impl Drop for Owner {
         let leftover = TRAMPOLINE.with(|t| {
             let mut t = t.borrow_mut();
             t.draining = false;
+            if t.heap.is_empty() && t.heap.capacity() <= KEPT_CAPACITY {
+                return BinaryHeap::new();
+            }
             std::mem::take(&mut t.heap)
         });
         for entry in leftover {
@@ -212,29 +230,73 @@ struct Inline<T> {
     task: T,
 }
 
+/// Keeps the queue's buffer between owners up to this many entries, so that a task that
+/// queues another does not allocate the buffer anew each time, while a burst does not pin
+/// a large buffer to the thread.
+const KEPT_CAPACITY: usize = 64;
+
 enum Step {
     Inline,
-    Queued(Entry),
+    /// A queued task, and whether it is known to be due without reading the clock.
+    Queued(Entry, bool),
     Idle,
 }
 
 impl CurrentThreadWorker {
-    /// Drains the thread's queue, starting with the owner's own task.
-    fn drain<T: Task>(&self, first: Inline<T>) {
-        let _owner = Owner;
-        let mut inline = Some(first);
+    /// The shared state, made on first need.
+    fn core(&self) -> &Arc<Core> {
+        self.core.get_or_init(|| {
+            Arc::new(Core {
+                disposed: AtomicBool::new(false),
+            })
+        })
+    }
+
+    /// Makes the calling `schedule` the owner of the thread's queue, if no one owns it: `None`
+    /// if a queue is being drained, `Some(Err(()))` if the thread is exiting and its queue is
+    /// gone.
+    fn try_own() -> Option<Result<Owner, ()>> {
+        let owned = TRAMPOLINE.try_with(|t| {
+            let mut t = t.borrow_mut();
+            !std::mem::replace(&mut t.draining, true)
+        });
+        match owned {
+            Ok(true) => Some(Ok(Owner)),
+            Ok(false) => None,
+            Err(_) => Some(Err(())),
+        }
+    }
+
+    /// Runs the owner's own task, which is due now, then drains the thread's queue. Nothing
+    /// is queued before the owner's first run, so it needs no due time nor sequence number
+    /// until it reschedules, and the clock is not read for it.
+    fn run_owned<T: Task>(&self, owner: Owner, mut task: T) {
+        let inline = next_due(task.run()).map(|due| Inline {
+            due,
+            seq: TRAMPOLINE.with(|t| t.borrow_mut().seq()),
+            task,
+        });
+        self.drain(owner, inline);
+    }
+
+    /// Drains the thread's queue, along with the owner's own task if it is still to run.
+    fn drain<T: Task>(&self, _owner: Owner, mut inline: Option<Inline<T>>) {
         loop {
             let step = TRAMPOLINE.with(|t| {
                 let mut t = t.borrow_mut();
                 let top = t.heap.peek().map(|e| (e.due, e.seq));
-                match (&inline, top) {
-                    (None, None) => Step::Idle,
-                    (Some(own), Some(top)) if top < (own.due, own.seq) => {
-                        Step::Queued(t.heap.pop().expect("peeked"))
-                    }
-                    (Some(_), _) => Step::Inline,
-                    (None, Some(_)) => Step::Queued(t.heap.pop().expect("peeked")),
+                let queued = match (&inline, top) {
+                    (None, None) => return Step::Idle,
+                    (Some(own), Some(top)) => top < (own.due, own.seq),
+                    (Some(_), None) => false,
+                    (None, Some(_)) => true,
+                };
+                if !queued {
+                    return Step::Inline;
                 }
+                let entry = t.heap.pop().expect("peeked");
+                let due = t.clock.is_some_and(|now| entry.due <= now);
+                Step::Queued(entry, due)
             });
             match step {
                 Step::Idle => return,
@@ -249,11 +311,13 @@ impl CurrentThreadWorker {
                         inline = Some(Inline { due, seq, task });
                     }
                 }
-                Step::Queued(entry) => {
-                    if entry.cell.is_cancelled() {
-                        continue;
+                Step::Queued(entry, due) => {
+                    if !due {
+                        if entry.cell.is_cancelled() {
+                            continue;
+                        }
+                        sleep_until(entry.due);
                     }
-                    sleep_until(entry.due);
                     if entry.cell.is_cancelled() {
                         continue;
                     }
@@ -283,32 +347,55 @@ impl Worker for CurrentThreadWorker {
         if self.is_disposed() {
             return finished;
         }
-        // `Some(seq)` if this call becomes the owner; `None` if a queue is being drained.
-        let owner = TRAMPOLINE.try_with(|t| {
-            let mut t = t.borrow_mut();
-            if t.draining {
-                None
-            } else {
-                t.draining = true;
-                Some(t.seq())
-            }
-        });
-        match owner {
-            Ok(Some(seq)) => {
-                self.drain(Inline { due, seq, task });
+        match Self::try_own() {
+            Some(Ok(owner)) => {
+                // Nothing is queued yet, so the owner's task runs first: the sequence number
+                // only has to be no later than those of the tasks it queues.
+                let seq = TRAMPOLINE.with(|t| t.borrow_mut().seq());
+                self.drain(owner, Some(Inline { due, seq, task }));
                 finished
             }
-            Ok(None) => {
-                let cell = new_cell(self.core.clone(), task);
-                TRAMPOLINE.with(|t| t.borrow_mut().push(due, cell.clone()));
-                CurrentThreadTask { cell: Some(cell) }
-            }
+            None => self.enqueue(Some(due), task),
             // The thread is exiting and its queue is gone: run the task inline.
-            Err(_) => {
+            Some(Err(())) => {
                 super::Immediate.worker().schedule_at(due, task);
                 finished
             }
         }
+    }
+
+    /// As `schedule_at(now)`, but the owner's task runs without reading the clock.
+    fn schedule<T: Task>(&self, task: T) -> CurrentThreadTask {
+        let finished = CurrentThreadTask { cell: None };
+        if self.is_disposed() {
+            return finished;
+        }
+        match Self::try_own() {
+            Some(Ok(owner)) => {
+                self.run_owned(owner, task);
+                finished
+            }
+            None => self.enqueue(None, task),
+            // The thread is exiting and its queue is gone: run the task inline.
+            Some(Err(())) => {
+                super::Immediate.worker().schedule(task);
+                finished
+            }
+        }
+    }
+
+    /// Runs `f` as the owner's task when no queue is owned on this thread, then drains what
+    /// it queued; `None` if the worker is disposed or a queue is being drained.
+    fn run_now<R>(&self, f: impl FnOnce() -> R) -> Option<R> {
+        if self.is_disposed() {
+            return None;
+        }
+        let Some(Ok(owner)) = Self::try_own() else {
+            return None;
+        };
+        let result = f();
+        self.drain::<fn() -> Reschedule>(owner, None);
+        Some(result)
     }
 
     #[inline]
@@ -317,9 +404,28 @@ impl Worker for CurrentThreadWorker {
     }
 }
 
+impl CurrentThreadWorker {
+    /// Queues `task` on the thread's queue, which a `schedule` call further up is draining,
+    /// due at `due` or, if `None`, now.
+    fn enqueue<T: Task>(&self, due: Option<Instant>, task: T) -> CurrentThreadTask {
+        let cell = new_cell(self.core().clone(), task);
+        TRAMPOLINE.with(|t| {
+            let mut t = t.borrow_mut();
+            let due = due.unwrap_or_else(|| {
+                let now = Instant::now();
+                t.clock = Some(now);
+                now
+            });
+            t.push(due, cell.clone());
+        });
+        CurrentThreadTask { cell: Some(cell) }
+    }
+}
+
 impl Subscription for CurrentThreadWorker {
     fn dispose(&self) {
-        if self.core.disposed.swap(true, Ordering::AcqRel) {
+        let core = self.core();
+        if core.disposed.swap(true, Ordering::AcqRel) {
             return;
         }
         // Drop this worker's tasks queued on this thread now. Comparing the workers' `Arc`s
@@ -330,7 +436,7 @@ impl Subscription for CurrentThreadWorker {
             };
             let (mine, rest): (Vec<Entry>, Vec<Entry>) = std::mem::take(&mut t.heap)
                 .into_iter()
-                .partition(|e| Arc::ptr_eq(e.cell.header(), &self.core));
+                .partition(|e| Arc::ptr_eq(e.cell.header(), core));
             t.heap = BinaryHeap::from(rest);
             mine
         });
@@ -340,7 +446,9 @@ impl Subscription for CurrentThreadWorker {
     }
 
     fn is_disposed(&self) -> bool {
-        self.core.disposed.load(Ordering::Acquire)
+        self.core
+            .get()
+            .is_some_and(|core| core.disposed.load(Ordering::Acquire))
     }
 }
 

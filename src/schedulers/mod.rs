@@ -132,4 +132,16 @@ pub trait Worker: Subscription + Clone + Send + Sync + 'static {
     fn schedule<T: Task>(&self, task: T) -> Self::TaskHandle {
         self.schedule_at(self.now(), task)
     }
+
+    /// Runs `f` on the calling thread and returns its result, if the worker would run a task
+    /// scheduled now at once, before `schedule` returns, with nothing ahead of it; otherwise
+    /// returns `None` without calling `f` (it is dropped: capture by reference what must be
+    /// kept). So a one-shot task due now skips boxing and a task handle where it can:
+    /// [`Immediate`] runs every `f` (see [`RUNS_INLINE`](Worker::RUNS_INLINE)), and
+    /// [`CurrentThread`] runs `f` when no queue is being drained on the thread, then runs what
+    /// `f` queued before returning. The default runs `f` only if `RUNS_INLINE` is set and the
+    /// worker is not disposed.
+    fn run_now<R>(&self, f: impl FnOnce() -> R) -> Option<R> {
+        (Self::RUNS_INLINE && !self.is_disposed()).then(f)
+    }
 }
