@@ -156,7 +156,7 @@ fn an_error_racing_values_is_the_one_terminal_event_and_stops_the_others() {
         let o = TestObserver::new();
         let failing = {
             let threads = threads.clone();
-            create_owned(move |mut emitter: OwnedEmitter<u64>| {
+            create_owned(move |emitter: OwnedEmitter<u64>| {
                 // No values of its own: a thread that emits a value may find nobody
                 // delivering and become the deliverer, and four endless producers can keep
                 // it draining for as long as they outrun it, so it would never reach its
