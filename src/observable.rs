@@ -3750,12 +3750,16 @@ pub trait ObservableExt: Observable + Sized {
     /// # Scheduler
     ///
     /// Disposing the handle before the task has run cancels it; the source is then never
-    /// subscribed. With [`Immediate`](crate::schedulers::Immediate) the source is subscribed
-    /// inline, and the handle is its own: no task, no allocation.
+    /// subscribed. Where the worker would run the task at once anyway
+    /// ([`Worker::run_now`](crate::schedulers::Worker::run_now)), the source is subscribed
+    /// inline and the handle is its own: with [`Immediate`](crate::schedulers::Immediate),
+    /// and with [`CurrentThread`](crate::schedulers::CurrentThread) when no task of its is
+    /// running on the thread (inside one, the subscription is queued behind it).
     ///
     /// # Performance
     ///
-    /// One allocation for the handle's shared state and one task per subscription.
+    /// Inline: no task, no allocation. Otherwise one allocation for the handle's shared state
+    /// and one task per subscription.
     #[doc(alias = "subscribeOn")]
     fn subscribe_on<Sch>(self, scheduler: Sch) -> SubscribeOn<Self, Sch>
     where

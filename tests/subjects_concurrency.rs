@@ -282,11 +282,17 @@ fn share_with_subscribers_from_many_threads_disconnects_when_all_left() {
     let emitting = Arc::new(AtomicBool::new(true));
     let producer = {
         let (input, emitting) = (input.clone(), emitting.clone());
+        // Bounded, and yielding now and then: whoever holds the delivery role drains what
+        // arrives meanwhile, so a producer that never pauses could keep a subscribing
+        // thread draining for as long as it runs.
         thread::spawn(move || {
             let mut n = 0;
-            while emitting.load(Ordering::SeqCst) {
+            while emitting.load(Ordering::SeqCst) && n < 1_000_000 {
                 input.observer().on_next(n);
                 n += 1;
+                if n % 64 == 0 {
+                    thread::yield_now();
+                }
             }
         })
     };

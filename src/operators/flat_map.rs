@@ -243,6 +243,8 @@ where
         }
         let flat = locked.extra();
         match flat.mode {
+            // Unbounded, nothing ever waits: no queue to drain afterwards.
+            Mode::Merge { max: usize::MAX } => {}
             Mode::Merge { max } => {
                 if flat.draining || flat.active >= max {
                     flat.queue.push_back(inner);
@@ -273,7 +275,9 @@ where
         // one is subscribed.
         drop(locked);
         (self.subscribe)(&self.core, inner, id);
-        if let Mode::Merge { .. } = self.mode {
+        if let Mode::Merge { max } = self.mode
+            && max != usize::MAX
+        {
             drain(&self.core, self.subscribe);
         }
     }

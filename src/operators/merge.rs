@@ -35,8 +35,13 @@
 //! the observer types, which name the core). A `Box` of a zero-sized handle allocates nothing,
 //! and a handle that reports [`is_disposed`](Subscription::is_disposed) when `subscribe`
 //! returns (every synchronous source's) is not kept at all. An upstream that terminates while
-//! its `subscribe` is still running is remembered in a slot, so its handle is dropped, not
-//! kept, when `subscribe` returns.
+//! its `subscribe` is still running frees the slot its id holds meanwhile, so its handle is
+//! dropped, not kept, when `subscribe` returns; the slots are atomics, so that this case (every
+//! synchronous source) needs no second lock then.
+//!
+//! **Cheap when nothing is deferred.** What must run after the lock is released (see
+//! [`Locked`]) is a set of empty `Option`s unless something was deferred: the common lock
+//! builds and drops it for a few checks.
 //!
 //! **The handle.** [`MergeSubscription`] holds the `Control` block, not the core, so its type
 //! names no observer. `Control` is allocated only when something is left to cancel: a
@@ -391,6 +396,19 @@ impl<O, T> After<'_, O, T> {
 impl<O, T> Drop for After<'_, O, T> {
     #[inline]
     fn drop(&mut self) {
+        if self.dispose_handle.is_some()
+            || self.dispose_handles.is_some()
+            || self.dispose_control.is_some()
+        {
+            self.dispose();
+        }
+    }
+}
+
+impl<O, T> After<'_, O, T> {
+    #[cold]
+    #[inline(never)]
+    fn dispose(&mut self) {
         if let Some(handle) = self.dispose_handle.take() {
             handle.dispose();
         }
@@ -758,6 +776,19 @@ mod tests {
             .merge()
             .subscribe_observer(o.clone());
         o.assert_notifications(&[Next(1), Next(2), Next(3), Completed]);
+    }
+
+    #[test]
+    fn inners_that_return_without_terminating_free_their_places() {
+        // `never` returns a finished handle and never terminates: each inner's place is
+        // freed when its `subscribe` returns, or the third would find none.
+        let o = TestObserver::<i32>::new();
+        let handle = from_iter(0..5)
+            .map(|_| never())
+            .merge()
+            .subscribe_observer(o.clone());
+        o.assert_notifications(&[]);
+        assert!(!handle.is_disposed());
     }
 
     #[test]

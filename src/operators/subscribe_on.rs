@@ -290,6 +290,42 @@ mod tests {
     }
 
     #[test]
+    fn current_thread_subscribes_inline_unless_a_task_of_it_runs() {
+        use crate::schedulers::{CurrentThread, Reschedule, Scheduler, Worker};
+
+        let o = TestObserver::new();
+        let handle = from_iter([1, 2])
+            .subscribe_on(CurrentThread)
+            .subscribe_observer(o.clone());
+        o.assert_values(&[1, 2]);
+        o.assert_completed();
+        assert!(handle.is_disposed());
+
+        // Inside a task, the subscription is queued behind it.
+        let o = TestObserver::new();
+        let inner = o.clone();
+        CurrentThread.worker().schedule(move || {
+            let handle = from_iter([3])
+                .subscribe_on(CurrentThread)
+                .subscribe_observer(inner.clone());
+            inner.assert_values(&[]);
+            assert!(!handle.is_disposed());
+            Reschedule::Done
+        });
+        o.assert_values(&[3]);
+        o.assert_completed();
+
+        // What the source schedules runs before `subscribe` returns.
+        let o = TestObserver::new();
+        interval(ms(1), CurrentThread)
+            .take(2)
+            .subscribe_on(CurrentThread)
+            .subscribe_observer(o.clone());
+        o.assert_values(&[0, 1]);
+        o.assert_completed();
+    }
+
+    #[test]
     fn immediate_subscribes_inline() {
         let o = TestObserver::new();
         let handle = from_iter([1, 2])

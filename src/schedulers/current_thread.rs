@@ -9,7 +9,8 @@ use std::cell::RefCell;
 use std::cmp::Ordering as CmpOrdering;
 use std::collections::BinaryHeap;
 use std::fmt;
-use std::sync::OnceLock;
+use std::ptr;
+use std::sync::atomic::AtomicPtr;
 use std::time::Instant;
 
 /// Runs tasks on the thread that schedules them, through a queue on that thread (a
@@ -61,7 +62,7 @@ impl Scheduler for CurrentThread {
     /// A new worker; allocates nothing until it is cloned, disposed or queues a task.
     fn worker(&self) -> CurrentThreadWorker {
         CurrentThreadWorker {
-            core: OnceLock::new(),
+            core: LazyCore::new(),
         }
     }
 
@@ -78,17 +79,13 @@ impl Scheduler for CurrentThread {
 /// dropped when their owner reaches them (the owner is asleep until then anyway). A task's
 /// own handle drops it at once from any thread.
 pub struct CurrentThreadWorker {
-    /// Made on first need. Until then no other handle to the worker exists (a clone makes
-    /// it) and no task of its is queued (queueing makes it), so nothing can be cancelled
-    /// through it, and a worker that only runs its tasks inline never allocates.
-    /// `std`'s `OnceLock`: loom has none, and this worker is not modelled under loom.
-    core: OnceLock<Arc<Core>>,
+    core: LazyCore,
 }
 
 impl Clone for CurrentThreadWorker {
     fn clone(&self) -> Self {
         CurrentThreadWorker {
-            core: OnceLock::from(self.core().clone()),
+            core: self.core.share(),
         }
     }
 }
@@ -96,6 +93,80 @@ impl Clone for CurrentThreadWorker {
 struct Core {
     /// Release/Acquire: a task that sees it set also sees what the disposer did before.
     disposed: AtomicBool,
+}
+
+/// A worker's `Arc<Core>`, made on first need. Until then no other handle to the worker
+/// exists (a clone makes it) and no task of its is queued (queueing makes it), so nothing can
+/// be cancelled through it, and a worker that only runs its tasks inline never allocates.
+///
+/// Null until made; then a pointer from `Arc::into_raw` that owns one count. Filling it is one
+/// compare-and-swap, where a `OnceLock` costs several times more, and a fresh worker is filled
+/// each time it is cloned. `std`'s atomic: this worker is not modelled under loom.
+struct LazyCore(AtomicPtr<Core>);
+
+impl LazyCore {
+    fn new() -> Self {
+        LazyCore(AtomicPtr::new(ptr::null_mut()))
+    }
+
+    fn get(&self) -> Option<&Core> {
+        // SAFETY: a non-null pointer came from `Arc::into_raw`, and the count it owns is
+        // released only when `self` drops. Acquire pairs with the publishing swap in `make`.
+        unsafe { self.0.load(Ordering::Acquire).as_ref() }
+    }
+
+    /// The core's address, made first if need be.
+    fn make(&self) -> *const Core {
+        let current = self.0.load(Ordering::Acquire);
+        if !current.is_null() {
+            return current;
+        }
+        let made = Arc::into_raw(Arc::new(Core {
+            disposed: AtomicBool::new(false),
+        }))
+        .cast_mut();
+        match self
+            .0
+            .compare_exchange(ptr::null_mut(), made, Ordering::AcqRel, Ordering::Acquire)
+        {
+            Ok(_) => made,
+            Err(winner) => {
+                // SAFETY: `made` came from `Arc::into_raw` above and was never published.
+                drop(unsafe { Arc::from_raw(made) });
+                winner
+            }
+        }
+    }
+
+    fn core(&self) -> &Core {
+        // SAFETY: as in `get`.
+        unsafe { &*self.make() }
+    }
+
+    /// A new count of the core.
+    fn arc(&self) -> Arc<Core> {
+        let core = self.make();
+        // SAFETY: `core` came from `Arc::into_raw`, and `self` holds a count of it.
+        unsafe {
+            Arc::increment_strong_count(core);
+            Arc::from_raw(core)
+        }
+    }
+
+    /// Another handle to the same core.
+    fn share(&self) -> LazyCore {
+        LazyCore(AtomicPtr::new(Arc::into_raw(self.arc()).cast_mut()))
+    }
+}
+
+impl Drop for LazyCore {
+    fn drop(&mut self) {
+        let core = *self.0.get_mut();
+        if !core.is_null() {
+            // SAFETY: the count this pointer owns, released once.
+            drop(unsafe { Arc::from_raw(core) });
+        }
+    }
 }
 
 /// A trampoline's tasks keep nothing else going: there is nothing to release.
@@ -203,8 +274,9 @@ thread_local! {
     };
 }
 
-/// Ends ownership of the thread's queue, also when a task panics: the queue is left empty
-/// (its tasks are cancelled, and dropped once the queue is no longer borrowed).
+/// Ends ownership of the thread's queue when a task panics: the queue is left empty (its
+/// tasks are cancelled, and dropped once the queue is no longer borrowed). A drain that
+/// finds the queue empty ends ownership itself, and forgets this guard.
 struct Owner;
 
 impl Drop for Owner {
@@ -212,9 +284,6 @@ impl Drop for Owner {
         let leftover = TRAMPOLINE.with(|t| {
             let mut t = t.borrow_mut();
             t.draining = false;
-            if t.heap.is_empty() && t.heap.capacity() <= KEPT_CAPACITY {
-                return BinaryHeap::new();
-            }
             std::mem::take(&mut t.heap)
         });
         for entry in leftover {
@@ -239,19 +308,11 @@ enum Step {
     Inline,
     /// A queued task, and whether it is known to be due without reading the clock.
     Queued(Entry, bool),
+    /// Nothing is left to run, and the queue has no owner any more.
     Idle,
 }
 
 impl CurrentThreadWorker {
-    /// The shared state, made on first need.
-    fn core(&self) -> &Arc<Core> {
-        self.core.get_or_init(|| {
-            Arc::new(Core {
-                disposed: AtomicBool::new(false),
-            })
-        })
-    }
-
     /// Makes the calling `schedule` the owner of the thread's queue, if no one owns it: `None`
     /// if a queue is being drained, `Some(Err(()))` if the thread is exiting and its queue is
     /// gone.
@@ -280,13 +341,20 @@ impl CurrentThreadWorker {
     }
 
     /// Drains the thread's queue, along with the owner's own task if it is still to run.
-    fn drain<T: Task>(&self, _owner: Owner, mut inline: Option<Inline<T>>) {
+    fn drain<T: Task>(&self, owner: Owner, mut inline: Option<Inline<T>>) {
         loop {
             let step = TRAMPOLINE.with(|t| {
                 let mut t = t.borrow_mut();
                 let top = t.heap.peek().map(|e| (e.due, e.seq));
                 let queued = match (&inline, top) {
-                    (None, None) => return Step::Idle,
+                    (None, None) => {
+                        t.draining = false;
+                        if t.heap.capacity() > KEPT_CAPACITY {
+                            // Empty: dropping it runs no task's destructor.
+                            t.heap = BinaryHeap::new();
+                        }
+                        return Step::Idle;
+                    }
                     (Some(own), Some(top)) => top < (own.due, own.seq),
                     (Some(_), None) => false,
                     (None, Some(_)) => true,
@@ -299,7 +367,11 @@ impl CurrentThreadWorker {
                 Step::Queued(entry, due)
             });
             match step {
-                Step::Idle => return,
+                Step::Idle => {
+                    // Ownership has ended above; the guard is only for unwinding.
+                    std::mem::forget(owner);
+                    return;
+                }
                 Step::Inline => {
                     let Inline { due, mut task, .. } = inline.take().expect("inline task");
                     sleep_until(due);
@@ -408,7 +480,7 @@ impl CurrentThreadWorker {
     /// Queues `task` on the thread's queue, which a `schedule` call further up is draining,
     /// due at `due` or, if `None`, now.
     fn enqueue<T: Task>(&self, due: Option<Instant>, task: T) -> CurrentThreadTask {
-        let cell = new_cell(self.core().clone(), task);
+        let cell = new_cell(self.core.arc(), task);
         TRAMPOLINE.with(|t| {
             let mut t = t.borrow_mut();
             let due = due.unwrap_or_else(|| {
@@ -424,7 +496,7 @@ impl CurrentThreadWorker {
 
 impl Subscription for CurrentThreadWorker {
     fn dispose(&self) {
-        let core = self.core();
+        let core = self.core.core();
         if core.disposed.swap(true, Ordering::AcqRel) {
             return;
         }
@@ -436,7 +508,7 @@ impl Subscription for CurrentThreadWorker {
             };
             let (mine, rest): (Vec<Entry>, Vec<Entry>) = std::mem::take(&mut t.heap)
                 .into_iter()
-                .partition(|e| Arc::ptr_eq(e.cell.header(), core));
+                .partition(|e| ptr::eq(Arc::as_ptr(e.cell.header()), core));
             t.heap = BinaryHeap::from(rest);
             mine
         });
@@ -590,6 +662,94 @@ mod tests {
         assert!(result.is_err());
         worker.schedule(push(&log, 2));
         assert_eq!(*log.lock().unwrap(), [2]);
+    }
+
+    #[test]
+    fn a_fresh_worker_shares_its_state_once_cloned_or_disposed() {
+        let log = Log::default();
+        let worker = CurrentThread.worker();
+        assert!(!worker.is_disposed());
+        let clone = worker.clone();
+        worker.dispose();
+        assert!(clone.is_disposed());
+        assert!(clone.schedule(push(&log, 1)).is_disposed());
+
+        let fresh = CurrentThread.worker();
+        fresh.dispose();
+        assert!(fresh.is_disposed() && fresh.clone().is_disposed());
+        fresh.schedule(push(&log, 2));
+        assert_eq!(fresh.run_now(|| 3), None);
+        assert!(log.lock().unwrap().is_empty());
+    }
+
+    #[test]
+    fn clones_racing_on_a_fresh_worker_share_one_state() {
+        for _ in 0..100 {
+            let worker = CurrentThread.worker();
+            let clones: Vec<CurrentThreadWorker> = std::thread::scope(|s| {
+                let racers: Vec<_> = (0..4).map(|_| s.spawn(|| worker.clone())).collect();
+                racers.into_iter().map(|r| r.join().unwrap()).collect()
+            });
+            clones[0].dispose();
+            assert!(worker.is_disposed());
+            assert!(clones.iter().all(|c| c.is_disposed()));
+        }
+    }
+
+    #[test]
+    fn run_now_owns_the_queue_and_drains_what_it_queued() {
+        let log = Log::default();
+        let worker = CurrentThread.worker();
+        let result = worker.run_now(|| {
+            worker.schedule(push(&log, 2));
+            log.lock().unwrap().push(1);
+            "ran"
+        });
+        assert_eq!(result, Some("ran"));
+        assert_eq!(*log.lock().unwrap(), [1, 2]);
+
+        // Inside a task the queue is owned: `run_now` declines, leaving its caller to queue.
+        let (w, l) = (worker.clone(), log.clone());
+        worker.schedule(move || {
+            assert_eq!(w.run_now(|| ()), None);
+            l.lock().unwrap().push(3);
+            Reschedule::Done
+        });
+        assert_eq!(*log.lock().unwrap(), [1, 2, 3]);
+    }
+
+    #[test]
+    fn a_panic_in_run_now_resets_the_queue() {
+        let log = Log::default();
+        let worker = CurrentThread.worker();
+        let (w, l) = (worker.clone(), log.clone());
+        let result = std::panic::catch_unwind(move || {
+            w.run_now(|| {
+                w.schedule(push(&l, 1));
+                panic!("boom")
+            })
+        });
+        assert!(result.is_err());
+        worker.schedule(push(&log, 2));
+        assert_eq!(*log.lock().unwrap(), [2]);
+    }
+
+    #[test]
+    fn a_burst_of_queued_tasks_runs_in_order_and_again_after() {
+        let log = Log::default();
+        let worker = CurrentThread.worker();
+        for _ in 0..2 {
+            let (w, l) = (worker.clone(), log.clone());
+            worker.schedule(move || {
+                for n in 0..(KEPT_CAPACITY as u32 * 4) {
+                    w.schedule(push(&l, n));
+                }
+                Reschedule::Done
+            });
+            let expected: Vec<u32> = (0..(KEPT_CAPACITY as u32 * 4)).collect();
+            assert_eq!(*log.lock().unwrap(), expected);
+            log.lock().unwrap().clear();
+        }
     }
 
     #[test]
