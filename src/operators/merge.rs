@@ -1241,6 +1241,43 @@ mod loom_merge {
     }
 
     #[test]
+    fn loom_merge_termination_races_a_finished_handle() {
+        loom::model(|| {
+            let core = Arc::new(TestCore::new(Recorder::default(), 2));
+            let id = core.begin().unwrap();
+            let other = core.clone();
+            let t = thread::spawn(move || {
+                let mut locked = other.lock();
+                locked.release_upstream(id);
+            });
+            // A handle that reports itself finished takes the path without the lock when the
+            // upstream has already freed its slot.
+            let flags = Flags::default();
+            flags.disposed.store(true, SeqCst);
+            core.end_subscribe(id, FlagHandle(flags.clone()));
+            t.join().unwrap();
+            assert!(flags.dropped.load(SeqCst));
+            assert!(core.subscribing.iter().all(|slot| slot.load(SeqCst) == 0));
+        });
+    }
+
+    #[test]
+    fn loom_merge_completion_races_building_the_handle() {
+        loom::model(|| {
+            let recorder = Recorder::default();
+            let core = Arc::new(TestCore::new(recorder.clone(), 1));
+            let other = core.clone();
+            let t = thread::spawn(move || finish(&other));
+            let handle = core.handle();
+            t.join().unwrap();
+            // Built before the completion, it holds the block the completion disposed;
+            // after it, nothing.
+            assert!(handle.is_disposed());
+            assert_eq!(recorder.terminals.load(SeqCst), 1);
+        });
+    }
+
+    #[test]
     fn loom_merge_dispose_races_delivery() {
         loom::model(|| {
             let recorder = Recorder::default();

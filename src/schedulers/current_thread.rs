@@ -312,19 +312,27 @@ enum Step {
     Idle,
 }
 
+/// Where a `schedule` call stands towards the thread's queue.
+enum Claim {
+    /// No one owned the queue: this call does now.
+    Owner(Owner),
+    /// A `schedule` call further up is draining the queue.
+    Nested,
+    /// The thread is exiting and its queue is gone.
+    Gone,
+}
+
 impl CurrentThreadWorker {
-    /// Makes the calling `schedule` the owner of the thread's queue, if no one owns it: `None`
-    /// if a queue is being drained, `Some(Err(()))` if the thread is exiting and its queue is
-    /// gone.
-    fn try_own() -> Option<Result<Owner, ()>> {
+    /// Makes the calling `schedule` the owner of the thread's queue, if no one owns it.
+    fn claim() -> Claim {
         let owned = TRAMPOLINE.try_with(|t| {
             let mut t = t.borrow_mut();
             !std::mem::replace(&mut t.draining, true)
         });
         match owned {
-            Ok(true) => Some(Ok(Owner)),
-            Ok(false) => None,
-            Err(_) => Some(Err(())),
+            Ok(true) => Claim::Owner(Owner),
+            Ok(false) => Claim::Nested,
+            Err(_) => Claim::Gone,
         }
     }
 
@@ -419,17 +427,17 @@ impl Worker for CurrentThreadWorker {
         if self.is_disposed() {
             return finished;
         }
-        match Self::try_own() {
-            Some(Ok(owner)) => {
+        match Self::claim() {
+            Claim::Owner(owner) => {
                 // Nothing is queued yet, so the owner's task runs first: the sequence number
                 // only has to be no later than those of the tasks it queues.
                 let seq = TRAMPOLINE.with(|t| t.borrow_mut().seq());
                 self.drain(owner, Some(Inline { due, seq, task }));
                 finished
             }
-            None => self.enqueue(Some(due), task),
+            Claim::Nested => self.enqueue(Some(due), task),
             // The thread is exiting and its queue is gone: run the task inline.
-            Some(Err(())) => {
+            Claim::Gone => {
                 super::Immediate.worker().schedule_at(due, task);
                 finished
             }
@@ -442,14 +450,14 @@ impl Worker for CurrentThreadWorker {
         if self.is_disposed() {
             return finished;
         }
-        match Self::try_own() {
-            Some(Ok(owner)) => {
+        match Self::claim() {
+            Claim::Owner(owner) => {
                 self.run_owned(owner, task);
                 finished
             }
-            None => self.enqueue(None, task),
+            Claim::Nested => self.enqueue(None, task),
             // The thread is exiting and its queue is gone: run the task inline.
-            Some(Err(())) => {
+            Claim::Gone => {
                 super::Immediate.worker().schedule(task);
                 finished
             }
@@ -462,7 +470,7 @@ impl Worker for CurrentThreadWorker {
         if self.is_disposed() {
             return None;
         }
-        let Some(Ok(owner)) = Self::try_own() else {
+        let Claim::Owner(owner) = Self::claim() else {
             return None;
         };
         let result = f();

@@ -30,7 +30,8 @@
 //!
 //! Scheduling on a queue boxes the task once (one allocation); a task that asks to run again
 //! reuses its box. [`Immediate`] allocates nothing, and [`CurrentThread`] allocates only for
-//! tasks scheduled while another of its tasks runs on the thread.
+//! tasks scheduled while another of its tasks runs on the thread, and once for a worker that
+//! is cloned or disposed (its shared state).
 //!
 //! # Panics in tasks
 //!
