@@ -9,7 +9,7 @@
 //! threads give two rows, as in RxJava.
 
 use super::combine_core::{CombineSubscription, CombineWithObserver, Core, Step};
-use super::combine_slots::{Handle, RowSlot, RowSlots, Slot, SlotAt, for_each_tuple};
+use super::combine_slots::{Handle, RowSlot, RowSlots, Slot, SlotAt, for_each_tuple, item_row};
 use crate::Error;
 use crate::observable::{Observable, Subscribe};
 use crate::observer::Observer;
@@ -154,13 +154,6 @@ macro_rules! latest_slots {
     };
 }
 
-/// The rows of a combine_latest of the sources `[S0 S1 ..]`, as a type.
-macro_rules! latest_row {
-    ([$($S:ident)+]) => {
-        ($(<$S as Observable>::Item,)+)
-    };
-}
-
 macro_rules! combine_latest_impls {
     ($all:tt $($i:tt $S:ident),+) => {
         impl<$($S: Observable),+> Observable for CombineLatest<'_, ($($S,)+)> {
@@ -171,16 +164,16 @@ macro_rules! combine_latest_impls {
         where
             $(
                 $S: Subscribe<
-                    CombineLatestObserver<latest_slots!('a $all), latest_row!($all), O, $i>,
+                    CombineLatestObserver<latest_slots!('a $all), item_row!($all), O, $i>,
                 >,
                 <$S as Subscribe<
-                    CombineLatestObserver<latest_slots!('a $all), latest_row!($all), O, $i>,
+                    CombineLatestObserver<latest_slots!('a $all), item_row!($all), O, $i>,
                 >>::Subscription: Send + 'a,
                 <$S as Observable>::Item: Clone,
             )+
-            O: Observer<latest_row!($all)>,
+            O: Observer<item_row!($all)>,
         {
-            type Subscription = CombineSubscription<latest_slots!('a $all), latest_row!($all), O>;
+            type Subscription = CombineSubscription<latest_slots!('a $all), item_row!($all), O>;
 
             fn subscribe_observer(self, observer: O) -> Self::Subscription {
                 let slots = ($(LatestSlot::<<$S as Observable>::Item>::new(),)+);

@@ -123,6 +123,14 @@ macro_rules! for_each_tuple {
 }
 pub(crate) use for_each_tuple;
 
+/// The row of values of the sources `[S0 S1 ..]`, as a type: `(S0::Item, S1::Item, ..)`.
+macro_rules! item_row {
+    ([$($S:ident)+]) => {
+        ($(<$S as $crate::Observable>::Item,)+)
+    };
+}
+pub(crate) use item_row;
+
 macro_rules! slot_tuple_impls {
     ($all:tt $($i:tt $S:ident),+) => {
         impl<'a, $($S: Slot<'a>),+> Slots for ($($S,)+) {

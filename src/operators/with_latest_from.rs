@@ -11,7 +11,9 @@
 
 use super::combine_core::{CombineSubscription, CombineWithObserver, Core, Step};
 use super::combine_latest::LatestSlot;
-use super::combine_slots::{Handle, RowSlot, Slot, SlotAt, Slots as SlotTuple, for_each_tuple};
+use super::combine_slots::{
+    Handle, RowSlot, Slot, SlotAt, Slots as SlotTuple, for_each_tuple, item_row,
+};
 use crate::Error;
 use crate::observable::{Observable, Subscribe};
 use crate::observer::Observer;
@@ -366,13 +368,6 @@ macro_rules! all_slots {
     };
 }
 
-/// The rows of a with_latest_from_all of the sources `[S0 S1 ..]`, as a type.
-macro_rules! all_row {
-    ([$($S:ident)+]) => {
-        ($(<$S as Observable>::Item,)+)
-    };
-}
-
 /// The impls for a main source `S0` and the other sources `S1 ..`, from the indices and
 /// names of the whole tuple of slots (which `for_each_tuple` lists from 2 to 8).
 macro_rules! with_latest_from_all_impls {
@@ -393,22 +388,22 @@ macro_rules! with_latest_from_all_impls {
         impl<S0: Observable, $($S: Observable),+> Observable
             for WithLatestFromAll<'_, S0, ($($S,)+)>
         {
-            type Item = all_row!($all);
+            type Item = item_row!($all);
         }
 
         impl<'a, S0, $($S,)+ O> Subscribe<O> for WithLatestFromAll<'a, S0, ($($S,)+)>
         where
             S0: Subscribe<
-                WithLatestFromAllObserver<all_slots!('a $all), all_row!($all), O>,
+                WithLatestFromAllObserver<all_slots!('a $all), item_row!($all), O>,
             >,
             <S0 as Subscribe<
-                WithLatestFromAllObserver<all_slots!('a $all), all_row!($all), O>,
+                WithLatestFromAllObserver<all_slots!('a $all), item_row!($all), O>,
             >>::Subscription: Send + 'a,
             $(
                 $S: Subscribe<
                     WithLatestFromAllOther<
                         all_slots!('a $all),
-                        all_row!($all),
+                        item_row!($all),
                         O,
                         $i,
                     >,
@@ -416,17 +411,17 @@ macro_rules! with_latest_from_all_impls {
                 <$S as Subscribe<
                     WithLatestFromAllOther<
                         all_slots!('a $all),
-                        all_row!($all),
+                        item_row!($all),
                         O,
                         $i,
                     >,
                 >>::Subscription: Send + 'a,
                 <$S as Observable>::Item: Clone,
             )+
-            O: Observer<all_row!($all)>,
+            O: Observer<item_row!($all)>,
         {
             type Subscription =
-                CombineSubscription<all_slots!('a $all), all_row!($all), O>;
+                CombineSubscription<all_slots!('a $all), item_row!($all), O>;
 
             // The sources are bound to variables named after their types.
             #[allow(non_snake_case)]

@@ -6,7 +6,9 @@
 //! `combine_core` serialises delivery and disposes the sources at the end.
 
 use super::combine_core::{CombineSubscription, CombineWithObserver, Core, Step};
-use super::combine_slots::{Buffer, Handle, RowSlot, RowSlots, Slot, SlotAt, for_each_tuple};
+use super::combine_slots::{
+    Buffer, Handle, RowSlot, RowSlots, Slot, SlotAt, for_each_tuple, item_row,
+};
 use crate::Error;
 use crate::observable::{Observable, Subscribe};
 use crate::observer::Observer;
@@ -153,13 +155,6 @@ macro_rules! zip_slots {
     };
 }
 
-/// The rows of a zip of the sources `[S0 S1 ..]`, as a type.
-macro_rules! zip_row {
-    ([$($S:ident)+]) => {
-        ($(<$S as Observable>::Item,)+)
-    };
-}
-
 macro_rules! zip_impls {
     ($all:tt $($i:tt $S:ident),+) => {
         impl<$($S: Observable),+> Observable for Zip<'_, ($($S,)+)> {
@@ -169,13 +164,13 @@ macro_rules! zip_impls {
         impl<'a, $($S,)+ O> Subscribe<O> for Zip<'a, ($($S,)+)>
         where
             $(
-                $S: Subscribe<ZipObserver<zip_slots!('a $all), zip_row!($all), O, $i>>,
-                <$S as Subscribe<ZipObserver<zip_slots!('a $all), zip_row!($all), O, $i>>>
+                $S: Subscribe<ZipObserver<zip_slots!('a $all), item_row!($all), O, $i>>,
+                <$S as Subscribe<ZipObserver<zip_slots!('a $all), item_row!($all), O, $i>>>
                     ::Subscription: Send + 'a,
             )+
-            O: Observer<zip_row!($all)>,
+            O: Observer<item_row!($all)>,
         {
-            type Subscription = CombineSubscription<zip_slots!('a $all), zip_row!($all), O>;
+            type Subscription = CombineSubscription<zip_slots!('a $all), item_row!($all), O>;
 
             fn subscribe_observer(self, observer: O) -> Self::Subscription {
                 let core = Arc::new(Core::new(($(ZipSlot::<<$S as Observable>::Item>::new(),)+), observer));
