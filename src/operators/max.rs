@@ -1,7 +1,6 @@
 //! [`ObservableExt::max`](crate::ObservableExt::max).
 
-use super::reduce::complete_with;
-use crate::Error;
+use super::min::ExtremumObserver;
 use crate::observable::{Observable, Subscribe};
 use crate::observer::Observer;
 
@@ -33,47 +32,12 @@ where
 
     #[inline]
     fn subscribe_observer(self, observer: O) -> Self::Subscription {
-        self.source.subscribe_observer(MaxObserver {
-            observer,
-            max: None,
-        })
+        self.source.subscribe_observer(MaxObserver::new(observer))
     }
 }
 
 /// The observer [`Max`] subscribes upstream.
-#[derive(Debug)]
-pub struct MaxObserver<O, T> {
-    observer: O,
-    max: Option<T>,
-}
-
-impl<T: Ord, O: Observer<T>> Observer<T> for MaxObserver<O, T> {
-    #[inline]
-    fn on_next(&mut self, value: T) {
-        // Greater or equal: the last of several equal maxima wins, as with `Iterator::max`.
-        if self.max.as_ref().is_none_or(|max| value >= *max) {
-            self.max = Some(value);
-        }
-    }
-
-    #[inline]
-    fn on_error(self, error: Error) {
-        self.observer.on_error(error)
-    }
-
-    #[inline]
-    fn on_completed(self) {
-        match self.max {
-            Some(max) => complete_with(self.observer, max),
-            None => self.observer.on_completed(),
-        }
-    }
-
-    #[inline]
-    fn is_disposed(&self) -> bool {
-        self.observer.is_disposed()
-    }
-}
+pub type MaxObserver<O, T> = ExtremumObserver<O, T, true>;
 
 #[cfg(test)]
 mod tests {

@@ -33,26 +33,44 @@ where
 
     #[inline]
     fn subscribe_observer(self, observer: O) -> Self::Subscription {
-        self.source.subscribe_observer(MinObserver {
-            observer,
-            min: None,
-        })
+        self.source.subscribe_observer(MinObserver::new(observer))
     }
 }
 
 /// The observer [`Min`] subscribes upstream.
+pub type MinObserver<O, T> = ExtremumObserver<O, T, false>;
+
+/// The observer [`Min`] and [`Max`](super::Max) subscribe upstream: keeps the smallest value
+/// seen so far, or the largest when `LARGEST`, and emits it at completion.
 #[derive(Debug)]
-pub struct MinObserver<O, T> {
+pub struct ExtremumObserver<O, T, const LARGEST: bool> {
     observer: O,
-    min: Option<T>,
+    kept: Option<T>,
 }
 
-impl<T: Ord, O: Observer<T>> Observer<T> for MinObserver<O, T> {
+impl<O, T, const LARGEST: bool> ExtremumObserver<O, T, LARGEST> {
+    pub(super) fn new(observer: O) -> Self {
+        ExtremumObserver {
+            observer,
+            kept: None,
+        }
+    }
+}
+
+impl<T: Ord, O: Observer<T>, const LARGEST: bool> Observer<T> for ExtremumObserver<O, T, LARGEST> {
     #[inline]
     fn on_next(&mut self, value: T) {
-        // Strictly less: the first of several equal minima stays, as with `Iterator::min`.
-        if self.min.as_ref().is_none_or(|min| value < *min) {
-            self.min = Some(value);
+        // As with `Iterator::min` and `max`: the first of several equal minima stays, the last
+        // of several equal maxima wins.
+        let replaces = self.kept.as_ref().is_none_or(|kept| {
+            if LARGEST {
+                value >= *kept
+            } else {
+                value < *kept
+            }
+        });
+        if replaces {
+            self.kept = Some(value);
         }
     }
 
@@ -63,8 +81,8 @@ impl<T: Ord, O: Observer<T>> Observer<T> for MinObserver<O, T> {
 
     #[inline]
     fn on_completed(self) {
-        match self.min {
-            Some(min) => complete_with(self.observer, min),
+        match self.kept {
+            Some(kept) => complete_with(self.observer, kept),
             None => self.observer.on_completed(),
         }
     }

@@ -130,7 +130,7 @@ pub use max::{Max, MaxObserver};
 pub use merge::{MergeAll, MergeSubscription};
 pub use merge_max::MergeMax;
 pub use merge_with::{MergeWith, MergeWithObserver};
-pub use min::{Min, MinObserver};
+pub use min::{ExtremumObserver, Min, MinObserver};
 pub use multicast::{ConnectableObservable, Connection, ConnectionObserver};
 pub use observe_on::{ObserveOn, ObserveOnObserver, ObserveOnSubscription};
 pub use on_error_resume_next::{
