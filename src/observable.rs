@@ -3363,9 +3363,11 @@ pub trait ObservableExt: Observable + Sized {
         TimeInterval::new(self, scheduler)
     }
 
-    /// Emits the first value, then drops every value that arrives in the `window` after it;
-    /// the first value after the window emits and opens the next one (RxJava's
-    /// `throttleFirst`, RxJS's `throttleTime`). Errors and completion pass at once.
+    /// Emits the first value, then drops every value that arrives in the `window` after it,
+    /// one arriving exactly as the window ends included; the first value after the window
+    /// emits and opens the next one (RxJava's `throttleFirst`, RxJS's `throttleTime`). Errors
+    /// and completion pass at once. [`throttle_with`](ObservableExt::throttle_with) also
+    /// emits the last value of each window.
     ///
     /// ```text
     /// source:         -a-b-c---d-e-f-|
@@ -3394,8 +3396,8 @@ pub trait ObservableExt: Observable + Sized {
     /// # Scheduler
     ///
     /// Only the scheduler's clock is read: a value is let through when the window that the
-    /// previous emitted value opened has ended, which is what a timer reopening the gate would
-    /// do, without one. Nothing is scheduled and values are delivered on the thread they
+    /// previous emitted value opened has ended before it, which is what a timer reopening the
+    /// gate would do, without one. Nothing is scheduled and values are delivered on the thread they
     /// arrive on.
     ///
     /// # Performance
