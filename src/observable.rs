@@ -3809,6 +3809,65 @@ pub trait ObservableExt: Observable + Sized {
         BlockingObservable::new(self)
     }
 
+    /// Emits the first value of each `window` and, with `config.trailing`, the last value of
+    /// the window when it ends, RxJS's `throttleTime(window, scheduler, config)`. A value opens
+    /// a window when none is open; a trailing emission opens the next one at once, so values
+    /// keep being emitted at most once per `window`. With `config.leading` off, the value that
+    /// opens a window is not emitted but held as its trailing value.
+    ///
+    /// Completion waits for a trailing value still held to be emitted at its window's end;
+    /// an error passes at once and drops it.
+    ///
+    /// ```text
+    /// source:                       -a-xy-----b--x--cxxx--|
+    /// throttle_with(4, lead+trail): -a---y----b---x---x---(x|)
+    /// throttle_with(4, trail):      -----y--------x---x---(x|)
+    /// ```
+    ///
+    /// # Examples
+    ///
+    /// ```
+    /// use rx::operators::ThrottleConfig;
+    /// use rx::prelude::*;
+    /// use rx::schedulers::TestScheduler;
+    /// use rx::testing::{cold, TimedObserver};
+    /// use rx::Notification::{Completed, Next};
+    /// use std::time::Duration;
+    ///
+    /// let ms = Duration::from_millis;
+    /// let scheduler = TestScheduler::new();
+    /// let observer = TimedObserver::new(&scheduler);
+    /// let config = ThrottleConfig { leading: true, trailing: true };
+    /// cold(&scheduler, [(ms(0), Next('a')), (ms(5), Next('b')), (ms(8), Next('c')), (ms(30), Completed)])
+    ///     .throttle_with(ms(10), config, scheduler.clone())
+    ///     .subscribe_observer(observer.clone());
+    /// scheduler.run();
+    /// observer.assert_timeline(&[(ms(0), Next('a')), (ms(10), Next('c')), (ms(30), Completed)]);
+    /// ```
+    ///
+    /// # Scheduler
+    ///
+    /// Leading values are delivered on the thread they arrive on; trailing values, and a
+    /// completion that waited for one, by a task on a worker of `scheduler`.
+    ///
+    /// # Performance
+    ///
+    /// One allocation per subscription for the shared state, and a lock per value. One timer
+    /// task per run of windows: a trailing emission reschedules it for the next window without
+    /// allocating.
+    #[doc(alias = "throttleTime")]
+    fn throttle_with<Sch>(
+        self,
+        window: std::time::Duration,
+        config: ThrottleConfig,
+        scheduler: Sch,
+    ) -> ThrottleWith<Self, Sch>
+    where
+        Sch: crate::schedulers::Scheduler,
+    {
+        ThrottleWith::new(self, window, config, scheduler)
+    }
+
     // ---------------------------------------------------------------- async interop
 
     /// A future of the first value: it resolves to `Ok` with the first value, and then

@@ -1,0 +1,53 @@
+//! The newer time operators on real threads: upstream on one thread races the operator's
+//! timer on another. Whatever the interleaving, the Rx rules hold (no overlapping calls,
+//! nothing after the end) and values keep their order. Every bound on wall-clock time is
+//! generous: these tests check what happens, and only that it happens in a sane time.
+
+use rx::operators::ThrottleConfig;
+use rx::prelude::*;
+use rx::schedulers::NewThread;
+use rx::testing::TestObserver;
+use std::thread;
+use std::time::{Duration, Instant};
+
+/// Waits for `observer` to terminate; fails after 10 s.
+#[track_caller]
+fn wait_terminated<T>(observer: &TestObserver<T>) {
+    let deadline = Instant::now() + Duration::from_secs(10);
+    while !observer.is_terminated() {
+        assert!(
+            Instant::now() < deadline,
+            "no terminal notification after 10 s"
+        );
+        thread::sleep(Duration::from_millis(1));
+    }
+}
+
+fn tiny(round: u64) -> Duration {
+    Duration::from_micros(20 + round * 10)
+}
+
+#[test]
+fn throttle_with_trailing_racing_upstream() {
+    let both = ThrottleConfig {
+        leading: true,
+        trailing: true,
+    };
+    for round in 0..20 {
+        let o = TestObserver::new();
+        rx::source::from_iter(0..2000)
+            .subscribe_on(NewThread)
+            .throttle_with(tiny(round), both, NewThread)
+            .subscribe_observer(o.clone());
+        wait_terminated(&o);
+        o.assert_rules();
+        o.assert_completed();
+        let values = o.values();
+        assert!(values.windows(2).all(|w| w[0] < w[1]));
+        assert_eq!(
+            values.last(),
+            Some(&1999),
+            "the last value is a trailing one"
+        );
+    }
+}
