@@ -3868,6 +3868,57 @@ pub trait ObservableExt: Observable + Sized {
         ThrottleWith::new(self, window, config, scheduler)
     }
 
+    /// Ignores values for a while after each one that finds no window open, then emits the
+    /// latest (RxJS's `auditTime`): a value opens a window of `window`; when it ends, the
+    /// latest value of the window is emitted, and the next value opens the next window.
+    /// Where [`throttle`](ObservableExt::throttle) keeps a window's first value, `audit`
+    /// keeps its last.
+    ///
+    /// Completion waits for an open window to end and emit its value; an error passes at
+    /// once and drops it.
+    ///
+    /// ```text
+    /// source:    -a-x-y----b---x-cx---|
+    /// audit(5):  ------y--------x-----(x|)
+    /// ```
+    ///
+    /// # Examples
+    ///
+    /// ```
+    /// use rx::prelude::*;
+    /// use rx::schedulers::TestScheduler;
+    /// use rx::testing::{cold, TimedObserver};
+    /// use rx::Notification::{Completed, Next};
+    /// use std::time::Duration;
+    ///
+    /// let ms = Duration::from_millis;
+    /// let scheduler = TestScheduler::new();
+    /// let observer = TimedObserver::new(&scheduler);
+    /// cold(&scheduler, [(ms(0), Next('a')), (ms(5), Next('b')), (ms(30), Next('c')), (ms(35), Completed)])
+    ///     .audit(ms(10), scheduler.clone())
+    ///     .subscribe_observer(observer.clone());
+    /// scheduler.run();
+    /// observer.assert_timeline(&[(ms(10), Next('b')), (ms(40), Next('c')), (ms(40), Completed)]);
+    /// ```
+    ///
+    /// # Scheduler
+    ///
+    /// Values, and a completion that waited for one, are delivered by a task on a worker of
+    /// `scheduler`; errors and other completions on the thread that reports them, unless a
+    /// delivery is under way, which then delivers them.
+    ///
+    /// # Performance
+    ///
+    /// One allocation per subscription for the shared state, a lock per value, and one timer
+    /// task per window.
+    #[doc(alias = "auditTime")]
+    fn audit<Sch>(self, window: std::time::Duration, scheduler: Sch) -> Audit<Self, Sch>
+    where
+        Sch: crate::schedulers::Scheduler,
+    {
+        Audit::new(self, window, scheduler)
+    }
+
     // ---------------------------------------------------------------- async interop
 
     /// A future of the first value: it resolves to `Ok` with the first value, and then

@@ -195,4 +195,5 @@ contract! {
         rx::operators::ThrottleConfig::default(),
         rx::schedulers::TestScheduler::new(),
     );
+    audit_inline: |s| s.audit(std::time::Duration::ZERO, rx::schedulers::Immediate);
 }

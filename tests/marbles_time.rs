@@ -130,3 +130,83 @@ fn throttle_with_trailing_only_completes_without_a_value_left() {
         .to_be("-----y--------x---x-|");
     e1.assert_subscriptions(&["^-------------------!"]);
 }
+
+// ====================================================================== audit (auditTime)
+
+#[test]
+fn audit_emits_the_last_value_of_each_window() {
+    let (sch, m) = setup();
+    let e1 = m.hot("  -a-x-y----b---x-cx---|");
+    let t = m.time("   -----|               ");
+    m.expect(e1.clone().audit(t, sch.clone()))
+        .to_be("------y--------x-----(x|)");
+    e1.assert_subscriptions(&["^--------------------!"]);
+}
+
+#[test]
+fn audit_many_times() {
+    let (sch, m) = setup();
+    let e1 = m.hot("  -012-----01234---|");
+    let t = m.time("   -----|           ");
+    m.expect(e1.clone().audit(t, sch.clone()))
+        .to_be("------2-------4--|");
+    e1.assert_subscriptions(&["^----------------!"]);
+}
+
+#[test]
+fn audit_delays_a_slow_source() {
+    let (sch, m) = setup();
+    let e1 = m.hot("  -a--------b-----c----|");
+    let t = m.time("   -----|               ");
+    m.expect(e1.clone().audit(t, sch.clone()))
+        .to_be("------a--------b-----(c|)");
+    e1.assert_subscriptions(&["^--------------------!"]);
+}
+
+#[test]
+fn audit_a_busy_producer() {
+    let (sch, m) = setup();
+    let e1 = m.hot("  abcdefabcdefabcdefabcdefa|");
+    let t = m.time("  -----|                    ");
+    m.expect(e1.clone().audit(t, sch.clone()))
+        .to_be("-----f-----f-----f-----f-----(a|)");
+    e1.assert_subscriptions(&["^------------------------!"]);
+}
+
+#[test]
+fn audit_passes_termination_of_a_silent_source() {
+    let (sch, m) = setup();
+    let e1 = m.hot("  -----|");
+    m.expect(e1.clone().audit(ms(2), sch.clone()))
+        .to_be("-----|");
+    e1.assert_subscriptions(&["^----!"]);
+    let (sch, m) = setup();
+    let e1 = m.hot("  -----#");
+    m.expect(e1.clone().audit(ms(2), sch.clone()))
+        .to_be("-----#");
+    e1.assert_subscriptions(&["^----!"]);
+    let (sch, m) = setup();
+    let e1 = m.cold("|");
+    m.expect(e1.clone().audit(ms(3), sch.clone())).to_be("|");
+    e1.assert_subscriptions(&["(^!)"]);
+    let (sch, m) = setup();
+    let e1 = m.cold("#");
+    m.expect(e1.clone().audit(ms(3), sch.clone())).to_be("#");
+    e1.assert_subscriptions(&["(^!)"]);
+}
+
+#[test]
+fn audit_until_unsubscribed_or_failed() {
+    let (sch, m) = setup();
+    let e1 = m.hot("  -a--(bc)-------d----------------");
+    let t = m.time("   -----|                         ");
+    let unsub = "     -------------------------------!";
+    m.expect_subscribed(e1.clone().audit(t, sch.clone()), unsub)
+        .to_be("------c-------------d-----------");
+    e1.assert_subscriptions(&["^------------------------------!"]);
+    let (sch, m) = setup();
+    let e1 = m.hot("  -a--(bc)-------d---------------#");
+    m.expect(e1.clone().audit(t, sch.clone()))
+        .to_be("------c-------------d----------#");
+    e1.assert_subscriptions(&["^------------------------------!"]);
+}

@@ -51,3 +51,24 @@ fn throttle_with_trailing_racing_upstream() {
         );
     }
 }
+
+#[test]
+fn audit_racing_upstream() {
+    for round in 0..20 {
+        let o = TestObserver::new();
+        rx::source::from_iter(0..2000)
+            .subscribe_on(NewThread)
+            .audit(tiny(round), NewThread)
+            .subscribe_observer(o.clone());
+        wait_terminated(&o);
+        o.assert_rules();
+        o.assert_completed();
+        let values = o.values();
+        assert!(values.windows(2).all(|w| w[0] < w[1]));
+        assert_eq!(
+            values.last(),
+            Some(&1999),
+            "the last window emits before completion"
+        );
+    }
+}
