@@ -3919,6 +3919,95 @@ pub trait ObservableExt: Observable + Sized {
         Audit::new(self, window, scheduler)
     }
 
+    /// Subscribes to the source only once `delay` has passed on `scheduler`; until then
+    /// nothing runs upstream (RxJS's and RxJava's `delaySubscription`). Values are not
+    /// shifted: a cold source starts later, a hot one is missed until then.
+    ///
+    /// ```text
+    /// source:                     -a-b-|
+    /// delay_subscription(3):  -----a-b-|
+    /// ```
+    ///
+    /// # Examples
+    ///
+    /// ```
+    /// use rx::prelude::*;
+    /// use rx::schedulers::TestScheduler;
+    /// use rx::testing::{cold, TimedObserver};
+    /// use rx::Notification::{Completed, Next};
+    /// use std::time::Duration;
+    ///
+    /// let ms = Duration::from_millis;
+    /// let scheduler = TestScheduler::new();
+    /// let observer = TimedObserver::new(&scheduler);
+    /// cold(&scheduler, [(ms(10), Next('a')), (ms(20), Completed)])
+    ///     .delay_subscription(ms(100), scheduler.clone())
+    ///     .subscribe_observer(observer.clone());
+    /// scheduler.run();
+    /// observer.assert_timeline(&[(ms(110), Next('a')), (ms(120), Completed)]);
+    /// ```
+    ///
+    /// # Scheduler
+    ///
+    /// The source is subscribed from a task on a worker of `scheduler`, as with
+    /// [`subscribe_on`](ObservableExt::subscribe_on); disposing the handle before then
+    /// cancels the task, and the source is never subscribed. With
+    /// [`Immediate`](crate::schedulers::Immediate), `subscribe` sleeps for `delay`.
+    ///
+    /// # Performance
+    ///
+    /// One task and one allocation for the handle's shared state per subscription.
+    #[doc(alias = "delaySubscription")]
+    fn delay_subscription<Sch>(
+        self,
+        delay: std::time::Duration,
+        scheduler: Sch,
+    ) -> DelaySubscription<Self, Sch>
+    where
+        Sch: crate::schedulers::Scheduler,
+    {
+        DelaySubscription::after(self, delay, scheduler)
+    }
+
+    /// Subscribes to the source only at the instant `due` on `scheduler`'s clock, or as soon
+    /// as the worker runs if `due` has passed: the absolute form of
+    /// [`delay_subscription`](ObservableExt::delay_subscription).
+    ///
+    /// # Examples
+    ///
+    /// ```
+    /// use rx::prelude::*;
+    /// use rx::schedulers::TestScheduler;
+    /// use rx::testing::{cold, TimedObserver};
+    /// use rx::Notification::{Completed, Next};
+    /// use std::time::Duration;
+    ///
+    /// let ms = Duration::from_millis;
+    /// let scheduler = TestScheduler::new();
+    /// let observer = TimedObserver::new(&scheduler);
+    /// let due = scheduler.now() + ms(100);
+    /// cold(&scheduler, [(ms(10), Next('a')), (ms(20), Completed)])
+    ///     .delay_subscription_until(due, scheduler.clone())
+    ///     .subscribe_observer(observer.clone());
+    /// scheduler.run();
+    /// observer.assert_timeline(&[(ms(110), Next('a')), (ms(120), Completed)]);
+    /// ```
+    ///
+    /// # Scheduler
+    ///
+    /// As [`delay_subscription`](ObservableExt::delay_subscription).
+    #[doc(alias = "delaySubscription")]
+    fn delay_subscription_until<Sch>(
+        self,
+        due: std::time::Instant,
+        scheduler: Sch,
+    ) -> DelaySubscription<Self, Sch>
+    where
+        Sch: crate::schedulers::Scheduler,
+    {
+        DelaySubscription::at(self, due, scheduler)
+    }
+
     // ---------------------------------------------------------------- async interop
 
     /// A future of the first value: it resolves to `Ok` with the first value, and then

@@ -196,4 +196,5 @@ contract! {
         rx::schedulers::TestScheduler::new(),
     );
     audit_inline: |s| s.audit(std::time::Duration::ZERO, rx::schedulers::Immediate);
+    delay_subscription_inline: |s| s.delay_subscription(std::time::Duration::ZERO, rx::schedulers::Immediate);
 }

@@ -72,3 +72,31 @@ fn audit_racing_upstream() {
         );
     }
 }
+
+#[test]
+fn delay_subscription_disposed_while_it_subscribes() {
+    for round in 0..40 {
+        let o = TestObserver::new();
+        let handle = rx::source::from_iter(0..1_000_000)
+            .delay_subscription(tiny(round), NewThread)
+            .subscribe_observer(o.clone());
+        thread::sleep(tiny(round));
+        handle.dispose();
+        assert!(handle.is_disposed());
+        // A synchronous source running on the worker sees the disposal and stops.
+        let deadline = Instant::now() + Duration::from_secs(10);
+        loop {
+            let count = o.value_count();
+            thread::sleep(Duration::from_millis(5));
+            if o.value_count() == count {
+                break;
+            }
+            assert!(
+                Instant::now() < deadline,
+                "values kept coming after dispose"
+            );
+        }
+        o.assert_rules();
+        assert!(o.value_count() < 1_000_000 || o.is_completed());
+    }
+}
