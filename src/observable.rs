@@ -4008,6 +4008,105 @@ pub trait ObservableExt: Observable + Sized {
         DelaySubscription::at(self, due, scheduler)
     }
 
+    /// Emits the latest value of this observable each time `notifier` emits, if a new one
+    /// arrived since the previous emission (RxJS's `sample`, RxJava's `sample(ObservableSource)`).
+    /// The completion of `notifier` stops the sampling; this observable's completion ends the
+    /// sequence and drops a value not sampled yet.
+    ///
+    /// ```text
+    /// source:                ---a----b---c----------d-----|
+    /// notifier:              -----x----------x---x------x---|
+    /// sample_with(notifier): -----a----------c----------d-|
+    /// ```
+    ///
+    /// # Examples
+    ///
+    /// ```
+    /// use rx::prelude::*;
+    /// use rx::schedulers::TestScheduler;
+    /// use rx::testing::TestObserver;
+    /// use std::time::Duration;
+    ///
+    /// let ms = Duration::from_millis;
+    /// let scheduler = TestScheduler::new();
+    /// let observer = TestObserver::new();
+    /// rx::source::interval(ms(10), scheduler.clone())
+    ///     .take(6)
+    ///     .sample_with(rx::source::interval(ms(23), scheduler.clone()).take(2))
+    ///     .subscribe_observer(observer.clone());
+    /// scheduler.run();
+    /// // At 23 the latest is the value of 20; at 46, the value of 40.
+    /// observer.assert_values(&[1, 3]);
+    /// observer.assert_completed();
+    /// ```
+    ///
+    /// # Errors
+    ///
+    /// An error from either is delivered once, after the other is disposed.
+    ///
+    /// # Performance
+    ///
+    /// One allocation per subscription (the shared state) and one uncontended lock per value
+    /// and per notification, as the two may race.
+    #[doc(alias = "sample")]
+    #[doc(alias = "throttleLast")]
+    fn sample_with<'a, N>(self, notifier: N) -> SampleWith<'a, Self, N>
+    where
+        N: Observable,
+    {
+        SampleWith::new(self, notifier)
+    }
+
+    /// Collects the values of this observable and emits them as a `Vec` each time `notifier`
+    /// emits, an empty one if none arrived (RxJS's `buffer`, RxJava's
+    /// `buffer(ObservableSource)`). This observable's completion emits what was collected
+    /// since, even nothing, then completes; the completion of `notifier` only stops the
+    /// buffers from closing.
+    ///
+    /// ```text
+    /// source:                -a-b-c-d-e-f-g-h-i-|
+    /// notifier:              -----B-----B-----B-|
+    /// buffer_with(notifier): -----x-----y-----z-(F|)
+    ///   x = [a, b, c], y = [d, e, f], z = [g, h, i], F = []
+    /// ```
+    ///
+    /// # Examples
+    ///
+    /// ```
+    /// use rx::prelude::*;
+    /// use rx::schedulers::TestScheduler;
+    /// use rx::testing::TestObserver;
+    /// use std::time::Duration;
+    ///
+    /// let ms = Duration::from_millis;
+    /// let scheduler = TestScheduler::new();
+    /// let observer = TestObserver::new();
+    /// rx::source::interval(ms(10), scheduler.clone())
+    ///     .take(5)
+    ///     .buffer_with(rx::source::interval(ms(23), scheduler.clone()))
+    ///     .subscribe_observer(observer.clone());
+    /// scheduler.run();
+    /// observer.assert_values(&[vec![0, 1], vec![2, 3], vec![4]]);
+    /// observer.assert_completed();
+    /// ```
+    ///
+    /// # Errors
+    ///
+    /// An error from either is delivered once, after the other is disposed; the values
+    /// collected are dropped.
+    ///
+    /// # Performance
+    ///
+    /// One allocation per subscription (the shared state), the buffers' `Vec`s as they fill,
+    /// and one uncontended lock per value and per notification, as the two may race.
+    #[doc(alias = "buffer")]
+    fn buffer_with<'a, N>(self, notifier: N) -> BufferWith<'a, Self, N>
+    where
+        N: Observable,
+    {
+        BufferWith::new(self, notifier)
+    }
+
     // ---------------------------------------------------------------- async interop
 
     /// A future of the first value: it resolves to `Ok` with the first value, and then

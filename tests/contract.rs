@@ -197,4 +197,8 @@ contract! {
     );
     audit_inline: |s| s.audit(std::time::Duration::ZERO, rx::schedulers::Immediate);
     delay_subscription_inline: |s| s.delay_subscription(std::time::Duration::ZERO, rx::schedulers::Immediate);
+    sample_with: |s| s.sample_with(rx::source::never::<()>());
+    sample_with_at_once: |s| s.sample_with(rx::source::just(()));
+    buffer_with: |s| s.buffer_with(rx::source::never::<()>()).map(|b| b.len() as i64);
+    buffer_with_at_once: |s| s.buffer_with(rx::source::just(())).map(|b| b.len() as i64);
 }

@@ -210,3 +210,291 @@ fn audit_until_unsubscribed_or_failed() {
         .to_be("------c-------------d----------#");
     e1.assert_subscriptions(&["^------------------------------!"]);
 }
+
+// ======================================================================= sample_with (sample)
+
+#[test]
+fn sample_with_takes_the_latest_value_at_each_notification() {
+    let (_, m) = setup();
+    let e1 = m.hot("  ---a----b---c----------d-----|   ");
+    let e2 = m.hot("  -----x----------x---x------x---| ");
+    m.expect(e1.clone().sample_with(e2.clone()))
+        .to_be("-----a----------c----------d-|   ");
+    e1.assert_subscriptions(&["^----------------------------!   "]);
+    e2.assert_subscriptions(&["^----------------------------!   "]);
+}
+
+#[test]
+fn sample_with_nothing_to_sample() {
+    let (_, m) = setup();
+    let e1 = m.hot("----a-^------------|");
+    let e2 = m.hot("      -----x-------|");
+    m.expect(e1.clone().sample_with(e2.clone()))
+        .to_be("      -------------|");
+    e1.assert_subscriptions(&["      ^------------!"]);
+    e2.assert_subscriptions(&["      ^------------!"]);
+
+    let (_, m) = setup();
+    let e1 = m.hot("  ----a-^------b-----|");
+    let e2 = m.hot("        -----x--------");
+    m.expect(e1.sample_with(e2.clone()))
+        .to_be("      -------------|");
+    e2.assert_subscriptions(&["      ^------------!"]);
+}
+
+#[test]
+fn sample_with_a_completed_notifier_samples_no_more() {
+    let (_, m) = setup();
+    let e1 = m.hot("  ----a-^------b----------|");
+    let e2 = m.hot("        -----x-----|       ");
+    m.expect(e1.clone().sample_with(e2.clone()))
+        .to_be("      ------------------|");
+    e1.assert_subscriptions(&["      ^-----------------!"]);
+    e2.assert_subscriptions(&["      ^----------!       "]);
+
+    let (_, m) = setup();
+    let e1 = m.hot("  ----a----b----c----d----e----f---|");
+    let e2 = m.hot("  ------x-|                         ");
+    m.expect(e1.clone().sample_with(e2.clone()))
+        .to_be("------a--------------------------|");
+    e1.assert_subscriptions(&["^--------------------------------!"]);
+    e2.assert_subscriptions(&["^-------!                         "]);
+
+    let (_, m) = setup();
+    let e1 = m.hot("  ----a----b----c----d----e----f----");
+    let e2 = m.hot("  ------x-|                         ");
+    let unsub = "     ----------------------------------!";
+    m.expect_subscribed(e1.clone().sample_with(e2.clone()), unsub)
+        .to_be("------a---------------------------");
+    e1.assert_subscriptions(&["^---------------------------------!"]);
+}
+
+#[test]
+fn sample_with_unsubscribed_early() {
+    let (_, m) = setup();
+    let e1 = m.hot("  ----a-^--b----c----d----e----f----|          ");
+    let e2 = m.hot("        -----x----------x----------x----------|");
+    let unsub = "           --------------!                        ";
+    m.expect_subscribed(e1.clone().sample_with(e2.clone()), unsub)
+        .to_be("      -----b---------                        ");
+    e1.assert_subscriptions(&["      ^-------------!                        "]);
+    e2.assert_subscriptions(&["      ^-------------!                        "]);
+}
+
+#[test]
+fn sample_with_samples_a_new_value_even_if_equal() {
+    let (_, m) = setup();
+    let e1 = m.hot("  ----a----b----c----c----e----f----|  ");
+    let e2 = m.hot("  ------x-x------xx-x---x----x--------|");
+    m.expect(e1.clone().sample_with(e2.clone()))
+        .to_be("------a--------c------c----e------|  ");
+    e1.assert_subscriptions(&["^---------------------------------!  "]);
+    e2.assert_subscriptions(&["^---------------------------------!  "]);
+}
+
+#[test]
+fn sample_with_errors() {
+    let (_, m) = setup();
+    let e1 = m.hot("  ----a-^--b----c----d----#                    ");
+    let e2 = m.hot("        -----x----------x----------x----------|");
+    m.expect(e1.clone().sample_with(e2.clone()))
+        .to_be("      -----b----------d-#                    ");
+    e1.assert_subscriptions(&["      ^-----------------!                    "]);
+    e2.assert_subscriptions(&["      ^-----------------!                    "]);
+
+    let (_, m) = setup();
+    let e1 = m.hot("  --a-----|");
+    let e2 = m.hot("  ----#    ");
+    m.expect(e1.clone().sample_with(e2.clone()))
+        .to_be("----#    ");
+    e1.assert_subscriptions(&["^---!    "]);
+    e2.assert_subscriptions(&["^---!    "]);
+
+    let (_, m) = setup();
+    let e1 = m.hot("  #              ");
+    let e2 = m.hot("  ------x-------|");
+    m.expect(e1.clone().sample_with(e2.clone()))
+        .to_be("#              ");
+    e1.assert_subscriptions(&["(^!)"]);
+    e2.assert_subscriptions(&["(^!)"]);
+}
+
+#[test]
+fn sample_with_ends_with_its_source() {
+    let (_, m) = setup();
+    let e1 = m.hot("  |              ");
+    let e2 = m.hot("  ------x-------|");
+    m.expect(e1.clone().sample_with(e2.clone()))
+        .to_be("|              ");
+    e2.assert_subscriptions(&["(^!)"]);
+
+    let (_, m) = setup();
+    let e1 = m.hot("  ----a----b----c----d-|              ");
+    let e2 = m.hot("  -----------x----------x------------|");
+    m.expect(e1.clone().sample_with(e2.clone()))
+        .to_be("-----------b---------|              ");
+    e2.assert_subscriptions(&["^--------------------!              "]);
+
+    let (_, m) = setup();
+    let e1 = m.hot("  ----a----b----c----d-|");
+    let e2 = m.hot("  |                     ");
+    m.expect(e1.clone().sample_with(e2.clone()))
+        .to_be("---------------------|");
+    e2.assert_subscriptions(&["(^!)                  "]);
+}
+
+// ======================================================================= buffer_with (buffer)
+
+#[test]
+fn buffer_with_closes_and_reopens_buffers() {
+    let (_, m) = setup();
+    let a = m.hot("   -a-b-c-d-e-f-g-h-i-|");
+    let b = m.hot("   -----B-----B-----B-|");
+    m.expect(a.buffer_with(b)).to_be_with(
+        "-----x-----y-----z-(F|)",
+        [
+            ('x', vec!['a', 'b', 'c']),
+            ('y', vec!['d', 'e', 'f']),
+            ('z', vec!['g', 'h', 'i']),
+            ('F', vec![]),
+        ],
+    );
+}
+
+#[test]
+fn buffer_with_a_completed_notifier_emits_the_rest_at_the_end() {
+    let (_, m) = setup();
+    let a = m.hot("   -a-b-c-d-e-f-g-h-i-|");
+    let b = m.hot("   -----B-----B--|");
+    m.expect(a.buffer_with(b)).to_be_with(
+        "-----x-----y-------(F|)",
+        [
+            ('x', vec!['a', 'b', 'c']),
+            ('y', vec!['d', 'e', 'f']),
+            ('F', vec!['g', 'h', 'i']),
+        ],
+    );
+
+    let (_, m) = setup();
+    let a = m.hot("--1--2--^--3--4--5---6----7--8--9---0---|");
+    let subs = "           ^-------------------------------!";
+    let b = m.hot("--------^--a-------b---cd|               ");
+    m.expect(a.clone().buffer_with(b)).to_be_with(
+        "          ---a-------b---cd---------------(F|)",
+        [
+            ('a', vec!['3']),
+            ('b', vec!['4', '5']),
+            ('c', vec!['6']),
+            ('d', vec![]),
+            ('F', vec!['7', '8', '9', '0']),
+        ],
+    );
+    a.assert_subscriptions(&[subs]);
+}
+
+#[test]
+fn buffer_with_emits_everything_when_the_source_completes_first() {
+    let (_, m) = setup();
+    let source = m.hot("---^---a---b---c---d---e--f----|");
+    let closer = m.hot("---^-------------B----------------");
+    m.expect(source.clone().buffer_with(closer.clone()))
+        .to_be_with(
+            "   --------------x-------------(F|)",
+            [('x', vec!['a', 'b', 'c']), ('F', vec!['d', 'e', 'f'])],
+        );
+    source.assert_subscriptions(&["   ^---------------------------!"]);
+    closer.assert_subscriptions(&["   ^---------------------------!"]);
+}
+
+#[test]
+fn buffer_with_empty_sources() {
+    let (_, m) = setup();
+    m.expect(m.cold("|").buffer_with(m.cold("|")))
+        .to_be_with("(F|)", [('F', vec![])]);
+    let (_, m) = setup();
+    m.expect(m.cold("|").buffer_with(m.hot("-----a-----")))
+        .to_be_with("(F|)", [('F', vec![])]);
+    let (_, m) = setup();
+    let a = m.hot("--1--2--^--3--4--5---6----7--8--9---0---|");
+    m.expect(a.buffer_with(m.cold("|"))).to_be_with(
+        "       --------------------------------(F|)",
+        [('F', vec!['3', '4', '5', '6', '7', '8', '9', '0'])],
+    );
+    let (_, m) = setup();
+    m.expect(m.cold("|").buffer_with(m.cold("-")))
+        .to_be_with("(F|)", [('F', vec![])]);
+}
+
+#[test]
+fn buffer_with_each_notification() {
+    let (_, m) = setup();
+    let a = m.hot("--1--2--^--3--4--5---6----7--8--9---0---|");
+    let b = m.hot("--------^--a-------b---cd---------e---f---|");
+    m.expect(a.buffer_with(b)).to_be_with(
+        "          ---a-------b---cd---------e---f-(F|)",
+        [
+            ('a', vec!['3']),
+            ('b', vec!['4', '5']),
+            ('c', vec!['6']),
+            ('d', vec![]),
+            ('e', vec!['7', '8', '9']),
+            ('f', vec!['0']),
+            ('F', vec![]),
+        ],
+    );
+}
+
+#[test]
+fn buffer_with_errors() {
+    let none: [(char, Vec<char>); 0] = [];
+    let (_, m) = setup();
+    m.expect(m.hot("---^--a--").buffer_with(m.cold("#")))
+        .to_be_with("#", none.clone());
+    let (_, m) = setup();
+    m.expect(m.cold("#").buffer_with(m.hot("---^--a--")))
+        .to_be_with("#", none.clone());
+    let (_, m) = setup();
+    m.expect(m.hot("---^-------#").buffer_with(m.hot("---^---a----")))
+        .to_be_with("    ----a---#", [('a', vec![])]);
+
+    let (_, m) = setup();
+    let a = m.hot("--1--2--^--3--4--5---6----7--8--9---0---|");
+    let b = m.hot("--------^----------------#");
+    m.expect(a.clone().buffer_with(b))
+        .to_be_with("          -----------------#", none);
+    a.assert_subscriptions(&["         ^----------------!"]);
+
+    let (_, m) = setup();
+    let a = m.hot("--1--2--^--3--4--5---6----7--8--9---0---|");
+    let b = m.hot("--------^--a-------b---c-#");
+    m.expect(a.clone().buffer_with(b)).to_be_with(
+        "          ---a-------b---c-#",
+        [('a', vec!['3']), ('b', vec!['4', '5']), ('c', vec!['6'])],
+    );
+    a.assert_subscriptions(&["         ^----------------!"]);
+}
+
+#[test]
+fn buffer_with_unsubscribed_early() {
+    let (_, m) = setup();
+    let a = m.hot("--1--2--^--3--4--5---6----7--8--9---0---|");
+    let unsub = "          --------------!                  ";
+    let b = m.hot("--------^--a-------b---cd|               ");
+    m.expect_subscribed(a.clone().buffer_with(b.clone()), unsub)
+        .to_be_with(
+            "          ---a-------b---                  ",
+            [('a', vec!['3']), ('b', vec!['4', '5'])],
+        );
+    a.assert_subscriptions(&["         ^-------------!                  "]);
+    b.assert_subscriptions(&["         ^-------------!                  "]);
+
+    let (_, m) = setup();
+    let a = m.hot("   -a-b-c-d-e-f-g-h-i-|");
+    let b = m.hot("   -----1-----2-----3-|");
+    m.expect(a.buffer_with(b.clone()).take(1))
+        .to_be_with("-----(x|)", [('x', vec!['a', 'b', 'c'])]);
+    // RxJS disposes the notifier at frame 5, as `take` completes. Here the merge core that
+    // serialises the two asks downstream whether it still wants values before each delivery,
+    // not after, so the notifier goes at its next value, frame 11.
+    b.assert_subscriptions(&["^----------!"]);
+}

@@ -100,3 +100,28 @@ fn delay_subscription_disposed_while_it_subscribes() {
         assert!(o.value_count() < 1_000_000 || o.is_completed());
     }
 }
+
+#[test]
+fn sample_with_and_buffer_with_racing_their_notifier() {
+    for round in 0..20 {
+        let o = TestObserver::new();
+        rx::source::from_iter(0..2000)
+            .subscribe_on(NewThread)
+            .sample_with(rx::source::interval(tiny(round), NewThread))
+            .subscribe_observer(o.clone());
+        wait_terminated(&o);
+        o.assert_rules();
+        o.assert_completed();
+        assert!(o.values().windows(2).all(|w| w[0] < w[1]));
+
+        let o = TestObserver::new();
+        rx::source::from_iter(0..2000)
+            .subscribe_on(NewThread)
+            .buffer_with(rx::source::interval(tiny(round), NewThread))
+            .subscribe_observer(o.clone());
+        wait_terminated(&o);
+        o.assert_rules();
+        o.assert_completed();
+        assert_eq!(o.values().concat(), (0..2000).collect::<Vec<_>>());
+    }
+}
