@@ -4107,6 +4107,70 @@ pub trait ObservableExt: Observable + Sized {
         BufferWith::new(self, notifier)
     }
 
+    /// Collects values into a `Vec` and emits it when `window` has passed or when it holds
+    /// `count` values, whichever comes first; a buffer closed by its count starts the next
+    /// window at once (RxJS's `bufferTime(window, null, count)`, Rx.NET's
+    /// `Buffer(timeSpan, count)`). Windows that end with no value emit an empty `Vec`, and the
+    /// completion emits the buffer under way, even empty.
+    ///
+    /// ```text
+    /// source:                             ---a---b---c---d---e---f---g-----|
+    /// buffer_with_time_or_count(10, 3):   ----------w--------x---------y---(z|)
+    ///   w = [a, b], x = [c, d, e], y = [f, g], z = []
+    /// ```
+    ///
+    /// # Examples
+    ///
+    /// ```
+    /// use rx::prelude::*;
+    /// use rx::schedulers::TestScheduler;
+    /// use rx::testing::TestObserver;
+    /// use std::time::Duration;
+    ///
+    /// let ms = Duration::from_millis;
+    /// let scheduler = TestScheduler::new();
+    /// let observer = TestObserver::new();
+    /// // Three values at once, then one at 10.
+    /// rx::source::from_iter([1, 2, 3])
+    ///     .concat_with(rx::source::timer(ms(10), scheduler.clone()).map(|_| 4))
+    ///     .buffer_with_time_or_count(ms(50), 2, scheduler.clone())
+    ///     .subscribe_observer(observer.clone());
+    /// scheduler.run();
+    /// observer.assert_values(&[vec![1, 2], vec![3, 4], vec![]]);
+    /// observer.assert_completed();
+    /// ```
+    ///
+    /// # Scheduler
+    ///
+    /// Buffers closed by time are emitted by one task on a worker of `scheduler`; buffers
+    /// closed by count, the last one and the completion, and errors, on the thread that
+    /// reports them, unless a delivery is under way, which then delivers them.
+    ///
+    /// # Panics
+    ///
+    /// When `window` or `count` is zero, or the scheduler is
+    /// [`Immediate`](crate::schedulers::Immediate), which would run the timer task inline, on
+    /// the subscribing thread, for ever.
+    ///
+    /// # Performance
+    ///
+    /// One allocation per subscription for the shared state and one timer task, which a count
+    /// flush does not replace: it moves the deadline the task sleeps until. Each buffer's
+    /// `Vec` allocates as it fills. A lock per value.
+    #[doc(alias = "bufferTime")]
+    #[doc(alias = "bufferWithTimeOrCount")]
+    fn buffer_with_time_or_count<Sch>(
+        self,
+        window: std::time::Duration,
+        count: usize,
+        scheduler: Sch,
+    ) -> BufferWithTimeOrCount<Self, Sch>
+    where
+        Sch: crate::schedulers::Scheduler,
+    {
+        BufferWithTimeOrCount::new(self, window, count, scheduler)
+    }
+
     // ---------------------------------------------------------------- async interop
 
     /// A future of the first value: it resolves to `Ok` with the first value, and then

@@ -201,4 +201,11 @@ contract! {
     sample_with_at_once: |s| s.sample_with(rx::source::just(()));
     buffer_with: |s| s.buffer_with(rx::source::never::<()>()).map(|b| b.len() as i64);
     buffer_with_at_once: |s| s.buffer_with(rx::source::just(())).map(|b| b.len() as i64);
+    buffer_with_time_or_count: |s| s
+        .buffer_with_time_or_count(
+            std::time::Duration::from_millis(5),
+            3,
+            rx::schedulers::TestScheduler::new(),
+        )
+        .map(|b| b.len() as i64);
 }

@@ -498,3 +498,45 @@ fn buffer_with_unsubscribed_early() {
     // not after, so the notifier goes at its next value, frame 11.
     b.assert_subscriptions(&["^----------!"]);
 }
+
+// ============================= buffer_with_time_or_count (bufferTime with a maxBufferSize)
+
+#[test]
+fn buffer_with_time_or_count_closes_full_buffers_early() {
+    let (sch, m) = setup();
+    let e1 = m.hot("  ---a---b---c---d---e---f---g-----|   ");
+    let t = m.time("  ----------|                          ");
+    //                       ----------|
+    //                               ----------|
+    //                                       ----------|
+    m.expect(e1.clone().buffer_with_time_or_count(t, 2, sch.clone()))
+        .to_be_with(
+            "-------w-------x-------y---------(z|)",
+            [
+                ('w', vec!['a', 'b']),
+                ('x', vec!['c', 'd']),
+                ('y', vec!['e', 'f']),
+                ('z', vec!['g']),
+            ],
+        );
+    e1.assert_subscriptions(&["^--------------------------------!   "]);
+}
+
+#[test]
+fn buffer_with_time_or_count_closes_by_time_or_count() {
+    let (sch, m) = setup();
+    let e1 = m.hot("  ---a---b---c---d---e---f---g-----|   ");
+    let t = m.time("  ----------|                          ");
+    //                          ---------|---------|---------|
+    m.expect(e1.clone().buffer_with_time_or_count(t, 3, sch.clone()))
+        .to_be_with(
+            "----------w--------x---------y---(z|)",
+            [
+                ('w', vec!['a', 'b']),
+                ('x', vec!['c', 'd', 'e']),
+                ('y', vec!['f', 'g']),
+                ('z', vec![]),
+            ],
+        );
+    e1.assert_subscriptions(&["^--------------------------------!   "]);
+}

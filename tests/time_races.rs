@@ -125,3 +125,20 @@ fn sample_with_and_buffer_with_racing_their_notifier() {
         assert_eq!(o.values().concat(), (0..2000).collect::<Vec<_>>());
     }
 }
+
+#[test]
+fn buffer_with_time_or_count_racing_upstream() {
+    for round in 0..20 {
+        let o = TestObserver::new();
+        rx::source::from_iter(0..2000)
+            .subscribe_on(NewThread)
+            .buffer_with_time_or_count(tiny(round), 7, NewThread)
+            .subscribe_observer(o.clone());
+        wait_terminated(&o);
+        o.assert_rules();
+        o.assert_completed();
+        let buffers = o.values();
+        assert!(buffers.iter().all(|b| b.len() <= 7));
+        assert_eq!(buffers.concat(), (0..2000).collect::<Vec<_>>());
+    }
+}
