@@ -2512,6 +2512,65 @@ pub trait ObservableExt: Observable + Sized {
         GroupBy::new(self, key)
     }
 
+    /// Splits this observable into windows of `count` values each, opening a new one every
+    /// `skip` values: windows overlap when `skip < count`, and values between windows are
+    /// dropped when `skip > count` (RxJava's `window(count, skip)`, RxJS's
+    /// `windowCount(count, skip)`). Each window is a [`WindowedObservable`], emitted when the
+    /// first of its values arrives, with the rules of [`window`](ObservableExt::window): a
+    /// single subscriber, which must subscribe during the `on_next` call that delivers it, or
+    /// the window is abandoned with its first value.
+    ///
+    /// ```text
+    /// source:                 -1-2-3-4-|
+    /// window_with_skip(2, 1): -a-b-c-d-|
+    ///   a:                     1-2|
+    ///   b:                       2-3|
+    ///   c:                         3-4|
+    ///   d:                           4-|
+    /// ```
+    ///
+    /// Windows are opened by values, as [`window`](ObservableExt::window)'s are (RxJava);
+    /// RxJS and Rx.NET open the first window on subscription and the others every `skip`
+    /// values, so there an empty source gives one empty window.
+    ///
+    /// [`WindowedObservable`]: crate::operators::WindowedObservable
+    ///
+    /// # Examples
+    ///
+    /// ```
+    /// use rx::prelude::*;
+    /// use std::sync::{Arc, Mutex};
+    ///
+    /// let windows = Arc::new(Mutex::new(Vec::new()));
+    /// let w = windows.clone();
+    /// rx::source::from_iter(1..=4)
+    ///     .window_with_skip(3, 1)
+    ///     .flat_map(|window| window.to_vec())
+    ///     .subscribe(move |window| w.lock().unwrap().push(window));
+    /// // Each window is emitted by `to_vec` when it completes.
+    /// assert_eq!(*windows.lock().unwrap(), [vec![1, 2, 3], vec![2, 3, 4], vec![3, 4], vec![4]]);
+    /// ```
+    ///
+    /// # Errors
+    ///
+    /// An error from this observable reaches every open window, then the outer observer.
+    ///
+    /// # Panics
+    ///
+    /// If `count` or `skip` is zero.
+    ///
+    /// # Performance
+    ///
+    /// As [`window`](ObservableExt::window), and each value is cloned into every open window
+    /// but the newest.
+    #[doc(alias = "windowCount")]
+    fn window_with_skip<'a>(self, count: usize, skip: usize) -> WindowWithSkip<'a, Self>
+    where
+        Self::Item: Clone,
+    {
+        WindowWithSkip::new(self, count, skip)
+    }
+
     /// Splits this observable into inner observables of `count` consecutive values each, a
     /// [`WindowedObservable`] emitted when the first of its values arrives (RxJava's
     /// `window(count)`, RxJS's `windowCount`).

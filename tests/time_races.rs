@@ -142,3 +142,26 @@ fn buffer_with_time_or_count_racing_upstream() {
         assert_eq!(buffers.concat(), (0..2000).collect::<Vec<_>>());
     }
 }
+
+#[test]
+fn window_with_skip_windows_taken_on_other_threads() {
+    for round in 0..20 {
+        let o = TestObserver::new();
+        rx::source::from_iter(0..2000)
+            .subscribe_on(NewThread)
+            .window_with_skip(5, 3)
+            .flat_map(|w| w.to_vec().observe_on(NewThread))
+            .take(200 + round as usize)
+            .subscribe_observer(o.clone());
+        wait_terminated(&o);
+        o.assert_rules();
+        o.assert_completed();
+        let windows = o.values();
+        assert_eq!(windows.len(), 200 + round as usize);
+        for w in &windows {
+            assert_eq!(w.len(), 5, "window {w:?}");
+            assert_eq!(w[0] % 3, 0);
+            assert!(w.windows(2).all(|p| p[1] == p[0] + 1));
+        }
+    }
+}

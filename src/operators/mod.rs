@@ -89,6 +89,7 @@ mod timestamp;
 mod to_vec;
 mod try_map;
 mod window;
+mod window_with_skip;
 mod with_latest_from;
 mod zip;
 
@@ -180,6 +181,7 @@ pub use timestamp::{Timestamp, TimestampObserver};
 pub use to_vec::{ToVec, ToVecObserver};
 pub use try_map::{TryMap, TryMapObserver};
 pub use window::{Window, WindowObserver, WindowedObservable};
+pub use window_with_skip::{WindowWithSkip, WindowWithSkipObserver};
 pub use with_latest_from::{
     LatestRow, MainSlot, WithLatestFrom, WithLatestFromAll, WithLatestFromAllObserver,
     WithLatestFromAllOther, WithLatestFromObserver, WithLatestFromOther, WithLatestFromWith,
