@@ -190,6 +190,7 @@ contract! {
     group_by_flattened: |s| s.group_by(|v| v % 2).flat_map(|g| g);
     window_flattened: |s| s.window(3).concat();
     share: |s| s.share();
+    auto_connect: |s| s.publish().auto_connect(1);
     throttle_with: |s| s.throttle_with(
         std::time::Duration::from_millis(5),
         rx::operators::ThrottleConfig::default(),

@@ -11,6 +11,7 @@
 //! subscriber that comes after the source terminated joins the terminated subject, and gets
 //! what such a subject gives a late subscriber.
 
+use super::auto_connect::AutoConnect;
 use super::ref_count::RefCount;
 use crate::Error;
 use crate::observable::{Observable, Subscribe};
@@ -222,6 +223,51 @@ where
     #[doc(alias = "refCount")]
     pub fn ref_count(self) -> RefCount<S, J> {
         RefCount::new(self)
+    }
+
+    /// Connects when the `n`th subscriber comes, and stays connected: subscribers leaving
+    /// do not disconnect it (RxJava's and RxJS's `autoConnect`). With `n` zero it connects at
+    /// once. Dispose nothing to stop it: the connection ends when the source terminates, and
+    /// later subscribers join the terminated subject.
+    ///
+    /// Subscribers count as they subscribe, whatever they do later (but for one already
+    /// disposed then, which is not counted); the first `n` all see the source from its
+    /// first value.
+    ///
+    /// ```text
+    /// source:               -1-2-3-|
+    /// auto_connect(2) A:   ^-1-2-3-|
+    ///                 B:   ^ (connects)
+    /// ```
+    ///
+    /// # Examples
+    ///
+    /// ```
+    /// use rx::prelude::*;
+    /// use rx::testing::TestObserver;
+    ///
+    /// let shared = rx::source::from_iter([1, 2, 3]).publish().auto_connect(2);
+    /// let (a, b) = (TestObserver::new(), TestObserver::new());
+    /// shared.clone().subscribe_observer(a.clone());
+    /// a.assert_values(&[]);
+    /// shared.clone().subscribe_observer(b.clone());
+    /// a.assert_values(&[1, 2, 3]);
+    /// b.assert_values(&[1, 2, 3]);
+    /// ```
+    ///
+    /// # Performance
+    ///
+    /// As subscribing the connectable, plus one atomic increment per subscriber.
+    #[doc(alias = "autoConnect")]
+    pub fn auto_connect(self, n: usize) -> AutoConnect<S, J>
+    where
+        S: Subscribe<ConnectionObserver<<S as Observable>::Item>> + Clone,
+        <S as Subscribe<ConnectionObserver<<S as Observable>::Item>>>::Subscription: Send + 'static,
+    {
+        if n == 0 {
+            self.connect();
+        }
+        AutoConnect::new(self, n)
     }
 }
 
