@@ -3334,6 +3334,111 @@ pub trait ObservableExt: Observable + Sized {
         ConnectableObservable::replay(self, capacity).ref_count()
     }
 
+    /// Shares one subscription to this observable among its subscribers, through a subject
+    /// from `config.connector`, starting over when and only when the configuration says so:
+    /// RxJS 7's `share({ connector, resetOnError, resetOnComplete, resetOnRefCountZero })`.
+    /// With every reset set ([`ShareConfig::new`]) and a
+    /// [`PublishSubject`](crate::subjects::PublishSubject) connector, this is
+    /// [`share`](ObservableExt::share).
+    ///
+    /// The first subscriber connects the source. A reset disconnects it if it is running, and
+    /// the next subscriber connects it again, to a fresh subject. Without a reset, a
+    /// subscriber joins the subject as it is: running on with nobody subscribed (no reset on
+    /// ref-count zero), or terminated, replaying what the subject replays.
+    ///
+    /// [`ShareConfig::new`]: crate::operators::ShareConfig::new
+    ///
+    /// # Examples
+    ///
+    /// ```
+    /// use rx::operators::ShareConfig;
+    /// use rx::prelude::*;
+    /// use rx::subjects::{PublishSubject, ReplaySubject};
+    /// use rx::testing::TestObserver;
+    ///
+    /// let input = PublishSubject::new();
+    /// let shared = input.observable().share_with(ShareConfig {
+    ///     reset_on_ref_count_zero: false,
+    ///     ..ShareConfig::new(|| ReplaySubject::with_capacity(1))
+    /// });
+    /// shared.clone().subscribe_observer(TestObserver::new()).dispose();
+    /// assert!(input.has_observers(), "still connected with nobody subscribed");
+    /// input.observer().on_next(1);
+    ///
+    /// let late = TestObserver::new();
+    /// shared.clone().subscribe_observer(late.clone());
+    /// late.assert_values(&[1]);
+    /// ```
+    ///
+    /// # Performance
+    ///
+    /// As [`share`](ObservableExt::share), plus one allocation for the connector.
+    #[doc(alias = "share")]
+    fn share_with<J, F>(self, config: ShareConfig<F>) -> RefCount<Self, J>
+    where
+        F: Fn() -> J + Send + Sync + 'static,
+        J: crate::subjects::Subject<Self::Item>,
+    {
+        RefCount::share_with(self, config)
+    }
+
+    /// Like [`share_replay`](ObservableExt::share_replay), but the connection and its buffer
+    /// of the last `capacity` values outlive the subscribers: when the last one leaves the
+    /// source stays subscribed, and after it completes every later subscriber gets the
+    /// buffer and the completion (RxJS's `shareReplay(capacity)`, whose `refCount` is
+    /// `false`). An error starts over: the next subscriber subscribes the source again.
+    ///
+    /// It is [`share_with`](ObservableExt::share_with) with a
+    /// [`ReplaySubject`](crate::subjects::ReplaySubject) connector, a reset on error only.
+    ///
+    /// ```text
+    /// source:          -1-2-3-|
+    /// A:               ^-1-2-!            leaves
+    /// B:                         ^(23|)   after the completion
+    /// ```
+    ///
+    /// # Examples
+    ///
+    /// ```
+    /// use rx::prelude::*;
+    /// use rx::testing::TestObserver;
+    /// use std::sync::atomic::{AtomicUsize, Ordering};
+    ///
+    /// static RUNS: AtomicUsize = AtomicUsize::new(0);
+    /// let shared = rx::source::defer(|| {
+    ///     RUNS.fetch_add(1, Ordering::Relaxed);
+    ///     rx::source::from_iter([1, 2, 3])
+    /// })
+    /// .share_replay_retained(2);
+    ///
+    /// let (a, b) = (TestObserver::new(), TestObserver::new());
+    /// shared.clone().subscribe_observer(a.clone());
+    /// shared.clone().subscribe_observer(b.clone());
+    /// a.assert_values(&[1, 2, 3]);
+    /// b.assert_values(&[2, 3]);
+    /// b.assert_completed();
+    /// assert_eq!(RUNS.load(Ordering::Relaxed), 1);
+    /// ```
+    ///
+    /// # Panics
+    ///
+    /// If `capacity` is zero.
+    ///
+    /// # Performance
+    ///
+    /// As [`share_replay`](ObservableExt::share_replay), plus one allocation for the
+    /// connector.
+    #[doc(alias = "shareReplay")]
+    fn share_replay_retained(
+        self,
+        capacity: usize,
+    ) -> RefCount<Self, crate::subjects::ReplaySubject<Self::Item>>
+    where
+        Self::Item: Clone + Send + 'static,
+    {
+        RefCount::share_replay_retained(self, capacity)
+    }
+
     // ---------------------------------------------------------------- time and schedulers
 
     /// Pairs each value with the instant it arrived, read from `scheduler`'s clock. The

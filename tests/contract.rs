@@ -191,6 +191,14 @@ contract! {
     window_flattened: |s| s.window(3).concat();
     share: |s| s.share();
     auto_connect: |s| s.publish().auto_connect(1);
+    share_with: |s| s.share_with(rx::operators::ShareConfig::new(rx::subjects::PublishSubject::new));
+    share_with_no_resets: |s| s.share_with(rx::operators::ShareConfig {
+        reset_on_error: false,
+        reset_on_complete: false,
+        reset_on_ref_count_zero: false,
+        ..rx::operators::ShareConfig::new(|| rx::subjects::ReplaySubject::with_capacity(2))
+    });
+    share_replay_retained: |s| s.share_replay_retained(2);
     throttle_with: |s| s.throttle_with(
         std::time::Duration::from_millis(5),
         rx::operators::ThrottleConfig::default(),

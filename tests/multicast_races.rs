@@ -40,3 +40,55 @@ fn auto_connect_with_racing_subscribers_connects_once() {
         }
     }
 }
+
+#[test]
+fn share_replay_retained_with_subscribers_coming_and_going_subscribes_once() {
+    for _ in 0..20 {
+        let runs = Arc::new(AtomicUsize::new(0));
+        let r = runs.clone();
+        let shared = rx::source::defer(move || {
+            r.fetch_add(1, Ordering::SeqCst);
+            rx::source::interval(
+                std::time::Duration::from_micros(50),
+                rx::schedulers::NewThread,
+            )
+            .take(200)
+        })
+        .share_replay_retained(3);
+        let threads: Vec<_> = (0..4)
+            .map(|_| {
+                let shared = shared.clone();
+                thread::spawn(move || {
+                    for _ in 0..20 {
+                        let o = TestObserver::new();
+                        let handle = shared.clone().subscribe_observer(o.clone());
+                        thread::yield_now();
+                        handle.dispose();
+                        o.assert_rules();
+                        let values = o.values();
+                        assert!(values.windows(2).all(|w| w[0] + 1 == w[1]), "{values:?}");
+                    }
+                })
+            })
+            .collect();
+        for t in threads {
+            t.join().unwrap();
+        }
+        // However the subscribers came and went, the source was subscribed once, and a late
+        // subscriber gets the end of the one run.
+        let late = TestObserver::new();
+        shared.clone().subscribe_observer(late.clone());
+        let deadline = std::time::Instant::now() + std::time::Duration::from_secs(10);
+        while !late.is_terminated() {
+            assert!(
+                std::time::Instant::now() < deadline,
+                "no completion after 10 s"
+            );
+            thread::sleep(std::time::Duration::from_millis(1));
+        }
+        assert_eq!(runs.load(Ordering::SeqCst), 1);
+        late.assert_completed();
+        let values = late.values();
+        assert_eq!(values.last(), Some(&199));
+    }
+}

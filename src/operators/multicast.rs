@@ -39,7 +39,7 @@ pub struct ConnectableObservable<S, J> {
 
 pub(crate) struct Shared<S, J> {
     /// The subject the next connection feeds, from the one the last connection fed.
-    renew: fn(&J) -> J,
+    renew: Renew<J>,
     state: Mutex<State<S, J>>,
 }
 
@@ -49,8 +49,17 @@ struct State<S, J> {
     link: Option<Arc<Link>>,
 }
 
+/// How a connectable makes the subject of its next connection.
+enum Renew<J> {
+    /// From the last subject: `publish`, `replay` and `multicast`, with nothing to allocate.
+    From(fn(&J) -> J),
+    /// From the user's factory: [`share_with`](crate::ObservableExt::share_with)'s
+    /// connector.
+    Connector(Box<dyn Fn() -> J + Send + Sync>),
+}
+
 impl<S, J> ConnectableObservable<S, J> {
-    fn new(source: S, subject: J, renew: fn(&J) -> J) -> Self {
+    fn new(source: S, subject: J, renew: Renew<J>) -> Self {
         ConnectableObservable {
             shared: Arc::new(Shared {
                 renew,
@@ -67,7 +76,27 @@ impl<S, J> ConnectableObservable<S, J> {
     where
         J: Clone,
     {
-        Self::new(source, subject, J::clone)
+        Self::new(source, subject, Renew::From(J::clone))
+    }
+
+    /// A connectable whose every connection feeds a new subject from `connector`, the first
+    /// one included.
+    pub(crate) fn with_connector<F>(source: S, connector: F) -> Self
+    where
+        F: Fn() -> J + Send + Sync + 'static,
+    {
+        let subject = connector();
+        Self::new(source, subject, Renew::Connector(Box::new(connector)))
+    }
+
+    /// How the current connection's source terminated, if it has: `Some(true)` for an error,
+    /// `Some(false)` for a completion. What `share_with` reads to keep a terminated subject.
+    pub(crate) fn terminated_by(&self) -> Option<bool> {
+        let state = self.shared.state.lock();
+        let link = state.link.as_ref()?;
+        // Acquire pairs with the Release store of `terminated`, which follows `failed`.
+        (link.is_terminated() && !link.is_disconnected())
+            .then(|| link.failed.load(Ordering::Relaxed))
     }
 
     /// Ends a connection whose source terminated, so the next subscriber joins a fresh subject
@@ -87,14 +116,21 @@ impl<S, J> Shared<S, J> {
     /// link are handed back to be dropped once the lock is released: dropping them may drop
     /// observers and the source's subscription, which runs their owners' code.
     fn retire(&self, state: &mut State<S, J>) -> (J, Option<Arc<Link>>) {
-        let fresh = (self.renew)(&state.subject);
+        let fresh = match &self.renew {
+            Renew::From(renew) => renew(&state.subject),
+            Renew::Connector(connector) => connector(),
+        };
         (mem::replace(&mut state.subject, fresh), state.link.take())
     }
 }
 
 impl<S, T> ConnectableObservable<S, PublishSubject<T>> {
     pub(crate) fn publish(source: S) -> Self {
-        Self::new(source, PublishSubject::new(), |_| PublishSubject::new())
+        Self::new(
+            source,
+            PublishSubject::new(),
+            Renew::From(|_| PublishSubject::new()),
+        )
     }
 }
 
@@ -104,7 +140,7 @@ impl<S, T> ConnectableObservable<S, ReplaySubject<T>> {
         Self::new(
             source,
             ReplaySubject::with_capacity(capacity),
-            ReplaySubject::empty_like,
+            Renew::From(ReplaySubject::empty_like),
         )
     }
 }
@@ -367,6 +403,8 @@ struct Link {
     /// Mirrors `Upstream::disconnected` for the per-item checks, which take no lock.
     disconnected: AtomicBool,
     terminated: AtomicBool,
+    /// Set before `terminated` when the source failed.
+    failed: AtomicBool,
 }
 
 struct Upstream {
@@ -383,6 +421,7 @@ impl Link {
             }),
             disconnected: AtomicBool::new(false),
             terminated: AtomicBool::new(false),
+            failed: AtomicBool::new(false),
         }
     }
 
@@ -445,6 +484,7 @@ impl<T: Clone + Send> Observer<T> for ConnectionObserver<T> {
         if !self.link.is_disconnected() {
             // Marked before the subject passes it on, so a subscriber reacting to it (a
             // `ref_count` starting over) sees the connection as ended.
+            self.link.failed.store(true, Ordering::Relaxed);
             self.link.terminated.store(true, Ordering::Release);
             self.subject.on_error(error)
         }
