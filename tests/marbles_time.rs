@@ -540,3 +540,134 @@ fn buffer_with_time_or_count_closes_by_time_or_count() {
         );
     e1.assert_subscriptions(&["^--------------------------------!   "]);
 }
+
+// ============================== share_replay_retained (shareReplay, refCount: false)
+
+#[test]
+fn share_replay_retained_mirrors_a_source() {
+    let (_, m) = setup();
+    let source = m.cold("--1-2---3-4--5-|");
+    m.expect(source.clone().share_replay_retained(1))
+        .to_be("--1-2---3-4--5-|");
+    source.assert_subscriptions(&["^--------------!"]);
+}
+
+#[test]
+fn share_replay_retained_multicasts_with_a_buffer_of_one() {
+    let (_, m) = setup();
+    let source = m.cold("    -1-2-3----4-|");
+    let shared = source.clone().share_replay_retained(1);
+    let s1 = m.hot("a|           ");
+    let s2 = m.hot("----b|       ");
+    let s3 = m.hot("--------c|   ");
+    let (a, b, c) = (shared.clone(), shared.clone(), shared);
+    let e1 = m.expect(s1.flat_map(move |_| a.clone()));
+    let e2 = m.expect(s2.flat_map(move |_| b.clone()));
+    let e3 = m.expect(s3.flat_map(move |_| c.clone()));
+    e1.to_be("-1-2-3----4-|");
+    e2.to_be("----23----4-|");
+    e3.to_be("--------3-4-|");
+    source.assert_subscriptions(&["^-----------!"]);
+}
+
+#[test]
+fn share_replay_retained_multicasts_with_a_buffer_of_two() {
+    let (_, m) = setup();
+    let source = m.cold("    -1-2-----3------4-|");
+    let shared = source.clone().share_replay_retained(2);
+    let s1 = m.hot("a|                 ");
+    let s2 = m.hot("----b|             ");
+    let s3 = m.hot("-----------c|      ");
+    let (a, b, c) = (shared.clone(), shared.clone(), shared);
+    let e1 = m.expect(s1.flat_map(move |_| a.clone()));
+    let e2 = m.expect(s2.flat_map(move |_| b.clone()));
+    let e3 = m.expect(s3.flat_map(move |_| c.clone()));
+    e1.to_be("-1-2-----3------4-|");
+    e2.to_be("----(12)-3------4-|");
+    e3.to_be("-----------(23)-4-|");
+    source.assert_subscriptions(&["^-----------------!"]);
+}
+
+#[test]
+fn share_replay_retained_multicasts_an_error() {
+    let (_, m) = setup();
+    let source = m.cold("    -1-2-3----4-#");
+    let shared = source.clone().share_replay_retained(1);
+    let s1 = m.hot("a|           ");
+    let s2 = m.hot("----b|       ");
+    let s3 = m.hot("--------c|   ");
+    let (a, b, c) = (shared.clone(), shared.clone(), shared);
+    let e1 = m.expect(s1.flat_map(move |_| a.clone()));
+    let e2 = m.expect(s2.flat_map(move |_| b.clone()));
+    let e3 = m.expect(s3.flat_map(move |_| c.clone()));
+    e1.to_be("-1-2-3----4-#");
+    e2.to_be("----23----4-#");
+    e3.to_be("--------3-4-#");
+    source.assert_subscriptions(&["^-----------!"]);
+}
+
+#[test]
+fn share_replay_retained_empty_never_and_failing_sources() {
+    let (_, m) = setup();
+    let source = m.cold("|");
+    m.expect(source.clone().share_replay_retained(1)).to_be("|");
+    source.assert_subscriptions(&["(^!)"]);
+    let (_, m) = setup();
+    let source = m.cold("#");
+    m.expect(source.clone().share_replay_retained(1)).to_be("#");
+    source.assert_subscriptions(&["(^!)"]);
+    let (_, m) = setup();
+    let source = m.cold("-");
+    m.expect_subscribed(source.clone().share_replay_retained(1), "^!")
+        .to_be("-");
+    // RxJS: `^`, the source stays subscribed with nobody left.
+    source.assert_subscriptions(&["^"]);
+}
+
+#[test]
+fn share_replay_retained_replays_after_the_source_completed() {
+    let (_, m) = setup();
+    let source = m.cold("    -1-2-----3-|        ");
+    let shared = source.clone().share_replay_retained(2);
+    let s1 = m.hot("a|                  ");
+    let s2 = m.hot("----b|              ");
+    let s3 = m.hot("---------------(c|) ");
+    let (a, b, c) = (shared.clone(), shared.clone(), shared);
+    let e1 = m.expect(s1.flat_map(move |_| a.clone()));
+    let e2 = m.expect(s2.flat_map(move |_| b.clone()));
+    let e3 = m.expect(s3.flat_map(move |_| c.clone()));
+    e1.to_be("-1-2-----3-|        ");
+    e2.to_be("----(12)-3-|        ");
+    e3.to_be("---------------(23|)");
+    source.assert_subscriptions(&["^----------!        "]);
+}
+
+#[test]
+fn share_replay_retained_restarts_after_an_error() {
+    let (_, m) = setup();
+    let source = m.cold("    -1-2-----3-#               ");
+    let shared = source.clone().share_replay_retained(2);
+    let s1 = m.hot("a|                         ");
+    let s2 = m.hot("----b|                     ");
+    let s3 = m.hot("---------------(c|)        ");
+    let (a, b, c) = (shared.clone(), shared.clone(), shared);
+    let e1 = m.expect(s1.flat_map(move |_| a.clone()));
+    let e2 = m.expect(s2.flat_map(move |_| b.clone()));
+    let e3 = m.expect(s3.flat_map(move |_| c.clone()));
+    e1.to_be("-1-2-----3-#               ");
+    e2.to_be("----(12)-3-#               ");
+    e3.to_be("----------------1-2-----3-#");
+    source.assert_subscriptions(&["^----------!               ", "---------------^----------!"]);
+}
+
+#[test]
+fn share_replay_retained_does_not_restart_when_subscribers_leave() {
+    let (_, m) = setup();
+    let source = m.cold("a-b-c-d-e-f-g-h-i-j");
+    let shared = source.clone().share_replay_retained(1);
+    let first = m.expect_subscribed(shared.clone(), "^------!           ");
+    let second = m.expect_subscribed(shared, "-----------^-------!");
+    first.to_be("a-b-c-d-           ");
+    second.to_be("-----------fg-h-i-j");
+    source.assert_subscriptions(&["^------------------"]);
+}
