@@ -671,3 +671,21 @@ fn share_replay_retained_does_not_restart_when_subscribers_leave() {
     second.to_be("-----------fg-h-i-j");
     source.assert_subscriptions(&["^------------------"]);
 }
+
+// ==================================================================== timer_at (timer(date))
+
+#[test]
+fn timer_at_emits_once_at_the_instant() {
+    let (sch, m) = setup();
+    let due = sch.now() + m.time("----|");
+    m.expect(rx::source::timer_at(due, sch.clone()).map(|_| 'a'))
+        .to_be("----(a|)");
+}
+
+#[test]
+fn timer_at_an_instant_past_emits_at_once() {
+    let (sch, m) = setup();
+    let due = sch.now();
+    m.expect(rx::source::timer_at(due, sch.clone()).map(|_| 'a'))
+        .to_be("(a|)");
+}

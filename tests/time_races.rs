@@ -165,3 +165,18 @@ fn window_with_skip_windows_taken_on_other_threads() {
         }
     }
 }
+
+#[test]
+fn timer_at_on_a_thread_fires_once_not_early() {
+    let scheduler = NewThread;
+    for _ in 0..20 {
+        let due = Instant::now() + Duration::from_millis(2);
+        let o = TestObserver::new();
+        rx::source::timer_at(due, scheduler)
+            .map(move |v| (v, Instant::now() >= due))
+            .subscribe_observer(o.clone());
+        wait_terminated(&o);
+        o.assert_values(&[(0, true)]);
+        o.assert_completed();
+    }
+}
