@@ -11,6 +11,7 @@
 //! subscriber that comes after the source terminated joins the terminated subject, and gets
 //! what such a subject gives a late subscriber.
 
+use super::auto_connect::AutoConnect;
 use super::ref_count::RefCount;
 use crate::Error;
 use crate::observable::{Observable, Subscribe};
@@ -38,7 +39,7 @@ pub struct ConnectableObservable<S, J> {
 
 pub(crate) struct Shared<S, J> {
     /// The subject the next connection feeds, from the one the last connection fed.
-    renew: fn(&J) -> J,
+    renew: Renew<J>,
     state: Mutex<State<S, J>>,
 }
 
@@ -48,8 +49,17 @@ struct State<S, J> {
     link: Option<Arc<Link>>,
 }
 
+/// How a connectable makes the subject of its next connection.
+enum Renew<J> {
+    /// From the last subject: `publish`, `replay` and `multicast`, with nothing to allocate.
+    From(fn(&J) -> J),
+    /// From the user's factory: [`share_with`](crate::ObservableExt::share_with)'s
+    /// connector.
+    Connector(Box<dyn Fn() -> J + Send + Sync>),
+}
+
 impl<S, J> ConnectableObservable<S, J> {
-    fn new(source: S, subject: J, renew: fn(&J) -> J) -> Self {
+    fn new(source: S, subject: J, renew: Renew<J>) -> Self {
         ConnectableObservable {
             shared: Arc::new(Shared {
                 renew,
@@ -66,7 +76,27 @@ impl<S, J> ConnectableObservable<S, J> {
     where
         J: Clone,
     {
-        Self::new(source, subject, J::clone)
+        Self::new(source, subject, Renew::From(J::clone))
+    }
+
+    /// A connectable whose every connection feeds a new subject from `connector`, the first
+    /// one included.
+    pub(crate) fn with_connector<F>(source: S, connector: F) -> Self
+    where
+        F: Fn() -> J + Send + Sync + 'static,
+    {
+        let subject = connector();
+        Self::new(source, subject, Renew::Connector(Box::new(connector)))
+    }
+
+    /// How the current connection's source terminated, if it has: `Some(true)` for an error,
+    /// `Some(false)` for a completion. What `share_with` reads to keep a terminated subject.
+    pub(crate) fn terminated_by(&self) -> Option<bool> {
+        let state = self.shared.state.lock();
+        let link = state.link.as_ref()?;
+        // Acquire pairs with the Release store of `terminated`, which follows `failed`.
+        (link.is_terminated() && !link.is_disconnected())
+            .then(|| link.failed.load(Ordering::Relaxed))
     }
 
     /// Ends a connection whose source terminated, so the next subscriber joins a fresh subject
@@ -86,14 +116,21 @@ impl<S, J> Shared<S, J> {
     /// link are handed back to be dropped once the lock is released: dropping them may drop
     /// observers and the source's subscription, which runs their owners' code.
     fn retire(&self, state: &mut State<S, J>) -> (J, Option<Arc<Link>>) {
-        let fresh = (self.renew)(&state.subject);
+        let fresh = match &self.renew {
+            Renew::From(renew) => renew(&state.subject),
+            Renew::Connector(connector) => connector(),
+        };
         (mem::replace(&mut state.subject, fresh), state.link.take())
     }
 }
 
 impl<S, T> ConnectableObservable<S, PublishSubject<T>> {
     pub(crate) fn publish(source: S) -> Self {
-        Self::new(source, PublishSubject::new(), |_| PublishSubject::new())
+        Self::new(
+            source,
+            PublishSubject::new(),
+            Renew::From(|_| PublishSubject::new()),
+        )
     }
 }
 
@@ -103,7 +140,7 @@ impl<S, T> ConnectableObservable<S, ReplaySubject<T>> {
         Self::new(
             source,
             ReplaySubject::with_capacity(capacity),
-            ReplaySubject::empty_like,
+            Renew::From(ReplaySubject::empty_like),
         )
     }
 }
@@ -223,6 +260,51 @@ where
     pub fn ref_count(self) -> RefCount<S, J> {
         RefCount::new(self)
     }
+
+    /// Connects when the `n`th subscriber comes, and stays connected: subscribers leaving
+    /// do not disconnect it (RxJava's and RxJS's `autoConnect`). With `n` zero it connects at
+    /// once. Dispose nothing to stop it: the connection ends when the source terminates, and
+    /// later subscribers join the terminated subject.
+    ///
+    /// Subscribers count as they subscribe, whatever they do later (but for one already
+    /// disposed then, which is not counted); the first `n` all see the source from its
+    /// first value.
+    ///
+    /// ```text
+    /// source:               -1-2-3-|
+    /// auto_connect(2) A:   ^-1-2-3-|
+    ///                 B:   ^ (connects)
+    /// ```
+    ///
+    /// # Examples
+    ///
+    /// ```
+    /// use rx::prelude::*;
+    /// use rx::testing::TestObserver;
+    ///
+    /// let shared = rx::source::from_iter([1, 2, 3]).publish().auto_connect(2);
+    /// let (a, b) = (TestObserver::new(), TestObserver::new());
+    /// shared.clone().subscribe_observer(a.clone());
+    /// a.assert_values(&[]);
+    /// shared.clone().subscribe_observer(b.clone());
+    /// a.assert_values(&[1, 2, 3]);
+    /// b.assert_values(&[1, 2, 3]);
+    /// ```
+    ///
+    /// # Performance
+    ///
+    /// As subscribing the connectable, plus one atomic increment per subscriber.
+    #[doc(alias = "autoConnect")]
+    pub fn auto_connect(self, n: usize) -> AutoConnect<S, J>
+    where
+        S: Subscribe<ConnectionObserver<<S as Observable>::Item>> + Clone,
+        <S as Subscribe<ConnectionObserver<<S as Observable>::Item>>>::Subscription: Send + 'static,
+    {
+        if n == 0 {
+            self.connect();
+        }
+        AutoConnect::new(self, n)
+    }
 }
 
 impl<S, J> Clone for ConnectableObservable<S, J> {
@@ -321,6 +403,8 @@ struct Link {
     /// Mirrors `Upstream::disconnected` for the per-item checks, which take no lock.
     disconnected: AtomicBool,
     terminated: AtomicBool,
+    /// Set before `terminated` when the source failed.
+    failed: AtomicBool,
 }
 
 struct Upstream {
@@ -337,6 +421,7 @@ impl Link {
             }),
             disconnected: AtomicBool::new(false),
             terminated: AtomicBool::new(false),
+            failed: AtomicBool::new(false),
         }
     }
 
@@ -399,6 +484,7 @@ impl<T: Clone + Send> Observer<T> for ConnectionObserver<T> {
         if !self.link.is_disconnected() {
             // Marked before the subject passes it on, so a subscriber reacting to it (a
             // `ref_count` starting over) sees the connection as ended.
+            self.link.failed.store(true, Ordering::Relaxed);
             self.link.terminated.store(true, Ordering::Release);
             self.subject.on_error(error)
         }

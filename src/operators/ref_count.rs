@@ -30,6 +30,7 @@ use std::fmt;
 pub struct RefCount<S, J> {
     connectable: ConnectableObservable<S, J>,
     count: Arc<Mutex<Count>>,
+    resets: Resets,
 }
 
 struct Count {
@@ -37,17 +38,42 @@ struct Count {
     generation: u64,
     /// The connection this generation started, once it exists.
     connection: Option<Connection>,
+    /// The source terminated with no reset asked for: subscribers join the terminated
+    /// subject from now on, and nothing connects again.
+    finished: bool,
+}
+
+/// When a [`RefCount`] starts over with a fresh subject: RxJS `share`'s `resetOnError`,
+/// `resetOnComplete` and `resetOnRefCountZero`. All set for `ref_count` and `share`.
+#[derive(Clone, Copy, Debug)]
+pub(crate) struct Resets {
+    pub(crate) on_error: bool,
+    pub(crate) on_complete: bool,
+    pub(crate) on_ref_count_zero: bool,
 }
 
 impl<S, J> RefCount<S, J> {
     pub(crate) fn new(connectable: ConnectableObservable<S, J>) -> Self {
+        RefCount::with_resets(
+            connectable,
+            Resets {
+                on_error: true,
+                on_complete: true,
+                on_ref_count_zero: true,
+            },
+        )
+    }
+
+    pub(crate) fn with_resets(connectable: ConnectableObservable<S, J>, resets: Resets) -> Self {
         RefCount {
             connectable,
             count: Arc::new(Mutex::new(Count {
                 subscribers: 0,
                 generation: 0,
                 connection: None,
+                finished: false,
             })),
+            resets,
         }
     }
 
@@ -59,7 +85,9 @@ impl<S, J> RefCount<S, J> {
                 return;
             }
             count.subscribers -= 1;
-            if count.subscribers > 0 {
+            // Without a reset on zero the connection runs on, and the next subscriber joins
+            // it (the count's next generation finds it running).
+            if count.subscribers > 0 || !self.resets.on_ref_count_zero {
                 return;
             }
             count.generation += 1;
@@ -70,8 +98,14 @@ impl<S, J> RefCount<S, J> {
         }
     }
 
-    /// The source of `generation` terminated: the next subscriber starts over.
-    fn terminated(&self, generation: u64) {
+    /// The source of `generation` terminated: the next subscriber starts over, unless no
+    /// reset is asked for this terminal.
+    fn terminated(&self, generation: u64, error: bool) {
+        let reset = if error {
+            self.resets.on_error
+        } else {
+            self.resets.on_complete
+        };
         let ended = {
             let mut count = self.count.lock();
             if count.generation != generation {
@@ -79,11 +113,14 @@ impl<S, J> RefCount<S, J> {
             }
             count.subscribers = 0;
             count.generation += 1;
+            count.finished = !reset;
             count.connection.take()
         };
         // Dropped outside the lock: it may drop the source's subscription.
         drop(ended);
-        self.connectable.reset();
+        if reset {
+            self.connectable.reset();
+        }
     }
 }
 
@@ -121,6 +158,7 @@ impl<S, J> Clone for RefCount<S, J> {
         RefCount {
             connectable: self.connectable.clone(),
             count: self.count.clone(),
+            resets: self.resets,
         }
     }
 }
@@ -157,6 +195,23 @@ where
         }
         let (generation, first) = {
             let mut count = self.count.lock();
+            if count.subscribers == 0
+                && !count.finished
+                && !(self.resets.on_error && self.resets.on_complete)
+                && let Some(error) = self.connectable.terminated_by()
+            {
+                // The source terminated while nobody was subscribed.
+                count.finished = !(if error {
+                    self.resets.on_error
+                } else {
+                    self.resets.on_complete
+                });
+            }
+            if count.finished {
+                // Terminated for good: join the terminated subject, uncounted.
+                drop(count);
+                return self.connectable.subscribe_observer(observer);
+            }
             count.subscribers += 1;
             if count.subscribers == 1 {
                 count.generation += 1;
@@ -208,12 +263,14 @@ where
     fn on_error(self, error: Error) {
         // Reset first, as RxJava does: a subscriber that resubscribes from its callback starts
         // a new connection instead of joining the terminated one.
-        self.leave.ref_count.terminated(self.leave.generation);
+        self.leave.ref_count.terminated(self.leave.generation, true);
         self.observer.on_error(error)
     }
 
     fn on_completed(self) {
-        self.leave.ref_count.terminated(self.leave.generation);
+        self.leave
+            .ref_count
+            .terminated(self.leave.generation, false);
         self.observer.on_completed()
     }
 
