@@ -2,7 +2,7 @@
 
 use super::core::{Core, Kind};
 use super::subject_handle;
-use crate::sync::Arc;
+use crate::sync::{Flavour, Local, Shared};
 
 /// A subject that emits only its last value, followed by completion, when it completes.
 ///
@@ -41,22 +41,27 @@ use crate::sync::Arc;
 /// late.assert_values(&[2]);
 /// late.assert_completed();
 /// ```
-pub struct AsyncSubject<T> {
-    core: Arc<Core<T>>,
+pub struct AsyncSubject<T, F: Flavour> {
+    core: F::Ptr<Core<T, F>>,
 }
 
-impl<T> AsyncSubject<T> {
-    /// A subject with no value yet.
+impl<T> AsyncSubject<T, Shared> {
+    /// A thread-safe subject with no value yet.
     pub fn new() -> Self {
-        AsyncSubject {
-            core: Arc::new(Core::new(Kind::Async)),
-        }
+        Self::from_kind(Kind::Async)
     }
 }
 
-impl<T> Default for AsyncSubject<T> {
+impl<T> AsyncSubject<T, Local> {
+    /// A single-threaded subject with no value yet.
+    pub fn new() -> Self {
+        Self::from_kind(Kind::Async)
+    }
+}
+
+impl<T, F: Flavour> Default for AsyncSubject<T, F> {
     fn default() -> Self {
-        Self::new()
+        Self::from_kind(Kind::Async)
     }
 }
 
@@ -64,8 +69,8 @@ subject_handle!(AsyncSubject);
 
 #[cfg(all(test, not(loom)))]
 mod tests {
-    use super::AsyncSubject;
     use crate::prelude::*;
+    use crate::subjects::AsyncSubject;
     use crate::testing::TestObserver;
     use crate::{Error, Notification};
 

@@ -2,7 +2,7 @@
 
 use super::core::{Core, Kind};
 use super::subject_handle;
-use crate::sync::Arc;
+use crate::sync::{Flavour, Local, Shared};
 
 /// A subject that starts each new subscriber with its latest value — the initial value until
 /// the first `on_next` — then passes on what follows.
@@ -38,25 +38,67 @@ use crate::sync::Arc;
 ///
 /// # Performance
 ///
-/// Each value is cloned once more than a [`PublishSubject`](super::PublishSubject) clones it,
-/// to be kept as the latest.
-pub struct BehaviorSubject<T> {
-    core: Arc<Core<T>>,
+/// Each value is cloned twice more than a [`PublishSubject`](super::PublishSubject) clones
+/// it: once to be kept for new subscribers, once for [`value`](BehaviorSubject::value), which
+/// also costs a short lock per value (a `RefCell` borrow for a local subject).
+pub struct BehaviorSubject<T, F: Flavour> {
+    core: F::Ptr<Core<T, F>>,
 }
 
-impl<T> BehaviorSubject<T> {
-    /// A subject whose latest value is `initial` until the first `on_next`.
+impl<T: Clone> BehaviorSubject<T, Shared> {
+    /// A thread-safe subject whose latest value is `initial` until the first `on_next`.
     pub fn new(initial: T) -> Self {
-        BehaviorSubject {
-            core: Arc::new(Core::new(Kind::Behavior(initial))),
-        }
+        Self::with_initial(initial)
     }
 }
 
-impl<T: Default> Default for BehaviorSubject<T> {
+impl<T: Clone> BehaviorSubject<T, Local> {
+    /// A single-threaded subject whose latest value is `initial` until the first `on_next`.
+    pub fn new(initial: T) -> Self {
+        Self::with_initial(initial)
+    }
+}
+
+impl<T: Clone, F: Flavour> BehaviorSubject<T, F> {
+    fn with_initial(initial: T) -> Self {
+        Self::from_kind(Kind::Behavior {
+            latest: initial.clone(),
+            initial,
+        })
+    }
+
+    /// The current value: the initial one until the first `on_next`, then the last value
+    /// sent — including one sent from inside a callback, not delivered yet. Still the last
+    /// value after completion (as RxJS's `getValue`); `None` after an error (as RxJava's
+    /// `getValue`).
+    ///
+    /// # Examples
+    ///
+    /// ```
+    /// use rx::Error;
+    /// use rx::subjects::BehaviorSubject;
+    ///
+    /// let subject = BehaviorSubject::new(1);
+    /// assert_eq!(subject.value(), Some(1));
+    /// subject.on_next(2);
+    /// assert_eq!(subject.value(), Some(2));
+    /// subject.on_error(Error::msg("lost"));
+    /// assert_eq!(subject.value(), None);
+    /// ```
+    ///
+    /// # Performance
+    ///
+    /// A short lock (a `RefCell` borrow for a local subject) and a clone of the value.
+    #[doc(alias = "getValue")]
+    pub fn value(&self) -> Option<T> {
+        self.core.latest()
+    }
+}
+
+impl<T: Clone + Default, F: Flavour> Default for BehaviorSubject<T, F> {
     /// A subject whose initial value is `T::default()`.
     fn default() -> Self {
-        Self::new(T::default())
+        Self::with_initial(T::default())
     }
 }
 
@@ -64,8 +106,8 @@ subject_handle!(BehaviorSubject);
 
 #[cfg(all(test, not(loom)))]
 mod tests {
-    use super::BehaviorSubject;
     use crate::prelude::*;
+    use crate::subjects::BehaviorSubject;
     use crate::testing::TestObserver;
     use crate::{Error, Notification};
     use std::sync::{Arc, Mutex};

@@ -2,7 +2,7 @@
 
 use super::core::{Core, Kind};
 use super::subject_handle;
-use crate::sync::Arc;
+use crate::sync::{Flavour, Local, Shared};
 
 /// A subject that passes each notification on to the observers subscribed at the time.
 ///
@@ -41,22 +41,27 @@ use crate::sync::Arc;
 /// b.assert_completed();
 /// ```
 #[doc(alias = "Subject")]
-pub struct PublishSubject<T> {
-    core: Arc<Core<T>>,
+pub struct PublishSubject<T, F: Flavour> {
+    core: F::Ptr<Core<T, F>>,
 }
 
-impl<T> PublishSubject<T> {
-    /// A subject with no subscribers.
+impl<T> PublishSubject<T, Shared> {
+    /// A thread-safe subject with no subscribers.
     pub fn new() -> Self {
-        PublishSubject {
-            core: Arc::new(Core::new(Kind::Publish)),
-        }
+        Self::from_kind(Kind::Publish)
     }
 }
 
-impl<T> Default for PublishSubject<T> {
+impl<T> PublishSubject<T, Local> {
+    /// A single-threaded subject with no subscribers.
+    pub fn new() -> Self {
+        Self::from_kind(Kind::Publish)
+    }
+}
+
+impl<T, F: Flavour> Default for PublishSubject<T, F> {
     fn default() -> Self {
-        Self::new()
+        Self::from_kind(Kind::Publish)
     }
 }
 
@@ -64,8 +69,8 @@ subject_handle!(PublishSubject);
 
 #[cfg(all(test, not(loom)))]
 mod tests {
-    use super::PublishSubject;
     use crate::prelude::*;
+    use crate::subjects::PublishSubject;
     use crate::testing::TestObserver;
     use crate::{Error, Notification};
     use std::sync::{Arc, Mutex};

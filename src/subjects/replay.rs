@@ -3,7 +3,7 @@
 use super::core::{Core, Kind, ReplayConfig};
 use super::subject_handle;
 use crate::schedulers::Scheduler;
-use crate::sync::Arc;
+use crate::sync::{Flavour, Local, Shared};
 use std::time::Duration;
 
 /// A subject that keeps the values it passes on and replays them to each new subscriber, then
@@ -48,94 +48,107 @@ use std::time::Duration;
 /// until the subject is dropped: memory grows with every value. A time window is trimmed
 /// when a value arrives and when an observer subscribes, reading the scheduler's clock each
 /// time.
-pub struct ReplaySubject<T> {
-    core: Arc<Core<T>>,
+pub struct ReplaySubject<T, F: Flavour> {
+    core: F::Ptr<Core<T, F>>,
 }
 
-impl<T> ReplaySubject<T> {
-    /// A subject that keeps every value: memory grows without bound while it lives.
-    pub fn new() -> Self {
-        Self::from_config(ReplayConfig::unbounded())
-    }
+// The same constructors for both flavours.
+macro_rules! replay_constructors {
+    ($flavour:ty) => {
+        impl<T> ReplaySubject<T, $flavour> {
+            /// A subject that keeps every value: memory grows without bound while it lives.
+            pub fn new() -> Self {
+                Self::from_config(ReplayConfig::unbounded())
+            }
 
-    /// A subject that keeps the last `capacity` values.
-    ///
-    /// # Panics
-    ///
-    /// If `capacity` is zero.
-    #[doc(alias = "createWithSize")]
-    pub fn with_capacity(capacity: usize) -> Self {
-        assert!(
-            capacity > 0,
-            "ReplaySubject::with_capacity: the capacity must be positive"
-        );
-        Self::from_config(ReplayConfig::with_capacity(capacity))
-    }
+            /// A subject that keeps the last `capacity` values.
+            ///
+            /// # Panics
+            ///
+            /// If `capacity` is zero.
+            #[doc(alias = "createWithSize")]
+            pub fn with_capacity(capacity: usize) -> Self {
+                assert!(
+                    capacity > 0,
+                    "ReplaySubject::with_capacity: the capacity must be positive"
+                );
+                Self::from_config(ReplayConfig::with_capacity(capacity))
+            }
 
-    /// A subject that keeps the values younger than `window` by `scheduler`'s clock: a value
-    /// recorded at instant `t` is replayed to a subscriber arriving before `t + window`.
-    ///
-    /// # Examples
-    ///
-    /// ```
-    /// use rx::prelude::*;
-    /// use rx::schedulers::TestScheduler;
-    /// use rx::subjects::ReplaySubject;
-    /// use rx::testing::TestObserver;
-    /// use std::time::Duration;
-    ///
-    /// let scheduler = TestScheduler::new();
-    /// let subject = ReplaySubject::with_window(Duration::from_secs(10), scheduler.clone());
-    /// let mut input = subject.observer();
-    /// input.on_next("old");
-    /// scheduler.advance_by(Duration::from_secs(6));
-    /// input.on_next("new");
-    /// scheduler.advance_by(Duration::from_secs(6));
-    ///
-    /// let late = TestObserver::new();
-    /// subject.observable().subscribe_observer(late.clone());
-    /// late.assert_values(&["new"]);
-    /// ```
-    ///
-    /// # Panics
-    ///
-    /// If `window` is zero.
-    #[doc(alias = "createWithTime")]
-    pub fn with_window<S: Scheduler>(window: Duration, scheduler: S) -> Self {
-        assert!(
-            !window.is_zero(),
-            "ReplaySubject::with_window: the window must be positive"
-        );
-        Self::from_config(ReplayConfig::with_window(usize::MAX, window, scheduler))
-    }
+            /// A subject that keeps the values younger than `window` by `scheduler`'s clock: a value
+            /// recorded at instant `t` is replayed to a subscriber arriving before `t + window`.
+            ///
+            /// # Examples
+            ///
+            /// ```
+            /// use rx::prelude::*;
+            /// use rx::schedulers::TestScheduler;
+            /// use rx::subjects::ReplaySubject;
+            /// use rx::testing::TestObserver;
+            /// use std::time::Duration;
+            ///
+            /// let scheduler = TestScheduler::new();
+            /// let subject = ReplaySubject::with_window(Duration::from_secs(10), scheduler.clone());
+            /// let mut input = subject.observer();
+            /// input.on_next("old");
+            /// scheduler.advance_by(Duration::from_secs(6));
+            /// input.on_next("new");
+            /// scheduler.advance_by(Duration::from_secs(6));
+            ///
+            /// let late = TestObserver::new();
+            /// subject.observable().subscribe_observer(late.clone());
+            /// late.assert_values(&["new"]);
+            /// ```
+            ///
+            /// # Panics
+            ///
+            /// If `window` is zero.
+            #[doc(alias = "createWithTime")]
+            pub fn with_window<S: Scheduler>(window: Duration, scheduler: S) -> Self {
+                assert!(
+                    !window.is_zero(),
+                    "ReplaySubject::with_window: the window must be positive"
+                );
+                Self::from_config(ReplayConfig::with_window(usize::MAX, window, scheduler))
+            }
 
-    /// A subject that keeps at most the last `capacity` values, and of those only the ones
-    /// younger than `window` by `scheduler`'s clock.
-    ///
-    /// # Panics
-    ///
-    /// If `capacity` or `window` is zero.
-    #[doc(alias = "createWithTimeAndSize")]
-    pub fn with_capacity_and_window<S: Scheduler>(
-        capacity: usize,
-        window: Duration,
-        scheduler: S,
-    ) -> Self {
-        assert!(
-            capacity > 0,
-            "ReplaySubject::with_capacity_and_window: the capacity must be positive"
-        );
-        assert!(
-            !window.is_zero(),
-            "ReplaySubject::with_capacity_and_window: the window must be positive"
-        );
-        Self::from_config(ReplayConfig::with_window(capacity, window, scheduler))
-    }
-
-    fn from_config(config: ReplayConfig) -> Self {
-        ReplaySubject {
-            core: Arc::new(Core::new(Kind::Replay(config))),
+            /// A subject that keeps at most the last `capacity` values, and of those only the ones
+            /// younger than `window` by `scheduler`'s clock.
+            ///
+            /// # Panics
+            ///
+            /// If `capacity` or `window` is zero.
+            #[doc(alias = "createWithTimeAndSize")]
+            pub fn with_capacity_and_window<S: Scheduler>(
+                capacity: usize,
+                window: Duration,
+                scheduler: S,
+            ) -> Self {
+                assert!(
+                    capacity > 0,
+                    "ReplaySubject::with_capacity_and_window: the capacity must be positive"
+                );
+                assert!(
+                    !window.is_zero(),
+                    "ReplaySubject::with_capacity_and_window: the window must be positive"
+                );
+                Self::from_config(ReplayConfig::with_window(capacity, window, scheduler))
+            }
         }
+    };
+}
+
+replay_constructors!(Shared);
+replay_constructors!(Local);
+
+impl<T, F: Flavour> ReplaySubject<T, F> {
+    fn from_config(config: ReplayConfig) -> Self {
+        Self::from_kind(Kind::Replay(config))
+    }
+
+    /// A subject of either flavour that keeps the last `capacity` values (`capacity > 0`).
+    pub(crate) fn with_capacity_in(capacity: usize) -> Self {
+        Self::from_config(ReplayConfig::with_capacity(capacity))
     }
 
     /// A new, empty subject that keeps what this one keeps.
@@ -148,10 +161,10 @@ impl<T> ReplaySubject<T> {
     }
 }
 
-impl<T> Default for ReplaySubject<T> {
+impl<T, F: Flavour> Default for ReplaySubject<T, F> {
     /// A subject that keeps every value.
     fn default() -> Self {
-        Self::new()
+        Self::from_config(ReplayConfig::unbounded())
     }
 }
 
@@ -159,9 +172,9 @@ subject_handle!(ReplaySubject);
 
 #[cfg(all(test, not(loom)))]
 mod tests {
-    use super::ReplaySubject;
     use crate::prelude::*;
     use crate::schedulers::TestScheduler;
+    use crate::subjects::ReplaySubject;
     use crate::testing::TestObserver;
     use crate::{Error, Notification};
     use std::sync::{Arc, Mutex};
