@@ -618,10 +618,21 @@ impl<T: Clone> Delivery<T> {
         drop(entry);
     }
 
+    #[inline]
     fn next<F: Flavour>(&mut self, core: &Core<T, F>, value: T) {
         if self.terminal.is_some() {
             return;
         }
+        // The kinds that keep values apart, so a `PublishSubject`'s path stays short.
+        if let State::Publish = self.state {
+            self.broadcast(core, value);
+        } else {
+            self.keep_and_broadcast(core, value);
+        }
+    }
+
+    #[inline(never)]
+    fn keep_and_broadcast<F: Flavour>(&mut self, core: &Core<T, F>, value: T) {
         match &mut self.state {
             State::Publish => {}
             State::Behavior(latest) => *latest = value.clone(),

@@ -174,168 +174,170 @@ subject_handle!(ReplaySubject);
 mod tests {
     use crate::prelude::*;
     use crate::schedulers::TestScheduler;
-    use crate::subjects::ReplaySubject;
     use crate::testing::TestObserver;
     use crate::{Error, Notification};
     use std::sync::{Arc, Mutex};
     use std::time::Duration;
 
-    #[test]
-    fn unbounded_replays_everything_then_goes_live() {
-        let s = ReplaySubject::new();
-        let mut input = s.observer();
-        input.on_next(1);
-        input.on_next(2);
-        let o = TestObserver::new();
-        s.observable().subscribe_observer(o.clone());
-        input.on_next(3);
-        input.on_completed();
-        o.assert_notifications(&[
-            Notification::Next(1),
-            Notification::Next(2),
-            Notification::Next(3),
-            Notification::Completed,
-        ]);
-    }
-
-    #[test]
-    fn capacity_keeps_the_last_n() {
-        let s = ReplaySubject::with_capacity(2);
-        let mut input = s.observer();
-        for v in 1..=5 {
-            input.on_next(v);
+    // Each test runs against both flavours of the subject.
+    crate::subjects::flavour_tests::for_each_flavour! {
+        #[test]
+        fn unbounded_replays_everything_then_goes_live() {
+            let s = ReplaySubject::new();
+            let mut input = s.observer();
+            input.on_next(1);
+            input.on_next(2);
+            let o = TestObserver::new();
+            s.observable().subscribe_observer(o.clone());
+            input.on_next(3);
+            input.on_completed();
+            o.assert_notifications(&[
+                Notification::Next(1),
+                Notification::Next(2),
+                Notification::Next(3),
+                Notification::Completed,
+            ]);
         }
-        let o = TestObserver::new();
-        s.observable().subscribe_observer(o.clone());
-        o.assert_values(&[4, 5]);
-        o.assert_not_terminated();
-    }
 
-    #[test]
-    fn late_subscriber_gets_the_values_then_the_terminal_notification() {
-        let s = ReplaySubject::with_capacity(3);
-        let mut input = s.observer();
-        input.on_next(1);
-        input.on_next(2);
-        input.on_error(Error::msg("over"));
-        let late = TestObserver::new();
-        let handle = s.observable().subscribe_observer(late.clone());
-        late.assert_values(&[1, 2]);
-        late.assert_error("over");
-        assert!(handle.is_disposed());
-
-        let empty = ReplaySubject::<i32>::new();
-        empty.observer().on_completed();
-        let o = TestObserver::new();
-        empty.observable().subscribe_observer(o.clone());
-        o.assert_notifications(&[Notification::Completed]);
-    }
-
-    #[test]
-    fn the_window_drops_values_once_their_age_reaches_it() {
-        let sch = TestScheduler::new();
-        let s = ReplaySubject::with_window(Duration::from_secs(10), sch.clone());
-        let mut input = s.observer();
-        input.on_next(1); // t = 0
-        sch.advance_by(Duration::from_secs(5));
-        input.on_next(2); // t = 5
-        sch.advance_by(Duration::from_secs(4));
-
-        let at9 = TestObserver::new();
-        s.observable().subscribe_observer(at9.clone());
-        at9.assert_values(&[1, 2]);
-
-        sch.advance_by(Duration::from_secs(1)); // t = 10: value 1 is exactly 10 s old
-        let at10 = TestObserver::new();
-        s.observable().subscribe_observer(at10.clone());
-        at10.assert_values(&[2]);
-
-        input.on_completed();
-        sch.advance_by(Duration::from_secs(5)); // t = 15: value 2 is 10 s old
-        let at15 = TestObserver::new();
-        s.observable().subscribe_observer(at15.clone());
-        at15.assert_notifications(&[Notification::Completed]);
-        at9.assert_values(&[1, 2]);
-        at9.assert_completed();
-    }
-
-    #[test]
-    fn capacity_and_window_together() {
-        let sch = TestScheduler::new();
-        let s = ReplaySubject::with_capacity_and_window(2, Duration::from_secs(10), sch.clone());
-        let mut input = s.observer();
-        input.on_next(1);
-        input.on_next(2);
-        input.on_next(3);
-        let o = TestObserver::new();
-        s.observable().subscribe_observer(o.clone());
-        o.assert_values(&[2, 3]);
-        sch.advance_by(Duration::from_secs(10));
-        let late = TestObserver::new();
-        s.observable().subscribe_observer(late.clone());
-        late.assert_values(&[]);
-    }
-
-    #[test]
-    #[should_panic(expected = "the capacity must be positive")]
-    fn zero_capacity_panics() {
-        let _ = ReplaySubject::<i32>::with_capacity(0);
-    }
-
-    #[test]
-    #[should_panic(expected = "the window must be positive")]
-    fn zero_window_panics() {
-        let _ = ReplaySubject::<i32>::with_window(Duration::ZERO, TestScheduler::new());
-    }
-
-    #[test]
-    fn a_value_sent_during_the_replay_comes_after_it() {
-        let s = ReplaySubject::new();
-        let mut input = s.observer();
-        input.on_next(1);
-        input.on_next(2);
-        let o = TestObserver::new();
-        let (s2, o2) = (s.clone(), o.clone());
-        let sent = Arc::new(Mutex::new(false));
-        s.observable().subscribe(move |v: i32| {
-            o2.clone().on_next(v);
-            let mut sent = sent.lock().unwrap();
-            if !*sent {
-                *sent = true;
-                s2.observer().on_next(3);
+        #[test]
+        fn capacity_keeps_the_last_n() {
+            let s = ReplaySubject::with_capacity(2);
+            let mut input = s.observer();
+            for v in 1..=5 {
+                input.on_next(v);
             }
-        });
-        o.assert_values(&[1, 2, 3]);
-        let late = TestObserver::new();
-        s.observable().subscribe_observer(late.clone());
-        late.assert_values(&[1, 2, 3]);
-    }
-
-    #[test]
-    fn a_subscriber_that_disposes_during_the_replay_gets_no_more() {
-        let s = ReplaySubject::new();
-        let mut input = s.observer();
-        for v in 1..=5 {
-            input.on_next(v);
+            let o = TestObserver::new();
+            s.observable().subscribe_observer(o.clone());
+            o.assert_values(&[4, 5]);
+            o.assert_not_terminated();
         }
-        let o = TestObserver::new();
-        s.observable().take(2).subscribe_observer(o.clone());
-        o.assert_values(&[1, 2]);
-        o.assert_completed();
-        assert!(!s.has_observers());
-    }
 
-    #[test]
-    fn empty_like_keeps_the_configuration_not_the_values() {
-        let s = ReplaySubject::with_capacity(1);
-        s.observer().on_next(1);
-        s.observer().on_next(2);
-        let fresh = s.empty_like();
-        let mut input = fresh.observer();
-        input.on_next(3);
-        input.on_next(4);
-        let o = TestObserver::new();
-        fresh.observable().subscribe_observer(o.clone());
-        o.assert_values(&[4]);
+        #[test]
+        fn late_subscriber_gets_the_values_then_the_terminal_notification() {
+            let s = ReplaySubject::with_capacity(3);
+            let mut input = s.observer();
+            input.on_next(1);
+            input.on_next(2);
+            input.on_error(Error::msg("over"));
+            let late = TestObserver::new();
+            let handle = s.observable().subscribe_observer(late.clone());
+            late.assert_values(&[1, 2]);
+            late.assert_error("over");
+            assert!(handle.is_disposed());
+
+            let empty = ReplaySubject::<i32>::new();
+            empty.observer().on_completed();
+            let o = TestObserver::new();
+            empty.observable().subscribe_observer(o.clone());
+            o.assert_notifications(&[Notification::Completed]);
+        }
+
+        #[test]
+        fn the_window_drops_values_once_their_age_reaches_it() {
+            let sch = TestScheduler::new();
+            let s = ReplaySubject::with_window(Duration::from_secs(10), sch.clone());
+            let mut input = s.observer();
+            input.on_next(1); // t = 0
+            sch.advance_by(Duration::from_secs(5));
+            input.on_next(2); // t = 5
+            sch.advance_by(Duration::from_secs(4));
+
+            let at9 = TestObserver::new();
+            s.observable().subscribe_observer(at9.clone());
+            at9.assert_values(&[1, 2]);
+
+            sch.advance_by(Duration::from_secs(1)); // t = 10: value 1 is exactly 10 s old
+            let at10 = TestObserver::new();
+            s.observable().subscribe_observer(at10.clone());
+            at10.assert_values(&[2]);
+
+            input.on_completed();
+            sch.advance_by(Duration::from_secs(5)); // t = 15: value 2 is 10 s old
+            let at15 = TestObserver::new();
+            s.observable().subscribe_observer(at15.clone());
+            at15.assert_notifications(&[Notification::Completed]);
+            at9.assert_values(&[1, 2]);
+            at9.assert_completed();
+        }
+
+        #[test]
+        fn capacity_and_window_together() {
+            let sch = TestScheduler::new();
+            let s = ReplaySubject::with_capacity_and_window(2, Duration::from_secs(10), sch.clone());
+            let mut input = s.observer();
+            input.on_next(1);
+            input.on_next(2);
+            input.on_next(3);
+            let o = TestObserver::new();
+            s.observable().subscribe_observer(o.clone());
+            o.assert_values(&[2, 3]);
+            sch.advance_by(Duration::from_secs(10));
+            let late = TestObserver::new();
+            s.observable().subscribe_observer(late.clone());
+            late.assert_values(&[]);
+        }
+
+        #[test]
+        #[should_panic(expected = "the capacity must be positive")]
+        fn zero_capacity_panics() {
+            let _ = ReplaySubject::<i32>::with_capacity(0);
+        }
+
+        #[test]
+        #[should_panic(expected = "the window must be positive")]
+        fn zero_window_panics() {
+            let _ = ReplaySubject::<i32>::with_window(Duration::ZERO, TestScheduler::new());
+        }
+
+        #[test]
+        fn a_value_sent_during_the_replay_comes_after_it() {
+            let s = ReplaySubject::new();
+            let mut input = s.observer();
+            input.on_next(1);
+            input.on_next(2);
+            let o = TestObserver::new();
+            let (s2, o2) = (s.clone(), o.clone());
+            let sent = Arc::new(Mutex::new(false));
+            s.observable().subscribe(move |v: i32| {
+                o2.clone().on_next(v);
+                let mut sent = sent.lock().unwrap();
+                if !*sent {
+                    *sent = true;
+                    s2.observer().on_next(3);
+                }
+            });
+            o.assert_values(&[1, 2, 3]);
+            let late = TestObserver::new();
+            s.observable().subscribe_observer(late.clone());
+            late.assert_values(&[1, 2, 3]);
+        }
+
+        #[test]
+        fn a_subscriber_that_disposes_during_the_replay_gets_no_more() {
+            let s = ReplaySubject::new();
+            let mut input = s.observer();
+            for v in 1..=5 {
+                input.on_next(v);
+            }
+            let o = TestObserver::new();
+            s.observable().take(2).subscribe_observer(o.clone());
+            o.assert_values(&[1, 2]);
+            o.assert_completed();
+            assert!(!s.has_observers());
+        }
+
+        #[test]
+        fn empty_like_keeps_the_configuration_not_the_values() {
+            let s = ReplaySubject::with_capacity(1);
+            s.observer().on_next(1);
+            s.observer().on_next(2);
+            let fresh = s.empty_like();
+            let mut input = fresh.observer();
+            input.on_next(3);
+            input.on_next(4);
+            let o = TestObserver::new();
+            fresh.observable().subscribe_observer(o.clone());
+            o.assert_values(&[4]);
+        }
     }
 }
