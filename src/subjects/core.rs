@@ -185,6 +185,9 @@ pub(crate) struct Core<T, F: Flavour> {
     terminated: F::Flag,
     /// Whether `Inbox::latest` is kept (a `BehaviorSubject`).
     keeps_latest: bool,
+    /// `true` while the subject passes values on and keeps none (a `PublishSubject` that has
+    /// not terminated): one load tells `on_next` it may go straight to the subscribers.
+    plain: F::Flag,
     /// Kept outside the delivery role so a fresh subject of the same shape can be made from any
     /// thread.
     replay: Option<ReplayConfig>,
@@ -285,6 +288,7 @@ impl<T, F: Flavour> Core<T, F> {
             ),
             Kind::Async => (State::Async(None), None),
         };
+        let plain = matches!(state, State::Publish);
         Core {
             wip: Counter::new(0),
             delivery: RoleCell::new(Delivery {
@@ -296,6 +300,7 @@ impl<T, F: Flavour> Core<T, F> {
                 vacated: Vec::new(),
             }),
             keeps_latest: latest.is_some(),
+            plain: Flag::new(plain),
             inbox: Lock::new(Inbox {
                 events: VecDeque::new(),
                 live: Slab::new(),
@@ -367,16 +372,27 @@ impl<T: Clone, F: Flavour> Core<T, F> {
             .is_ok()
         {
             self.hold_role(|d| {
-                if !self.is_terminated() {
-                    if self.keeps_latest {
-                        self.accept_latest(&value);
-                    }
-                    d.next(self, value)
+                // Acquire pairs with the Release store in `terminate`.
+                if self.plain.load(Ordering::Acquire) {
+                    d.broadcast(self, value)
+                } else {
+                    self.next_held(d, value)
                 }
             });
             return;
         }
         self.queue_next(value);
+    }
+
+    /// `on_next` with the role held, for the kinds that keep values or once terminated.
+    #[inline(never)]
+    fn next_held(&self, d: &mut Delivery<T>, value: T) {
+        if !self.is_terminated() {
+            if self.keeps_latest {
+                self.accept_latest(&value);
+            }
+            d.next(self, value)
+        }
     }
 
     #[cold]
@@ -410,6 +426,7 @@ impl<T: Clone, F: Flavour> Core<T, F> {
                 return; // the first terminal notification wins
             }
             self.terminated.store(true, Ordering::Release);
+            self.plain.store(false, Ordering::Release);
             if matches!(event, Event::Error(_)) {
                 inbox.latest = None;
             }
@@ -664,9 +681,23 @@ impl<T: Clone> Delivery<T> {
 
     #[inline]
     fn broadcast<F: Flavour>(&mut self, core: &Core<T, F>, value: T) {
+        self.sync(core);
+        // One subscriber is the common case; keep its path short and the loop out of line.
+        if self.slots.len() == 1 {
+            if let Some(entry) = &mut self.slots[0]
+                && !entry.sink.next(value)
+            {
+                self.remove(core, 0);
+            }
+        } else {
+            self.broadcast_to_many(core, value);
+        }
+    }
+
+    #[inline(never)]
+    fn broadcast_to_many<F: Flavour>(&mut self, core: &Core<T, F>, value: T) {
         let mut key = 0;
         loop {
-            self.sync(core);
             if key + 1 >= self.slots.len() {
                 break;
             }
@@ -676,6 +707,7 @@ impl<T: Clone> Delivery<T> {
                 self.remove(core, key);
             }
             key += 1;
+            self.sync(core);
         }
         // The last slot is live (trailing empty slots are trimmed and nothing is added during
         // a broadcast), so the value moves into it instead of being cloned. Removals may have
@@ -760,12 +792,15 @@ impl<T: Clone> Delivery<T> {
 
     /// Registers a live subscription, then starts it with what the kind replays.
     fn register<F: Flavour>(&mut self, core: &Core<T, F>, key: usize, id: u64, sink: BoxedSink<T>) {
-        if key >= self.slots.len() {
-            self.slots.resize_with(key + 1, || None);
-        }
         // Registered before the replay, so a disposal made by a replayed value's callback
         // finds it.
-        self.slots[key] = Some(Entry { id, sink });
+        let entry = Some(Entry { id, sink });
+        if key < self.slots.len() {
+            self.slots[key] = entry;
+        } else {
+            self.slots.resize_with(key, || None);
+            self.slots.push(entry);
+        }
         match &mut self.state {
             State::Behavior(latest) => {
                 let latest = latest.clone();
