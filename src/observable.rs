@@ -3097,6 +3097,145 @@ pub trait ObservableExt: Observable + Sized {
 
     // ---------------------------------------------------------------- multicasting
 
+    /// [`publish`](ObservableExt::publish) on one thread: through a
+    /// [`subjects::local::PublishSubject`](crate::subjects::local::PublishSubject), so the
+    /// items, the source's subscription and the subscribers need not be `Send` (they may hold
+    /// `Rc` and `RefCell`), and nothing on the path is an atomic operation or a lock. The
+    /// connectable it returns is not `Send`.
+    ///
+    /// A `_local` form rather than a choice inferred from the source: most sources (`from_iter`,
+    /// `map`, ...) have no thread affinity of their own to infer it from, and whether an item
+    /// type is `Send` cannot select an implementation in Rust, so the choice is made, as for a
+    /// subject, where the shared state is created. [`multicast`](ObservableExt::multicast)
+    /// takes its flavour from the subject it is given.
+    ///
+    /// # Examples
+    ///
+    /// ```
+    /// use rx::prelude::*;
+    /// use rx::testing::TestObserver;
+    /// use std::rc::Rc;
+    ///
+    /// let published = rx::source::from_iter([1, 2]).map(Rc::new).publish_local();
+    /// let o = TestObserver::new();
+    /// published.clone().subscribe_observer(o.clone());
+    /// published.connect();
+    /// o.assert_values(&[Rc::new(1), Rc::new(2)]);
+    /// o.assert_completed();
+    /// ```
+    ///
+    /// # Performance
+    ///
+    /// As [`publish`](ObservableExt::publish), with `Rc` and `Cell` in place of `Arc` and
+    /// atomics.
+    fn publish_local(
+        self,
+    ) -> ConnectableObservable<Self, crate::subjects::local::PublishSubject<Self::Item>>
+    where
+        Self::Item: Clone + 'static,
+    {
+        ConnectableObservable::publish(self)
+    }
+
+    /// [`replay`](ObservableExt::replay) on one thread, as
+    /// [`publish_local`](ObservableExt::publish_local) is `publish` on one thread.
+    ///
+    /// # Examples
+    ///
+    /// ```
+    /// use rx::prelude::*;
+    /// use rx::testing::TestObserver;
+    /// use std::rc::Rc;
+    ///
+    /// let replayed = rx::source::from_iter(1..=3).map(Rc::new).replay_local(2);
+    /// replayed.connect();
+    /// let late = TestObserver::new();
+    /// replayed.clone().subscribe_observer(late.clone());
+    /// late.assert_values(&[Rc::new(2), Rc::new(3)]);
+    /// late.assert_completed();
+    /// ```
+    ///
+    /// # Panics
+    ///
+    /// If `capacity` is zero.
+    fn replay_local(
+        self,
+        capacity: usize,
+    ) -> ConnectableObservable<Self, crate::subjects::local::ReplaySubject<Self::Item>>
+    where
+        Self::Item: Clone + 'static,
+    {
+        ConnectableObservable::replay(self, capacity)
+    }
+
+    /// [`share`](ObservableExt::share) on one thread:
+    /// [`publish_local`](ObservableExt::publish_local)`().`[`ref_count`](ConnectableObservable::ref_count)`()`.
+    /// The items and the subscribers need not be `Send`; see `publish_local` for why this is
+    /// a separate method.
+    ///
+    /// # Examples
+    ///
+    /// ```
+    /// use rx::prelude::*;
+    /// use rx::subjects::local::PublishSubject;
+    /// use std::cell::RefCell;
+    /// use std::rc::Rc;
+    ///
+    /// let input = PublishSubject::new();
+    /// let shared = input.observable().map(|v: i32| Rc::new(v * 2)).share_local();
+    /// let seen = Rc::new(RefCell::new(Vec::new()));
+    /// for _ in 0..2 {
+    ///     let seen = seen.clone();
+    ///     shared.clone().subscribe(move |v: Rc<i32>| seen.borrow_mut().push(*v));
+    /// }
+    /// input.on_next(1);
+    /// assert_eq!(*seen.borrow(), [2, 2]);
+    /// ```
+    #[doc(alias = "refCount")]
+    fn share_local(self) -> RefCount<Self, crate::subjects::local::PublishSubject<Self::Item>>
+    where
+        Self::Item: Clone + 'static,
+    {
+        ConnectableObservable::publish(self).ref_count()
+    }
+
+    /// [`share_replay`](ObservableExt::share_replay) on one thread:
+    /// [`replay_local`](ObservableExt::replay_local)`(capacity).`[`ref_count`](ConnectableObservable::ref_count)`()`.
+    ///
+    /// # Examples
+    ///
+    /// ```
+    /// use rx::prelude::*;
+    /// use rx::subjects::local::PublishSubject;
+    /// use rx::testing::TestObserver;
+    /// use std::rc::Rc;
+    ///
+    /// let input = PublishSubject::new();
+    /// let shared = input.observable().share_replay_local(1);
+    /// let first = TestObserver::new();
+    /// shared.clone().subscribe_observer(first.clone());
+    /// input.on_next(Rc::new("a"));
+    /// input.on_next(Rc::new("b"));
+    ///
+    /// let second = TestObserver::new();
+    /// shared.clone().subscribe_observer(second.clone());
+    /// second.assert_values(&[Rc::new("b")]);
+    /// ```
+    ///
+    /// # Panics
+    ///
+    /// If `capacity` is zero.
+    #[doc(alias = "shareReplay")]
+    fn share_replay_local(
+        self,
+        capacity: usize,
+    ) -> RefCount<Self, crate::subjects::local::ReplaySubject<Self::Item>>
+    where
+        Self::Item: Clone + 'static,
+    {
+        ConnectableObservable::replay(self, capacity).ref_count()
+    }
+
     /// Shares one subscription to this observable among many subscribers, through a
     /// [`PublishSubject`](crate::subjects::PublishSubject). Subscribers join the subject; the
     /// source is subscribed only when [`connect`](ConnectableObservable::connect) is called,

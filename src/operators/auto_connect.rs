@@ -8,9 +8,14 @@
 use super::multicast::{ConnectableObservable, ConnectionObserver};
 use crate::observable::{Observable, Subscribe};
 use crate::observer::Observer;
+use crate::subjects::core::Accepts;
+use crate::subjects::sealed::Sealed;
 use crate::subjects::{Subject, SubjectSubscription};
+use crate::sync::imp::BoxSubscription;
 use crate::sync::{Arc, AtomicUsize, Ordering};
 use std::fmt;
+
+type FlavourOf<J> = <J as Sealed>::Flavour;
 
 /// Connects a [`ConnectableObservable`] when its `n`th subscriber comes, and never
 /// disconnects it; built by [`ConnectableObservable::auto_connect`].
@@ -18,7 +23,7 @@ use std::fmt;
 /// A cheap `Clone` handle: clones share the count.
 #[must_use = "observables do nothing unless subscribed"]
 #[doc(alias = "autoConnect")]
-pub struct AutoConnect<S, J> {
+pub struct AutoConnect<S, J: Sealed> {
     connectable: ConnectableObservable<S, J>,
     /// Subscribers so far. Only its own increments order anything: the connecting
     /// subscriber is the one that saw `n - 1`, so exactly one connects.
@@ -26,7 +31,7 @@ pub struct AutoConnect<S, J> {
     n: usize,
 }
 
-impl<S, J> AutoConnect<S, J> {
+impl<S, J: Sealed> AutoConnect<S, J> {
     pub(crate) fn new(connectable: ConnectableObservable<S, J>, n: usize) -> Self {
         AutoConnect {
             connectable,
@@ -36,7 +41,7 @@ impl<S, J> AutoConnect<S, J> {
     }
 }
 
-impl<S, J> Clone for AutoConnect<S, J> {
+impl<S, J: Sealed> Clone for AutoConnect<S, J> {
     fn clone(&self) -> Self {
         AutoConnect {
             connectable: self.connectable.clone(),
@@ -46,7 +51,7 @@ impl<S, J> Clone for AutoConnect<S, J> {
     }
 }
 
-impl<S, J> fmt::Debug for AutoConnect<S, J> {
+impl<S, J: Sealed> fmt::Debug for AutoConnect<S, J> {
     fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
         f.debug_struct("AutoConnect")
             .field("n", &self.n)
@@ -55,19 +60,21 @@ impl<S, J> fmt::Debug for AutoConnect<S, J> {
     }
 }
 
-impl<S: Observable, J> Observable for AutoConnect<S, J> {
+impl<S: Observable, J: Sealed> Observable for AutoConnect<S, J> {
     type Item = S::Item;
 }
 
 impl<S, J, O> Subscribe<O> for AutoConnect<S, J>
 where
-    S: Observable + Subscribe<ConnectionObserver<<S as Observable>::Item>> + Clone,
-    <S as Subscribe<ConnectionObserver<<S as Observable>::Item>>>::Subscription: Send + 'static,
-    <S as Observable>::Item: Clone + Send + 'static,
+    S: Observable + Subscribe<ConnectionObserver<<S as Observable>::Item, FlavourOf<J>>> + Clone,
+    FlavourOf<J>: BoxSubscription<
+            <S as Subscribe<ConnectionObserver<<S as Observable>::Item, FlavourOf<J>>>>::Subscription,
+        > + Accepts<<S as Observable>::Item, O>,
+    <S as Observable>::Item: Clone + 'static,
     J: Subject<<S as Observable>::Item>,
-    O: Observer<<S as Observable>::Item> + Send + 'static,
+    O: Observer<<S as Observable>::Item> + 'static,
 {
-    type Subscription = SubjectSubscription<<S as Observable>::Item>;
+    type Subscription = SubjectSubscription<<S as Observable>::Item, FlavourOf<J>>;
 
     fn subscribe_observer(self, observer: O) -> Self::Subscription {
         // An observer already disposed is not counted, as `ref_count` does not count it: it

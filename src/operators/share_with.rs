@@ -44,7 +44,7 @@ impl<F> ShareConfig<F> {
     }
 }
 
-impl<S, J> RefCount<S, J> {
+impl<S, J: crate::subjects::sealed::Sealed> RefCount<S, J> {
     pub(crate) fn share_with<F>(source: S, config: ShareConfig<F>) -> Self
     where
         F: Fn() -> J + Send + Sync + 'static,
