@@ -43,10 +43,57 @@ pub trait Observable {
 /// observer.assert_values(&[1, 2]);
 /// observer.assert_completed();
 /// ```
+///
+/// # Returning an observable from a function
+///
+/// Name the observer type as a parameter and promise `Subscribe<O>`: the caller's observer
+/// fixes `O`, and the result subscribes and composes like the chain it hides, at no cost.
+/// `impl Observable<Item = T>` alone promises only the item type, so the result cannot be
+/// subscribed. Add `Subscription: Send` when the caller merges, zips or boxes the result:
+/// the handle's type is hidden too, and with it whether it is `Send`.
+///
+/// ```
+/// use rx::prelude::*;
+///
+/// fn evens<O: Observer<u32>>(limit: usize) -> impl Subscribe<O, Item = u32> {
+///     rx::source::range(0, limit).filter(|v| v % 2 == 0)
+/// }
+///
+/// fn odds<O: Observer<u32>>(limit: usize) -> impl Subscribe<O, Item = u32, Subscription: Send> {
+///     rx::source::range(0, limit).filter(|v| v % 2 == 1)
+/// }
+///
+/// let mut seen = Vec::new();
+/// evens(6).map(|v| v * 10).subscribe(|v| seen.push(v));
+/// odds(4).merge_with(odds(2)).subscribe(|v| seen.push(v));
+/// assert_eq!(seen, [0, 20, 40, 1, 3, 1]);
+/// ```
+///
+/// Or erase the type with [`boxed`](ObservableExt::boxed), which costs an allocation per
+/// subscribe and a virtual call per notification, and names no observer:
+///
+/// ```
+/// use rx::prelude::*;
+/// use rx::BoxedObservable;
+///
+/// fn evens<'a>(limit: usize) -> BoxedObservable<'a, u32> {
+///     rx::source::range(0, limit).filter(|v| v % 2 == 0).boxed()
+/// }
+///
+/// let mut seen = Vec::new();
+/// evens(6).map(|v| v * 10).subscribe(|v| seen.push(v));
+/// assert_eq!(seen, [0, 20, 40]);
+/// ```
+///
+/// A shorter unboxed spelling, with no observer parameter, cannot be written in Rust today:
+/// it would need "`Subscribe<O>` for every `O`" in the return type, a binder over types
+/// (`for<O>`) that stable Rust does not have. A trait with a blanket impl can rename
+/// `Subscribe<O, Item = T>`, but not drop the `O`.
 #[diagnostic::on_unimplemented(
     message = "`{Self}` cannot be subscribed with an observer of type `{O}`",
     label = "cannot deliver to `{O}`",
-    note = "check that the observer accepts this observable's `Item`, and that it is `Send + 'static` where the chain crosses threads or time"
+    note = "to return an observable from a function, name the observer: `fn f<O: Observer<T>>() -> impl Subscribe<O, Item = T>`, or return `.boxed()` as a `BoxedObservable<'a, T>`",
+    note = "otherwise check that the observer takes this observable's `Item`; where the chain crosses threads or time it must also be `Send + 'static`"
 )]
 pub trait Subscribe<O>: Observable {
     /// The handle returned by [`subscribe_observer`](Subscribe::subscribe_observer).
