@@ -170,6 +170,10 @@ pub trait ObservableExt: Observable + Sized {
     /// stored together or returned from one function. The observable must be `Send`; see
     /// [`boxed_local`](ObservableExt::boxed_local) for one that is not.
     ///
+    /// The boxed observable is `Clone`, so it can be kept in a struct and subscribed once per
+    /// request, retried or repeated; that needs the observable to be `Clone`, and
+    /// [`boxed_once`](ObservableExt::boxed_once) boxes one that is not.
+    ///
     /// The lifetime `'a` bounds both what the observable borrows and the observers it accepts:
     /// leave it generic, as below, so a caller can subscribe a closure that borrows locals.
     ///
@@ -187,15 +191,24 @@ pub trait ObservableExt: Observable + Sized {
     /// let mut seen = Vec::new();
     /// numbers(true).subscribe(|v| seen.push(v));
     /// assert_eq!(seen, [2, 4, 6]);
+    ///
+    ///
+    /// // Clone it to subscribe again; `retry` and `repeat` do.
+    /// let stored = numbers(false);
+    /// let observer = rx::testing::TestObserver::new();
+    /// stored.clone().subscribe_observer(observer.clone());
+    /// stored.repeat(2).subscribe_observer(observer.clone());
+    /// observer.assert_values(&[1, 2, 3, 1, 2, 3, 1, 2, 3]);
     /// ```
     ///
     /// # Performance
     ///
     /// One allocation for the observable and one for the observer on each subscribe, and a
     /// virtual call per notification: use it where the type must be erased, not by default.
+    /// A clone allocates once and clones what the box holds.
     fn boxed<'a>(self) -> BoxedObservable<'a, Self::Item>
     where
-        Self: Send + 'a + Subscribe<BoxedObserver<'a, <Self as Observable>::Item>>,
+        Self: Clone + Send + 'a + Subscribe<BoxedObserver<'a, <Self as Observable>::Item>>,
         <Self as Subscribe<BoxedObserver<'a, <Self as Observable>::Item>>>::Subscription: Send + 'a,
     {
         BoxedObservable::new(self)
@@ -215,10 +228,58 @@ pub trait ObservableExt: Observable + Sized {
     /// ```
     fn boxed_local<'a>(self) -> LocalBoxedObservable<'a, Self::Item>
     where
-        Self: 'a + Subscribe<LocalBoxedObserver<'a, <Self as Observable>::Item>>,
+        Self: Clone + 'a + Subscribe<LocalBoxedObserver<'a, <Self as Observable>::Item>>,
         <Self as Subscribe<LocalBoxedObserver<'a, <Self as Observable>::Item>>>::Subscription: 'a,
     {
         LocalBoxedObservable::new(self)
+    }
+
+    /// Like [`boxed`](ObservableExt::boxed), for an observable that is not `Clone`: the
+    /// result can be subscribed once, so it cannot be retried or repeated.
+    ///
+    /// ```
+    /// use rx::prelude::*;
+    /// use rx::operators::BoxedOnceObservable;
+    /// use rx::testing::TestObserver;
+    ///
+    /// // A `String` moved into the emitter: the closure is `FnOnce`, so not `Clone`.
+    /// let greeting = String::from("hello");
+    /// let once: BoxedOnceObservable<'_, String> =
+    ///     rx::source::create(move |mut e| { e.on_next(greeting); e.on_completed(); })
+    ///         .boxed_once();
+    /// let observer = TestObserver::new();
+    /// once.subscribe_observer(observer.clone());
+    /// observer.assert_values(&["hello".to_string()]);
+    /// observer.assert_completed();
+    /// ```
+    fn boxed_once<'a>(self) -> BoxedOnceObservable<'a, Self::Item>
+    where
+        Self: Send + 'a + Subscribe<BoxedObserver<'a, <Self as Observable>::Item>>,
+        <Self as Subscribe<BoxedObserver<'a, <Self as Observable>::Item>>>::Subscription: Send + 'a,
+    {
+        BoxedOnceObservable::new(self)
+    }
+
+    /// Like [`boxed_local`](ObservableExt::boxed_local), for an observable that is not
+    /// `Clone`: the result can be subscribed once.
+    ///
+    /// ```
+    /// use rx::prelude::*;
+    /// use std::rc::Rc;
+    ///
+    /// let shared = Rc::new(String::from("hi"));
+    /// let once = rx::source::create(move |mut e| { e.on_next(shared); e.on_completed(); })
+    ///     .boxed_local_once();
+    /// let mut seen = String::new();
+    /// once.subscribe(|v: Rc<String>| seen.push_str(&v));
+    /// assert_eq!(seen, "hi");
+    /// ```
+    fn boxed_local_once<'a>(self) -> LocalBoxedOnceObservable<'a, Self::Item>
+    where
+        Self: 'a + Subscribe<LocalBoxedObserver<'a, <Self as Observable>::Item>>,
+        <Self as Subscribe<LocalBoxedObserver<'a, <Self as Observable>::Item>>>::Subscription: 'a,
+    {
+        LocalBoxedOnceObservable::new(self)
     }
 
     // ---------------------------------------------------------------- transforming

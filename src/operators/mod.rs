@@ -90,7 +90,10 @@ pub use all::{All, AllObserver};
 pub use amb::{AmbObserver, AmbWith};
 pub use any::{Any, AnyObserver};
 pub use as_blocking::{BlockingIter, BlockingObservable, BlockingObserver};
-pub use boxed::{BoxedObservable, BoxedObserver, LocalBoxedObservable, LocalBoxedObserver};
+pub use boxed::{
+    BoxedObservable, BoxedObserver, BoxedOnceObservable, LocalBoxedObservable, LocalBoxedObserver,
+    LocalBoxedOnceObservable,
+};
 pub use buffer::{Buffer, BufferObserver};
 pub use buffer_with_skip::{BufferWithSkip, BufferWithSkipObserver};
 pub use buffer_with_time::{BufferWithTime, BufferWithTimeObserver};
