@@ -3654,10 +3654,13 @@ pub trait ObservableExt: Observable + Sized {
     /// the subscription; completion and errors on the thread that reports them, unless a
     /// delivery is under way, which then delivers them.
     ///
+    /// It must be one that queues tasks ([`DeferringScheduler`](crate::schedulers::DeferringScheduler)):
+    /// on [`Immediate`](crate::schedulers::Immediate) the periodic task would run inline, on
+    /// the subscribing thread, for ever, so it does not compile.
+    ///
     /// # Panics
     ///
-    /// When `period` is zero, or the scheduler is [`Immediate`](crate::schedulers::Immediate),
-    /// which would run the periodic task inline, on the subscribing thread, for ever.
+    /// When `period` is zero.
     ///
     /// # Performance
     ///
@@ -3667,7 +3670,7 @@ pub trait ObservableExt: Observable + Sized {
     #[doc(alias = "throttleLast")]
     fn sample<Sch>(self, period: std::time::Duration, scheduler: Sch) -> Sample<Self, Sch>
     where
-        Sch: crate::schedulers::Scheduler,
+        Sch: crate::schedulers::DeferringScheduler,
     {
         Sample::new(self, period, scheduler)
     }
@@ -3715,10 +3718,9 @@ pub trait ObservableExt: Observable + Sized {
     /// The error is delivered by a timer task on a worker of `scheduler`; everything else on
     /// the thread that reports it, unless a delivery is under way, which then delivers it.
     ///
-    /// # Panics
-    ///
-    /// When the scheduler is [`Immediate`](crate::schedulers::Immediate), which would run the
-    /// timer inline, on the subscribing thread, before the source is even subscribed.
+    /// It must be one that queues tasks ([`DeferringScheduler`](crate::schedulers::DeferringScheduler)):
+    /// on [`Immediate`](crate::schedulers::Immediate) the timer would run inline, before the
+    /// source is even subscribed, so it does not compile.
     ///
     /// # Performance
     ///
@@ -3727,7 +3729,7 @@ pub trait ObservableExt: Observable + Sized {
     /// deadline, and the task, waking early, sleeps again until it. A lock per value.
     fn timeout<Sch>(self, timeout: std::time::Duration, scheduler: Sch) -> Timeout<Self, Sch>
     where
-        Sch: crate::schedulers::Scheduler,
+        Sch: crate::schedulers::DeferringScheduler,
     {
         Timeout::new(self, timeout, scheduler)
     }
@@ -3769,10 +3771,13 @@ pub trait ObservableExt: Observable + Sized {
     /// the completion, and errors, on the thread that reports them, unless a delivery is under
     /// way, which then delivers them.
     ///
+    /// It must be one that queues tasks ([`DeferringScheduler`](crate::schedulers::DeferringScheduler)):
+    /// on [`Immediate`](crate::schedulers::Immediate) the periodic task would run inline, on
+    /// the subscribing thread, for ever, so it does not compile.
+    ///
     /// # Panics
     ///
-    /// When `window` is zero, or the scheduler is [`Immediate`](crate::schedulers::Immediate),
-    /// which would run the periodic task inline, on the subscribing thread, for ever.
+    /// When `window` is zero.
     ///
     /// # Performance
     ///
@@ -3786,7 +3791,7 @@ pub trait ObservableExt: Observable + Sized {
         scheduler: Sch,
     ) -> BufferWithTime<Self, Sch>
     where
-        Sch: crate::schedulers::Scheduler,
+        Sch: crate::schedulers::DeferringScheduler,
     {
         BufferWithTime::new(self, window, scheduler)
     }

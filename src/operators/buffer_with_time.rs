@@ -4,8 +4,8 @@ use crate::Error;
 use crate::notification::Notification;
 use crate::observable::{Observable, Subscribe};
 use crate::observer::Observer;
-use crate::operators::drain::{Drain, Ready, runs_inline};
-use crate::schedulers::{Reschedule, Scheduler, Worker};
+use crate::operators::drain::{Drain, Ready};
+use crate::schedulers::{DeferringScheduler, Reschedule, Scheduler, Worker};
 use crate::subscription::Subscription;
 use crate::sync::Arc;
 use std::collections::VecDeque;
@@ -24,15 +24,11 @@ pub struct BufferWithTime<S, Sch> {
     scheduler: Sch,
 }
 
-impl<S, Sch: Scheduler> BufferWithTime<S, Sch> {
+impl<S, Sch: DeferringScheduler> BufferWithTime<S, Sch> {
     pub(crate) fn new(source: S, window: Duration, scheduler: Sch) -> Self {
         assert!(
             !window.is_zero(),
             "buffer_with_time: the window must be non-zero"
-        );
-        assert!(
-            !runs_inline::<Sch::Worker>(),
-            "buffer_with_time: Immediate runs tasks inline, so the periodic task would never return; use a scheduler that runs them elsewhere"
         );
         BufferWithTime {
             source,
@@ -270,12 +266,5 @@ mod tests {
     #[should_panic(expected = "window must be non-zero")]
     fn zero_window_panics() {
         let _ = empty::<i32>().buffer_with_time(Duration::ZERO, TestScheduler::new());
-    }
-
-    #[test]
-    #[should_panic(expected = "Immediate runs tasks inline")]
-    fn immediate_panics() {
-        let _ = crate::source::empty::<i32>()
-            .buffer_with_time(Duration::from_millis(1), crate::schedulers::Immediate);
     }
 }

@@ -105,6 +105,43 @@ pub trait Scheduler: Clone + Send + Sync + 'static {
     fn now(&self) -> Instant;
 }
 
+/// A [`Scheduler`] whose workers queue a task and return from `schedule` before running it:
+/// every scheduler here but [`Immediate`], which runs each task inline, to its end.
+///
+/// Operators that must subscribe their source before their timer first fires, or whose
+/// periodic task must return to let values in (`timeout`, `sample`, `buffer_with_time`),
+/// require it, so passing [`Immediate`] is a compile error rather than a hang or a panic. A
+/// scheduler of your own implements it when its workers queue tasks.
+///
+/// ```
+/// use rx::schedulers::{DeferringScheduler, NewThread, RunLoop, TestScheduler};
+///
+/// fn defers<S: DeferringScheduler>(_: &S) -> bool { true }
+/// assert!(defers(&TestScheduler::new()) && defers(&RunLoop::new()) && defers(&NewThread));
+/// ```
+#[diagnostic::on_unimplemented(
+    message = "`{Self}` runs tasks inline, and this operator needs a scheduler that queues them",
+    label = "runs tasks inline",
+    note = "use a scheduler that runs tasks later: `NewThread`, `ThreadPool`, `RunLoop`, or `TestScheduler` in tests"
+)]
+pub trait DeferringScheduler: Scheduler {}
+
+#[diagnostic::do_not_recommend]
+impl DeferringScheduler for CurrentThread {}
+#[diagnostic::do_not_recommend]
+impl DeferringScheduler for NewThread {}
+#[diagnostic::do_not_recommend]
+impl DeferringScheduler for ThreadPool {}
+#[diagnostic::do_not_recommend]
+impl DeferringScheduler for Computational {}
+#[diagnostic::do_not_recommend]
+impl DeferringScheduler for RunLoop {}
+#[diagnostic::do_not_recommend]
+impl DeferringScheduler for TestScheduler {}
+#[cfg(feature = "tokio")]
+#[diagnostic::do_not_recommend]
+impl DeferringScheduler for Tokio {}
+
 /// Runs tasks one at a time, in due order. Disposing the worker (it is a [`Subscription`])
 /// cancels every task on it; dropping it does not.
 pub trait Worker: Subscription + Clone + Send + Sync + 'static {
