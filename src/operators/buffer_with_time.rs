@@ -48,7 +48,7 @@ where
     S: Subscribe<BufferWithTimeObserver<Sch::Worker, O, <S as Observable>::Item>>,
     S::Subscription: Send + 'static,
     <S as Observable>::Item: Send + 'static,
-    O: Observer<Vec<<S as Observable>::Item>> + Send + 'static,
+    O: Observer<Vec<<S as Observable>::Item>> + crate::schedulers::ThreadObserver,
 {
     type Subscription = Box<dyn Subscription + Send + Sync>;
 
@@ -115,7 +115,7 @@ pub struct BufferWithTimeObserver<W, O, T> {
 impl<W, O, T> Observer<T> for BufferWithTimeObserver<W, O, T>
 where
     W: Worker,
-    O: Observer<Vec<T>> + Send + 'static,
+    O: Observer<Vec<T>> + crate::schedulers::ThreadObserver,
     T: Send + 'static,
 {
     fn on_next(&mut self, value: T) {

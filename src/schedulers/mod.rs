@@ -142,6 +142,29 @@ impl DeferringScheduler for TestScheduler {}
 #[diagnostic::do_not_recommend]
 impl DeferringScheduler for Tokio {}
 
+/// An observer that an operator may hand to a scheduler's thread: any `Send + 'static` one.
+///
+/// Operators that deliver on a worker of a scheduler (`observe_on`, `subscribe_on`, `delay`,
+/// `debounce`, `timeout`, `sample`, `buffer_with_time`) require it of their observer. It is `Send + 'static` under a name of its own so that a closure capturing
+/// an `Rc` or a borrow is reported with what to do about it.
+///
+/// ```
+/// use rx::schedulers::ThreadObserver;
+/// use rx::testing::TestObserver;
+///
+/// fn crosses<O: ThreadObserver>(_: &O) -> bool { true }
+/// assert!(crosses(&TestObserver::<i32>::new()));
+/// ```
+#[diagnostic::on_unimplemented(
+    message = "`{Self}` must be `Send + 'static`: this chain delivers values on another thread",
+    label = "captures something that is not `Send`, or borrows",
+    note = "capture `Arc` and `Mutex` instead of `Rc` and `RefCell`, and move owned values in; or deliver on this thread (`CurrentThread`, `RunLoop`)"
+)]
+pub trait ThreadObserver: Send + 'static {}
+
+#[diagnostic::do_not_recommend]
+impl<O: Send + 'static> ThreadObserver for O {}
+
 /// Runs tasks one at a time, in due order. Disposing the worker (it is a [`Subscription`])
 /// cancels every task on it; dropping it does not.
 pub trait Worker: Subscription + Clone + Send + Sync + 'static {
