@@ -216,6 +216,10 @@ pub trait ObservableExt: Observable + Sized {
 
     /// Like [`boxed`](ObservableExt::boxed), for observables that are not `Send`.
     ///
+    /// Its handle is not `Send` either, so it cannot be an upstream of the operators that
+    /// keep their upstreams' handles (merge, zip, concat, retry and their families), which
+    /// need them `Send`: keep such a chain unboxed, or box it after combining.
+    ///
     /// ```
     /// use rx::prelude::*;
     /// use std::rc::Rc;
