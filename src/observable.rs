@@ -43,10 +43,57 @@ pub trait Observable {
 /// observer.assert_values(&[1, 2]);
 /// observer.assert_completed();
 /// ```
+///
+/// # Returning an observable from a function
+///
+/// Name the observer type as a parameter and promise `Subscribe<O>`: the caller's observer
+/// fixes `O`, and the result subscribes and composes like the chain it hides, at no cost.
+/// `impl Observable<Item = T>` alone promises only the item type, so the result cannot be
+/// subscribed. Add `Subscription: Send` when the caller merges, zips or boxes the result:
+/// the handle's type is hidden too, and with it whether it is `Send`.
+///
+/// ```
+/// use rx::prelude::*;
+///
+/// fn evens<O: Observer<u32>>(limit: usize) -> impl Subscribe<O, Item = u32> {
+///     rx::source::range(0, limit).filter(|v| v % 2 == 0)
+/// }
+///
+/// fn odds<O: Observer<u32>>(limit: usize) -> impl Subscribe<O, Item = u32, Subscription: Send> {
+///     rx::source::range(0, limit).filter(|v| v % 2 == 1)
+/// }
+///
+/// let mut seen = Vec::new();
+/// evens(6).map(|v| v * 10).subscribe(|v| seen.push(v));
+/// odds(4).merge_with(odds(2)).subscribe(|v| seen.push(v));
+/// assert_eq!(seen, [0, 20, 40, 1, 3, 1]);
+/// ```
+///
+/// Or erase the type with [`boxed`](ObservableExt::boxed), which costs an allocation per
+/// subscribe and a virtual call per notification, and names no observer:
+///
+/// ```
+/// use rx::prelude::*;
+/// use rx::BoxedObservable;
+///
+/// fn evens<'a>(limit: usize) -> BoxedObservable<'a, u32> {
+///     rx::source::range(0, limit).filter(|v| v % 2 == 0).boxed()
+/// }
+///
+/// let mut seen = Vec::new();
+/// evens(6).map(|v| v * 10).subscribe(|v| seen.push(v));
+/// assert_eq!(seen, [0, 20, 40]);
+/// ```
+///
+/// A shorter unboxed spelling, with no observer parameter, cannot be written in Rust today:
+/// it would need "`Subscribe<O>` for every `O`" in the return type, a binder over types
+/// (`for<O>`) that stable Rust does not have. A trait with a blanket impl can rename
+/// `Subscribe<O, Item = T>`, but not drop the `O`.
 #[diagnostic::on_unimplemented(
     message = "`{Self}` cannot be subscribed with an observer of type `{O}`",
     label = "cannot deliver to `{O}`",
-    note = "check that the observer accepts this observable's `Item`, and that it is `Send + 'static` where the chain crosses threads or time"
+    note = "to return an observable from a function, name the observer: `fn f<O: Observer<T>>() -> impl Subscribe<O, Item = T>`, or return `.boxed()` as a `BoxedObservable<'a, T>`",
+    note = "otherwise check that the observer takes this observable's `Item`; where the chain crosses threads or time it must also be `Send + 'static`"
 )]
 pub trait Subscribe<O>: Observable {
     /// The handle returned by [`subscribe_observer`](Subscribe::subscribe_observer).
@@ -123,6 +170,10 @@ pub trait ObservableExt: Observable + Sized {
     /// stored together or returned from one function. The observable must be `Send`; see
     /// [`boxed_local`](ObservableExt::boxed_local) for one that is not.
     ///
+    /// The boxed observable is `Clone`, so it can be kept in a struct and subscribed once per
+    /// request, retried or repeated; that needs the observable to be `Clone`, and
+    /// [`boxed_once`](ObservableExt::boxed_once) boxes one that is not.
+    ///
     /// The lifetime `'a` bounds both what the observable borrows and the observers it accepts:
     /// leave it generic, as below, so a caller can subscribe a closure that borrows locals.
     ///
@@ -140,21 +191,34 @@ pub trait ObservableExt: Observable + Sized {
     /// let mut seen = Vec::new();
     /// numbers(true).subscribe(|v| seen.push(v));
     /// assert_eq!(seen, [2, 4, 6]);
+    ///
+    ///
+    /// // Clone it to subscribe again; `retry` and `repeat` do.
+    /// let stored = numbers(false);
+    /// let observer = rx::testing::TestObserver::new();
+    /// stored.clone().subscribe_observer(observer.clone());
+    /// stored.repeat(2).subscribe_observer(observer.clone());
+    /// observer.assert_values(&[1, 2, 3, 1, 2, 3, 1, 2, 3]);
     /// ```
     ///
     /// # Performance
     ///
     /// One allocation for the observable and one for the observer on each subscribe, and a
     /// virtual call per notification: use it where the type must be erased, not by default.
+    /// A clone allocates once and clones what the box holds.
     fn boxed<'a>(self) -> BoxedObservable<'a, Self::Item>
     where
-        Self: Send + 'a + Subscribe<BoxedObserver<'a, <Self as Observable>::Item>>,
+        Self: Clone + Send + 'a + Subscribe<BoxedObserver<'a, <Self as Observable>::Item>>,
         <Self as Subscribe<BoxedObserver<'a, <Self as Observable>::Item>>>::Subscription: Send + 'a,
     {
         BoxedObservable::new(self)
     }
 
     /// Like [`boxed`](ObservableExt::boxed), for observables that are not `Send`.
+    ///
+    /// Its handle is not `Send` either, so it cannot be an upstream of the operators that
+    /// keep their upstreams' handles (merge, zip, concat, retry and their families), which
+    /// need them `Send`: keep such a chain unboxed, or box it after combining.
     ///
     /// ```
     /// use rx::prelude::*;
@@ -168,10 +232,58 @@ pub trait ObservableExt: Observable + Sized {
     /// ```
     fn boxed_local<'a>(self) -> LocalBoxedObservable<'a, Self::Item>
     where
-        Self: 'a + Subscribe<LocalBoxedObserver<'a, <Self as Observable>::Item>>,
+        Self: Clone + 'a + Subscribe<LocalBoxedObserver<'a, <Self as Observable>::Item>>,
         <Self as Subscribe<LocalBoxedObserver<'a, <Self as Observable>::Item>>>::Subscription: 'a,
     {
         LocalBoxedObservable::new(self)
+    }
+
+    /// Like [`boxed`](ObservableExt::boxed), for an observable that is not `Clone`: the
+    /// result can be subscribed once, so it cannot be retried or repeated.
+    ///
+    /// ```
+    /// use rx::prelude::*;
+    /// use rx::operators::BoxedOnceObservable;
+    /// use rx::testing::TestObserver;
+    ///
+    /// // A `String` moved into the emitter: the closure is `FnOnce`, so not `Clone`.
+    /// let greeting = String::from("hello");
+    /// let once: BoxedOnceObservable<'_, String> =
+    ///     rx::source::create(move |mut e| { e.on_next(greeting); e.on_completed(); })
+    ///         .boxed_once();
+    /// let observer = TestObserver::new();
+    /// once.subscribe_observer(observer.clone());
+    /// observer.assert_values(&["hello".to_string()]);
+    /// observer.assert_completed();
+    /// ```
+    fn boxed_once<'a>(self) -> BoxedOnceObservable<'a, Self::Item>
+    where
+        Self: Send + 'a + Subscribe<BoxedObserver<'a, <Self as Observable>::Item>>,
+        <Self as Subscribe<BoxedObserver<'a, <Self as Observable>::Item>>>::Subscription: Send + 'a,
+    {
+        BoxedOnceObservable::new(self)
+    }
+
+    /// Like [`boxed_local`](ObservableExt::boxed_local), for an observable that is not
+    /// `Clone`: the result can be subscribed once.
+    ///
+    /// ```
+    /// use rx::prelude::*;
+    /// use std::rc::Rc;
+    ///
+    /// let shared = Rc::new(String::from("hi"));
+    /// let once = rx::source::create(move |mut e| { e.on_next(shared); e.on_completed(); })
+    ///     .boxed_local_once();
+    /// let mut seen = String::new();
+    /// once.subscribe(|v: Rc<String>| seen.push_str(&v));
+    /// assert_eq!(seen, "hi");
+    /// ```
+    fn boxed_local_once<'a>(self) -> LocalBoxedOnceObservable<'a, Self::Item>
+    where
+        Self: 'a + Subscribe<LocalBoxedObserver<'a, <Self as Observable>::Item>>,
+        <Self as Subscribe<LocalBoxedObserver<'a, <Self as Observable>::Item>>>::Subscription: 'a,
+    {
+        LocalBoxedOnceObservable::new(self)
     }
 
     // ---------------------------------------------------------------- transforming
@@ -3851,10 +3963,13 @@ pub trait ObservableExt: Observable + Sized {
     /// the subscription; completion and errors on the thread that reports them, unless a
     /// delivery is under way, which then delivers them.
     ///
+    /// It must be one that queues tasks ([`DeferringScheduler`](crate::schedulers::DeferringScheduler)):
+    /// on [`Immediate`](crate::schedulers::Immediate) the periodic task would run inline, on
+    /// the subscribing thread, for ever, so it does not compile.
+    ///
     /// # Panics
     ///
-    /// When `period` is zero, or the scheduler is [`Immediate`](crate::schedulers::Immediate),
-    /// which would run the periodic task inline, on the subscribing thread, for ever.
+    /// When `period` is zero.
     ///
     /// # Performance
     ///
@@ -3864,7 +3979,7 @@ pub trait ObservableExt: Observable + Sized {
     #[doc(alias = "throttleLast")]
     fn sample<Sch>(self, period: std::time::Duration, scheduler: Sch) -> Sample<Self, Sch>
     where
-        Sch: crate::schedulers::Scheduler,
+        Sch: crate::schedulers::DeferringScheduler,
     {
         Sample::new(self, period, scheduler)
     }
@@ -3912,10 +4027,9 @@ pub trait ObservableExt: Observable + Sized {
     /// The error is delivered by a timer task on a worker of `scheduler`; everything else on
     /// the thread that reports it, unless a delivery is under way, which then delivers it.
     ///
-    /// # Panics
-    ///
-    /// When the scheduler is [`Immediate`](crate::schedulers::Immediate), which would run the
-    /// timer inline, on the subscribing thread, before the source is even subscribed.
+    /// It must be one that queues tasks ([`DeferringScheduler`](crate::schedulers::DeferringScheduler)):
+    /// on [`Immediate`](crate::schedulers::Immediate) the timer would run inline, before the
+    /// source is even subscribed, so it does not compile.
     ///
     /// # Performance
     ///
@@ -3924,7 +4038,7 @@ pub trait ObservableExt: Observable + Sized {
     /// deadline, and the task, waking early, sleeps again until it. A lock per value.
     fn timeout<Sch>(self, timeout: std::time::Duration, scheduler: Sch) -> Timeout<Self, Sch>
     where
-        Sch: crate::schedulers::Scheduler,
+        Sch: crate::schedulers::DeferringScheduler,
     {
         Timeout::new(self, timeout, scheduler)
     }
@@ -3966,10 +4080,13 @@ pub trait ObservableExt: Observable + Sized {
     /// the completion, and errors, on the thread that reports them, unless a delivery is under
     /// way, which then delivers them.
     ///
+    /// It must be one that queues tasks ([`DeferringScheduler`](crate::schedulers::DeferringScheduler)):
+    /// on [`Immediate`](crate::schedulers::Immediate) the periodic task would run inline, on
+    /// the subscribing thread, for ever, so it does not compile.
+    ///
     /// # Panics
     ///
-    /// When `window` is zero, or the scheduler is [`Immediate`](crate::schedulers::Immediate),
-    /// which would run the periodic task inline, on the subscribing thread, for ever.
+    /// When `window` is zero.
     ///
     /// # Performance
     ///
@@ -3983,7 +4100,7 @@ pub trait ObservableExt: Observable + Sized {
         scheduler: Sch,
     ) -> BufferWithTime<Self, Sch>
     where
-        Sch: crate::schedulers::Scheduler,
+        Sch: crate::schedulers::DeferringScheduler,
     {
         BufferWithTime::new(self, window, scheduler)
     }

@@ -101,7 +101,10 @@ pub use any::{Any, AnyObserver};
 pub use as_blocking::{BlockingIter, BlockingObservable, BlockingObserver};
 pub use audit::{Audit, AuditObserver};
 pub use auto_connect::AutoConnect;
-pub use boxed::{BoxedObservable, BoxedObserver, LocalBoxedObservable, LocalBoxedObserver};
+pub use boxed::{
+    BoxedObservable, BoxedObserver, BoxedOnceObservable, LocalBoxedObservable, LocalBoxedObserver,
+    LocalBoxedOnceObservable,
+};
 pub use buffer::{Buffer, BufferObserver};
 pub use buffer_with::{BufferWith, BufferWithNotifier, BufferWithObserver};
 pub use buffer_with_skip::{BufferWithSkip, BufferWithSkipObserver};

@@ -53,7 +53,7 @@ where
     Sch: Scheduler,
     S: Subscribe<SubscribeOnObserver<O>> + Send + 'static,
     S::Subscription: Send + 'static,
-    O: Observer<<S as Observable>::Item> + Send + 'static,
+    O: Observer<<S as Observable>::Item> + crate::schedulers::ThreadObserver,
 {
     type Subscription =
         SubscribeOnSubscription<S::Subscription, <Sch::Worker as Worker>::TaskHandle>;
