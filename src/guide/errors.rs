@@ -29,8 +29,9 @@
 //!
 //! Sources fail ([`throw`](crate::source::throw), a future resolving to `Err` through
 //! [`from_future_result`](crate::source::from_future_result)), some operators fail
-//! ([`first`](crate::ObservableExt::first) of an empty sequence, [`timeout`](crate::ObservableExt::timeout)),
-//! and user code fails through the operators that take a `Result`:
+//! ([`first`](crate::ObservableExt::first) of an empty sequence,
+//! [`timeout`](crate::ObservableExt::timeout)), and user code fails through the operators
+//! that take a `Result`:
 //! [`try_map`](crate::ObservableExt::try_map) turns an `Err` into `on_error`. An error ends
 //! the sequence: the source is disposed, and downstream gets `on_error` once.
 //!
@@ -122,8 +123,8 @@
 //!   [`TestScheduler`](crate::schedulers::TestScheduler)) the panic reaches the caller; no lock
 //!   is left poisoned, so subjects and schedulers keep working for the calls that follow.
 //! - On a scheduler's own threads ([`NewThread`](crate::schedulers::NewThread),
-//!   [`ThreadPool`](crate::schedulers::ThreadPool), [`Computational`](crate::schedulers::Computational),
-//!   `Tokio`) the panicking task is reported through the panic hook and dropped, and the thread
+//!   [`ThreadPool`](crate::schedulers::ThreadPool),
+//!   [`Computational`](crate::schedulers::Computational), `Tokio`) the panicking task is reported through the panic hook and dropped, and the thread
 //!   goes on with its other tasks.
 //!
 //! ```

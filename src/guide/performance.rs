@@ -65,7 +65,7 @@
 //! | what | allocates | per value |
 //! |---|---|---|
 //! | synchronous operators (`map`, `filter`, `scan`, `take`, ...) | nothing | a direct call |
-//! | combining operators (`merge`, `zip`, `combine_latest`, `flat_map`, ...) | the shared state, per subscription; `flat_map` per inner subscription | an uncontended lock |
+//! | combining operators (`merge`, `zip`, `combine_latest`, `flat_map`, ...) | the shared state, per subscription; `flat_map` a small one per inner still running after its `subscribe` | an uncontended lock |
 //! | time operators (`debounce`, `throttle`, `delay`, `timeout`, ...) | the shared state, and one scheduler task per subscription or per burst, not per value | a lock |
 //! | `observe_on`, `as_blocking`, `into_stream` | the queue between the threads | a lock; the queue grows with what waits |
 //! | subjects | the subject; a boxed observer per subscriber | two atomic operations and a virtual call per subscriber |
@@ -76,10 +76,11 @@
 //!
 //! Rx has no backpressure: a producer pushes when it has values. Where a consumer may be
 //! slower than its producer, a queue absorbs the difference, **without bound**: `observe_on`,
-//! `as_blocking`, `into_stream`, the inner queue of `concat_map` and `merge_max`, and a
-//! subject's queue of notifications sent while a delivery runs. `into_stream_bounded` is the
-//! bounded form: it ends with an error instead of growing. Bound the producer (`take`,
-//! `sample`, `throttle`, `buffer_with_time`) where the consumer may lag for long.
+//! `as_blocking`, `into_stream`, the merging operators (when values arrive faster than the
+//! downstream takes them), the queue of inner observables of `concat_map` and `merge_max`,
+//! and a subject's queue of notifications sent while a delivery runs. `into_stream_bounded`
+//! is the bounded form: it ends with an error instead of growing. Bound the producer
+//! (`take`, `sample`, `throttle`, `buffer_with_time`) where the consumer may lag for long.
 //!
 //! ## Measuring
 //!

@@ -30,8 +30,7 @@
 //! observer.assert_completed();
 //! ```
 //!
-//! The types grow with the chain; a type alias keeps the signature short where it is used
-//! in several places.
+//! The types grow with the chain; a type alias keeps the signature readable (below).
 //!
 //! ## Returning: box it
 //!
@@ -78,14 +77,19 @@
 //! use rx::prelude::*;
 //! use rx::testing::TestObserver;
 //!
+//! /// The sum and the number of the values so far.
+//! type Total = (f64, u32);
+//! /// What `running_average` returns.
+//! type RunningAverage<S> = Map<Scan<S, Total, fn(Total, f64) -> Total>, fn(Total) -> f64>;
+//!
 //! /// The running average of a sequence of numbers.
-//! fn running_average<S>(source: S) -> Map<Scan<S, (f64, u32), fn((f64, u32), f64) -> (f64, u32)>, fn((f64, u32)) -> f64>
+//! fn running_average<S>(source: S) -> RunningAverage<S>
 //! where
 //!     S: Observable<Item = f64>,
 //! {
 //!     source
-//!         .scan((0.0, 0), (|(sum, n), v| (sum + v, n + 1)) as fn(_, _) -> _)
-//!         .map((|(sum, n)| sum / f64::from(n)) as fn(_) -> _)
+//!         .scan((0.0, 0), (|(sum, n), v| (sum + v, n + 1)) as fn(Total, f64) -> Total)
+//!         .map((|(sum, n)| sum / f64::from(n)) as fn(Total) -> f64)
 //! }
 //!
 //! let observer = TestObserver::new();
