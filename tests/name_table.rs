@@ -1,6 +1,7 @@
 //! The README's operator table and the guide's name table ("coming from RxJS, RxJava and
 //! RPP") are one table: the two copies agree row for row, and every name in the rx column
-//! exists in the crate.
+//! exists in the crate. The README is the source: after editing its table,
+//! `UPDATE_NAME_TABLE=1 cargo test --test name_table` writes it into the guide.
 
 use std::fs;
 use std::path::Path;
@@ -30,16 +31,54 @@ fn guide_markdown() -> String {
         .join("\n")
 }
 
+const GUIDE_PATH: &str = concat!(env!("CARGO_MANIFEST_DIR"), "/src/guide/coming_from.rs");
+
+/// The guide's source with its table replaced by `rows`.
+fn guide_with_table(rows: &[&str]) -> String {
+    let mut out = Vec::new();
+    let mut lines = GUIDE.lines().peekable();
+    while let Some(line) = lines.next() {
+        out.push(line.to_owned());
+        if line == "//! ## Names" {
+            while let Some(line) = lines.next_if(|line| !line.starts_with("//! |")) {
+                out.push(line.to_owned());
+            }
+            while lines.next_if(|line| line.starts_with("//! |")).is_some() {}
+            out.extend(rows.iter().map(|row| format!("//! {row}")));
+        }
+    }
+    out.join("\n") + "\n"
+}
+
 #[test]
 fn the_readme_and_the_guide_have_the_same_table() {
     let readme = table_after(README, "## Operators");
+    assert!(readme.len() > 10, "the README's table has its rows");
+    if std::env::var_os("UPDATE_NAME_TABLE").is_some() {
+        fs::write(GUIDE_PATH, guide_with_table(&readme)).expect("the guide is writable");
+        return;
+    }
     let guide = guide_markdown();
     let guide = table_after(&guide, "## Names");
-    assert!(readme.len() > 10, "the README's table has its rows");
+    let fix = "run `UPDATE_NAME_TABLE=1 cargo test --test name_table` to copy the README's table";
     for (i, (a, b)) in readme.iter().zip(&guide).enumerate() {
-        assert_eq!(a, b, "row {i} differs between README.md and the guide");
+        assert_eq!(
+            a, b,
+            "row {i} differs between README.md and the guide: {fix}"
+        );
     }
-    assert_eq!(readme.len(), guide.len(), "the tables have as many rows");
+    assert_eq!(
+        readme.len(),
+        guide.len(),
+        "the tables differ in length: {fix}"
+    );
+}
+
+#[test]
+fn rewriting_the_guide_with_its_own_table_changes_nothing() {
+    let guide = guide_markdown();
+    let rows = table_after(&guide, "## Names");
+    assert_eq!(guide_with_table(&rows), GUIDE);
 }
 
 /// Every source file of the crate, concatenated.
