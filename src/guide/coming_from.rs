@@ -40,7 +40,7 @@
 //!   "safe subscriber" wrapper at run time.
 //! - **One error type**, [`rx::Error`](crate::Error) (RxJava's `Throwable`, RPP's
 //!   `std::exception_ptr`); see [errors](super::errors).
-//! - **Panics are not errors.** RxJava and RPP route an exception thrown in a callback to
+//! - **Panics are not errors.** RxJava and RxJS route an exception thrown in a callback to
 //!   `onError`; here a panic unwinds to the caller. Fallible code uses
 //!   [`try_map`](crate::ObservableExt::try_map).
 //! - **`subscribe(next)` without an error handler panics on an error**, as RxJava's
