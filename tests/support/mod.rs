@@ -1,0 +1,6 @@
+//! What several test files share; each includes it with `mod support;`.
+
+#![allow(dead_code)]
+
+pub mod chains;
+pub mod watchdog;
