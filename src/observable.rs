@@ -4335,6 +4335,58 @@ pub trait ObservableExt: Observable + Sized {
         BufferWithTimeOrCount::new(self, window, count, scheduler)
     }
 
+    /// Emits a value only once the observable `selector` returns for it emits, unless another
+    /// value has come first (RxJS's `debounce`, RxJava's `debounce(Function)`): the form of
+    /// [`debounce`](ObservableExt::debounce) where each value chooses its own silence. Each
+    /// value disposes the duration of the value it replaces; a duration is disposed after its
+    /// first value, and one that completes without a value emits nothing. The completion
+    /// emits the value still waiting, then completes.
+    ///
+    /// ```text
+    /// source:              -a--bc--d---|
+    /// durations:            --x  --x-x--
+    /// debounce_with:       ---a-----c--d|
+    /// ```
+    ///
+    /// # Examples
+    ///
+    /// ```
+    /// use rx::prelude::*;
+    /// use rx::schedulers::TestScheduler;
+    /// use rx::testing::{cold, TimedObserver};
+    /// use rx::Notification::{Completed, Next};
+    /// use std::time::Duration;
+    ///
+    /// let ms = Duration::from_millis;
+    /// let scheduler = TestScheduler::new();
+    /// let observer = TimedObserver::new(&scheduler);
+    /// let s = scheduler.clone();
+    /// // Each value is a number of milliseconds to stay quiet for.
+    /// cold(&scheduler, [(ms(0), Next(30)), (ms(10), Next(5)), (ms(50), Completed)])
+    ///     .debounce_with(move |quiet| rx::source::timer(ms(*quiet), s.clone()))
+    ///     .subscribe_observer(observer.clone());
+    /// scheduler.run();
+    /// observer.assert_timeline(&[(ms(15), Next(5)), (ms(50), Completed)]);
+    /// ```
+    ///
+    /// # Errors
+    ///
+    /// An error from the source or from a duration is delivered once, after the other is
+    /// disposed; the value waiting is dropped.
+    ///
+    /// # Performance
+    ///
+    /// One allocation per subscription (the shared state); per value, the duration's
+    /// subscription and one uncontended lock (two when the duration fires).
+    #[doc(alias = "debounce")]
+    fn debounce_with<'a, F, D>(self, selector: F) -> DebounceWith<'a, Self, F>
+    where
+        F: FnMut(&Self::Item) -> D,
+        D: Observable,
+    {
+        DebounceWith::new(self, selector)
+    }
+
     // ---------------------------------------------------------------- async interop
 
     /// A future of the first value: it resolves to `Ok` with the first value, and then

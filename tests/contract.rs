@@ -212,6 +212,8 @@ contract! {
     buffer_with_at_once: |s| s.buffer_with(rx::source::just(())).map(|b| b.len() as i64);
     window_with_skip_flattened: |s| s.window_with_skip(3, 2).flat_map(|w| w);
     window_with_skip_gaps: |s| s.window_with_skip(2, 3).concat();
+    debounce_with_at_once: |s| s.debounce_with(|_| rx::source::just(()));
+    debounce_with_never: |s| s.debounce_with(|_| rx::source::never::<()>());
     buffer_with_time_or_count: |s| s
         .buffer_with_time_or_count(
             std::time::Duration::from_millis(5),

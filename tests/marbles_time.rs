@@ -689,3 +689,159 @@ fn timer_at_an_instant_past_emits_at_once() {
     m.expect(rx::source::timer_at(due, sch.clone()).map(|_| 'a'))
         .to_be("(a|)");
 }
+
+// ======================================================= debounce_with (debounce(selector))
+
+#[test]
+fn debounce_with_a_cold_duration() {
+    let (_, m) = setup();
+    let e1 = m.hot("  -a----bc----d-ef----|");
+    let e2 = m.cold("  ---x                ");
+    let d = e2.clone();
+    m.expect(e1.clone().debounce_with(move |_| d.clone()))
+        .to_be("----a-----c-------f-|");
+    e1.assert_subscriptions(&["^-------------------!"]);
+    e2.assert_subscriptions(&[
+        "-^--!                ",
+        "------^!             ",
+        "-------^--!          ",
+        "------------^-!      ",
+        "--------------^!     ",
+        "---------------^--!  ",
+    ]);
+}
+
+#[test]
+fn debounce_with_a_timer_per_value() {
+    let (sch, m) = setup();
+    let e1 = m.hot("  --a--b--c--d---------|");
+    let s = sch.clone();
+    m.expect(
+        e1.clone()
+            .debounce_with(move |_| rx::source::timer(ms(2), s.clone())),
+    )
+    .to_be("----a--b--c--d-------|");
+    e1.assert_subscriptions(&["^--------------------!"]);
+
+    let (sch, m) = setup();
+    let e1 = m.hot("  --a--bc--d----|");
+    let s = sch.clone();
+    m.expect(e1.debounce_with(move |_| rx::source::timer(ms(2), s.clone())))
+        .to_be("----a---c--d--|");
+
+    let (sch, m) = setup();
+    let e1 = m.hot("  ---a---b---c---d---e|");
+    let s = sch.clone();
+    m.expect(e1.debounce_with(move |_| rx::source::timer(ms(4), s.clone())))
+        .to_be("--------------------(e|)");
+
+    let (sch, m) = setup();
+    let e1 = m.hot("  --a--b--c--d---------#");
+    let s = sch.clone();
+    m.expect(e1.debounce_with(move |_| rx::source::timer(ms(2), s.clone())))
+        .to_be("----a--b--c--d-------#");
+
+    let (sch, m) = setup();
+    let e1 = m.hot("  --a--b--c--d-#");
+    let s = sch.clone();
+    m.expect(e1.debounce_with(move |_| rx::source::timer(ms(5), s.clone())))
+        .to_be("-------------#");
+}
+
+#[test]
+fn debounce_with_a_scalar_duration() {
+    let (_, m) = setup();
+    let e1 = m.hot("  --a--bc--d----|");
+    m.expect(e1.debounce_with(|_| rx::source::just(0)))
+        .to_be("--a--bc--d----|");
+}
+
+#[test]
+fn debounce_with_terminations() {
+    let (sch, m) = setup();
+    let s = sch.clone();
+    let e1 = m.hot("  -----|");
+    m.expect(
+        e1.clone()
+            .debounce_with(move |_| rx::source::timer(ms(2), s.clone())),
+    )
+    .to_be("-----|");
+    e1.assert_subscriptions(&["^----!"]);
+    let (sch, m) = setup();
+    let s = sch.clone();
+    let e1 = m.cold("|");
+    m.expect(
+        e1.clone()
+            .debounce_with(move |_| rx::source::timer(ms(2), s.clone())),
+    )
+    .to_be("|");
+    e1.assert_subscriptions(&["(^!)"]);
+    let (sch, m) = setup();
+    let s = sch.clone();
+    let e1 = m.hot("  -----#");
+    m.expect(e1.debounce_with(move |_| rx::source::timer(ms(2), s.clone())))
+        .to_be("-----#");
+    let (sch, m) = setup();
+    let s = sch.clone();
+    let e1 = m.cold("#");
+    m.expect(
+        e1.clone()
+            .debounce_with(move |_| rx::source::timer(ms(2), s.clone())),
+    )
+    .to_be("#");
+    e1.assert_subscriptions(&["(^!)"]);
+}
+
+#[test]
+fn debounce_with_unsubscribed_early() {
+    let (sch, m) = setup();
+    let s = sch.clone();
+    let e1 = m.hot("  --a--bc--d----|");
+    let unsub = "     -------!       ";
+    m.expect_subscribed(
+        e1.clone()
+            .debounce_with(move |_| rx::source::timer(ms(2), s.clone())),
+        unsub,
+    )
+    .to_be("----a---       ");
+    e1.assert_subscriptions(&["^------!       "]);
+}
+
+#[test]
+fn debounce_with_a_duration_emitting_several_times() {
+    let (_, m) = setup();
+    let e1 = m.hot("  ----a--b--c----d-----e-------|");
+    let selector = m.cold("--x-y-");
+    let d = selector.clone();
+    m.expect(e1.clone().debounce_with(move |_| d.clone()))
+        .to_be("------a--b--c----d-----e-----|");
+    e1.assert_subscriptions(&["^----------------------------!"]);
+    selector.assert_subscriptions(&[
+        "----^-!                      ",
+        "-------^-!                   ",
+        "----------^-!                ",
+        "---------------^-!           ",
+        "---------------------^-!     ",
+    ]);
+}
+
+#[test]
+fn debounce_with_a_failing_duration() {
+    let (_, m) = setup();
+    let e1 = m.hot("  --------a--------b--------c---------|");
+    let selectors = std::sync::Mutex::new(std::collections::VecDeque::from([
+        m.cold("                  -x-y-                        "),
+        m.cold("                           --x-y-              "),
+        m.cold("                                    ---#       "),
+    ]));
+    let durations: Vec<_> = selectors.lock().unwrap().iter().cloned().collect();
+    m.expect(
+        e1.clone()
+            .debounce_with(move |_| selectors.lock().unwrap().pop_front().unwrap()),
+    )
+    .to_be("---------a---------b---------#       ");
+    e1.assert_subscriptions(&["^----------------------------!       "]);
+    durations[0].assert_subscriptions(&["--------^!                           "]);
+    durations[1].assert_subscriptions(&["-----------------^-!                 "]);
+    durations[2].assert_subscriptions(&["--------------------------^--!       "]);
+}

@@ -180,3 +180,24 @@ fn timer_at_on_a_thread_fires_once_not_early() {
         o.assert_completed();
     }
 }
+
+#[test]
+fn debounce_with_durations_racing_upstream() {
+    for round in 0..20 {
+        let o = TestObserver::new();
+        rx::source::from_iter(0..2000)
+            .subscribe_on(NewThread)
+            .debounce_with(move |_| rx::source::timer(tiny(round), NewThread))
+            .subscribe_observer(o.clone());
+        wait_terminated(&o);
+        o.assert_rules();
+        o.assert_completed();
+        let values = o.values();
+        assert!(values.windows(2).all(|w| w[0] < w[1]));
+        assert_eq!(
+            values.last(),
+            Some(&1999),
+            "the last value goes out on completion"
+        );
+    }
+}

@@ -22,6 +22,7 @@ mod concat_with;
 mod contains;
 mod count;
 mod debounce;
+mod debounce_with;
 mod default_if_empty;
 mod delay;
 mod delay_subscription;
@@ -115,6 +116,7 @@ pub use concat_with::{ConcatWith, ConcatWithObserver, ConcatWithSubscription, Co
 pub use contains::{Contains, ContainsObserver};
 pub use count::{Count, CountObserver};
 pub use debounce::{Debounce, DebounceObserver};
+pub use debounce_with::{DebounceWith, DebounceWithObserver, DurationObserver};
 pub use default_if_empty::{DefaultIfEmpty, DefaultIfEmptyObserver};
 pub use delay::{Delay, DelayObserver};
 pub use delay_subscription::DelaySubscription;
