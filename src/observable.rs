@@ -2512,6 +2512,52 @@ pub trait ObservableExt: Observable + Sized {
         GroupBy::new(self, key)
     }
 
+    /// Like [`group_by`](ObservableExt::group_by), with groups of the elements `element`
+    /// makes from the values: `key` sees each value, `element` then takes it (RxJS's
+    /// `groupBy(key, { element })`, RxJava's `groupBy(keySelector, valueSelector)`). The
+    /// rules of `group_by` hold: one subscriber per group, subscribed during the `on_next`
+    /// call that delivers it.
+    ///
+    /// ```text
+    /// source:                          -1-2-3-|
+    /// group_by_with(odd, |v| v * 10):  -a-b---|
+    ///   a (odd):                        10--30-|
+    ///   b (even):                         20---|
+    /// ```
+    ///
+    /// # Examples
+    ///
+    /// ```
+    /// use rx::prelude::*;
+    ///
+    /// let mut names = rx::source::from_iter(["ada", "bob", "alan"])
+    ///     .group_by_with(|name| name.as_bytes()[0], |name| name.len())
+    ///     .flat_map(|group| {
+    ///         let key = *group.key() as char;
+    ///         group.to_vec().map(move |lengths| (key, lengths))
+    ///     })
+    ///     .as_blocking()
+    ///     .into_iter()
+    ///     .collect::<Result<Vec<_>, _>>()
+    ///     .unwrap();
+    /// // The groups complete together, in no particular order.
+    /// names.sort();
+    /// assert_eq!(names, [('a', vec![3, 4]), ('b', vec![3])]);
+    /// ```
+    ///
+    /// # Performance
+    ///
+    /// As [`group_by`](ObservableExt::group_by), plus the call to `element`.
+    #[doc(alias = "groupBy")]
+    fn group_by_with<'a, K, V, F, E>(self, key: F, element: E) -> GroupByWith<'a, Self, F, E>
+    where
+        F: FnMut(&Self::Item) -> K,
+        E: FnMut(Self::Item) -> V,
+        K: Clone + Eq + std::hash::Hash,
+    {
+        GroupByWith::new(self, key, element)
+    }
+
     /// Splits this observable into windows of `count` values each, opening a new one every
     /// `skip` values: windows overlap when `skip < count`, and values between windows are
     /// dropped when `skip > count` (RxJava's `window(count, skip)`, RxJS's

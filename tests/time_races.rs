@@ -201,3 +201,28 @@ fn debounce_with_durations_racing_upstream() {
         );
     }
 }
+
+#[test]
+fn group_by_with_groups_taken_on_other_threads() {
+    for _ in 0..20 {
+        let o = TestObserver::new();
+        rx::source::from_iter(0..2000)
+            .subscribe_on(NewThread)
+            .group_by_with(|v| v % 3, |v| v * 10)
+            .flat_map(|g| {
+                let key = *g.key();
+                g.observe_on(NewThread).to_vec().map(move |v| (key, v))
+            })
+            .subscribe_observer(o.clone());
+        wait_terminated(&o);
+        o.assert_rules();
+        o.assert_completed();
+        let mut groups = o.values();
+        groups.sort();
+        assert_eq!(groups.len(), 3);
+        for (key, values) in groups {
+            let expected: Vec<i32> = (0..2000).filter(|v| v % 3 == key).map(|v| v * 10).collect();
+            assert_eq!(values, expected);
+        }
+    }
+}
