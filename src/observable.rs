@@ -2558,6 +2558,59 @@ pub trait ObservableExt: Observable + Sized {
         GroupByWith::new(self, key, element)
     }
 
+    /// Like [`group_by`](ObservableExt::group_by), with groups that end: each new group
+    /// subscribes the observable `duration` returns for its key, and completes when that
+    /// emits or completes (or fails with its error, the group alone); the next value of the
+    /// key then opens a new group (RxJS's `groupBy(key, { duration })`, Rx.NET's
+    /// `GroupByUntil`). The duration starts once the group holds its first value.
+    ///
+    /// ```text
+    /// source:                     -1-3-2---5-|
+    /// group_by_until(odd, 4):     -a---b---c-|
+    ///   a (odd):                   1-3--|
+    ///   b (even):                      2---|
+    ///   c (odd):                           5-|
+    /// ```
+    ///
+    /// # Examples
+    ///
+    /// ```
+    /// use rx::prelude::*;
+    /// use rx::schedulers::TestScheduler;
+    /// use rx::testing::{cold, TestObserver};
+    /// use rx::Notification::{Completed, Next};
+    /// use std::time::Duration;
+    ///
+    /// let ms = Duration::from_millis;
+    /// let scheduler = TestScheduler::new();
+    /// let observer = TestObserver::new();
+    /// let s = scheduler.clone();
+    /// // Sessions per user, each ending 30 ms after it opened.
+    /// cold(&scheduler, [(ms(0), Next(("ann", 1))), (ms(10), Next(("ann", 2))), (ms(40), Next(("ann", 3))), (ms(50), Completed)])
+    ///     .group_by_until(|(user, _)| *user, move |_| rx::source::timer(ms(30), s.clone()))
+    ///     .flat_map(|session| session.map(|(_, click)| click).to_vec())
+    ///     .subscribe_observer(observer.clone());
+    /// scheduler.run();
+    /// observer.assert_values(&[vec![1, 2], vec![3]]);
+    /// observer.assert_completed();
+    /// ```
+    ///
+    /// # Performance
+    ///
+    /// As [`group_by`](ObservableExt::group_by), plus one duration subscription per group,
+    /// kept (boxed) until the group ends.
+    #[doc(alias = "groupBy")]
+    #[doc(alias = "groupByUntil")]
+    fn group_by_until<'a, K, F, D, N>(self, key: F, duration: D) -> GroupByUntil<'a, Self, F, D>
+    where
+        F: FnMut(&Self::Item) -> K,
+        D: FnMut(&K) -> N,
+        N: Observable,
+        K: Clone + Eq + std::hash::Hash,
+    {
+        GroupByUntil::new(self, key, duration)
+    }
+
     /// Splits this observable into windows of `count` values each, opening a new one every
     /// `skip` values: windows overlap when `skip < count`, and values between windows are
     /// dropped when `skip > count` (RxJava's `window(count, skip)`, RxJS's

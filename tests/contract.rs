@@ -190,6 +190,8 @@ contract! {
     group_by_flattened: |s| s.group_by(|v| v % 2).flat_map(|g| g);
     window_flattened: |s| s.window(3).concat();
     group_by_with_flattened: |s| s.group_by_with(|v| v % 2, |v| v * 3).flat_map(|g| g);
+    group_by_until_flattened: |s| s.group_by_until(|v| v % 3, |_| rx::source::never::<()>()).flat_map(|g| g);
+    group_by_until_at_once: |s| s.group_by_until(|v| v % 3, |_| rx::source::just(())).flat_map(|g| g);
     share: |s| s.share();
     auto_connect: |s| s.publish().auto_connect(1);
     share_with: |s| s.share_with(rx::operators::ShareConfig::new(rx::subjects::PublishSubject::new));

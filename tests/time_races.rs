@@ -226,3 +226,39 @@ fn group_by_with_groups_taken_on_other_threads() {
         }
     }
 }
+
+#[test]
+fn group_by_until_durations_ending_groups_on_other_threads() {
+    for round in 0..20 {
+        let o = TestObserver::new();
+        rx::source::from_iter(0..2000)
+            .subscribe_on(NewThread)
+            .group_by_until(
+                |v| v % 3,
+                move |_| rx::source::timer(tiny(round), NewThread),
+            )
+            .flat_map(|g| {
+                let key = *g.key();
+                g.to_vec().map(move |v| (key, v))
+            })
+            .subscribe_observer(o.clone());
+        wait_terminated(&o);
+        o.assert_rules();
+        o.assert_completed();
+        // However the durations cut them, the groups of each key hold its values, each once.
+        for key in 0..3 {
+            let values: Vec<i32> = o
+                .values()
+                .into_iter()
+                .filter(|(k, _)| *k == key)
+                .flat_map(|(_, v)| v)
+                .collect();
+            let mut sorted = values.clone();
+            sorted.sort();
+            assert_eq!(
+                sorted,
+                (0..2000).filter(|v| v % 3 == key).collect::<Vec<_>>()
+            );
+        }
+    }
+}

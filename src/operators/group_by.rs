@@ -209,7 +209,12 @@ pub struct GroupedObservable<'a, K, T> {
     inner: Arc<Inner<'a, T>>,
 }
 
-impl<K, T> GroupedObservable<'_, K, T> {
+impl<'a, K, T> GroupedObservable<'a, K, T> {
+    /// The group of `key` over `inner`, for the other grouping operators.
+    pub(crate) fn new(key: K, inner: Arc<Inner<'a, T>>) -> Self {
+        GroupedObservable { key, inner }
+    }
+
     /// The key shared by this group's values.
     pub fn key(&self) -> &K {
         &self.key
