@@ -2670,6 +2670,75 @@ pub trait ObservableExt: Observable + Sized {
         WindowWithSkip::new(self, count, skip)
     }
 
+    /// Splits this observable into consecutive windows of `span` each, as
+    /// [`WindowedObservable`]s: the first opens on subscription, and each span that passes
+    /// completes the current window and opens the next, empty or not (RxJS's `windowTime`,
+    /// RxJava's `window(timespan)`). The completion of this observable completes the current
+    /// window, then the outer observer; an error fails both.
+    ///
+    /// The rules of [`window`](ObservableExt::window) hold: a single subscriber per window,
+    /// which must subscribe during the `on_next` call that delivers it, or the window is
+    /// abandoned and completes empty (its values until the next span go nowhere).
+    ///
+    /// ```text
+    /// source:                -1-2---3-4--|
+    /// window_with_time(5):   a----b----c-|
+    ///   a:                   -1-2-|
+    ///   b:                        -3-4|
+    ///   c:                             --|
+    /// ```
+    ///
+    /// [`WindowedObservable`]: crate::operators::WindowedObservable
+    ///
+    /// # Examples
+    ///
+    /// ```
+    /// use rx::prelude::*;
+    /// use rx::schedulers::TestScheduler;
+    /// use rx::testing::TestObserver;
+    /// use std::time::Duration;
+    ///
+    /// let ms = Duration::from_millis;
+    /// let scheduler = TestScheduler::new();
+    /// let observer = TestObserver::new();
+    /// rx::source::interval(ms(10), scheduler.clone())
+    ///     .take(5)
+    ///     .window_with_time(ms(25), scheduler.clone())
+    ///     .flat_map(|window| window.to_vec())
+    ///     .subscribe_observer(observer.clone());
+    /// scheduler.run();
+    /// observer.assert_values(&[vec![0, 1], vec![2, 3], vec![4]]);
+    /// observer.assert_completed();
+    /// ```
+    ///
+    /// # Scheduler
+    ///
+    /// Windows open and close from one periodic task on a worker of `scheduler`; values, the
+    /// completion and errors are handed on by whichever thread finds the operator idle, one
+    /// at a time, in order.
+    ///
+    /// # Panics
+    ///
+    /// When `span` is zero, or the scheduler is [`Immediate`](crate::schedulers::Immediate),
+    /// which would run the periodic task inline, on the subscribing thread, for ever.
+    ///
+    /// # Performance
+    ///
+    /// One allocation per subscription for the shared state, one periodic task that
+    /// reschedules itself without allocating, and two allocations per window (its state and
+    /// its boxed subscriber). A lock per value, on top of the window's own.
+    #[doc(alias = "windowTime")]
+    fn window_with_time<Sch>(
+        self,
+        span: std::time::Duration,
+        scheduler: Sch,
+    ) -> WindowWithTime<Self, Sch>
+    where
+        Sch: crate::schedulers::Scheduler,
+    {
+        WindowWithTime::new(self, span, scheduler)
+    }
+
     /// Splits this observable into inner observables of `count` consecutive values each, a
     /// [`WindowedObservable`] emitted when the first of its values arrives (RxJava's
     /// `window(count)`, RxJS's `windowCount`).

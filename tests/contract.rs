@@ -214,6 +214,9 @@ contract! {
     buffer_with: |s| s.buffer_with(rx::source::never::<()>()).map(|b| b.len() as i64);
     buffer_with_at_once: |s| s.buffer_with(rx::source::just(())).map(|b| b.len() as i64);
     window_with_skip_flattened: |s| s.window_with_skip(3, 2).flat_map(|w| w);
+    window_with_time_flattened: |s| s
+        .window_with_time(std::time::Duration::from_millis(5), rx::schedulers::TestScheduler::new())
+        .flat_map(|w| w);
     window_with_skip_gaps: |s| s.window_with_skip(2, 3).concat();
     debounce_with_at_once: |s| s.debounce_with(|_| rx::source::just(()));
     debounce_with_never: |s| s.debounce_with(|_| rx::source::never::<()>());

@@ -845,3 +845,57 @@ fn debounce_with_a_failing_duration() {
     durations[1].assert_subscriptions(&["-----------------^-!                 "]);
     durations[2].assert_subscriptions(&["--------------------------^--!       "]);
 }
+
+// ======================================================= window_with_time (windowTime(span))
+
+#[test]
+fn window_with_time_emits_a_window_per_span() {
+    let (sch, m) = setup();
+    let source = m.hot("--1--2--^--a--b--c--d--e--f--g--h--|");
+    let t = m.time("                ----------|                 ");
+    let names = std::sync::Arc::new(std::sync::Mutex::new(vec!['z', 'y', 'x']));
+    let n = names.clone();
+    // The windows as they open...
+    m.expect(
+        source
+            .clone()
+            .window_with_time(t, sch.clone())
+            .map(move |w| {
+                w.subscribe(|_| {});
+                n.lock().unwrap().pop().unwrap()
+            }),
+    )
+    .to_be("        x---------y---------z------|");
+    source.assert_subscriptions(&["        ^--------------------------!"]);
+
+    // ...and what each holds when it closes: x = ---a--b--c|, y = --d--e--f-|, z = -g--h--|.
+    let (sch, m) = setup();
+    let source = m.hot("--1--2--^--a--b--c--d--e--f--g--h--|");
+    m.expect(
+        source
+            .window_with_time(t, sch.clone())
+            .flat_map(|w| w.to_vec()),
+    )
+    .to_be_with(
+        "        ----------x---------y------(z|)",
+        [
+            ('x', vec!['a', 'b', 'c']),
+            ('y', vec!['d', 'e', 'f']),
+            ('z', vec!['g', 'h']),
+        ],
+    );
+}
+
+#[test]
+fn window_with_time_an_empty_source_gives_one_empty_window() {
+    let (sch, m) = setup();
+    let source = m.cold("|");
+    m.expect(
+        source
+            .clone()
+            .window_with_time(ms(5), sch.clone())
+            .flat_map(|w| w.to_vec()),
+    )
+    .to_be_with("(w|)", [('w', vec![])]);
+    source.assert_subscriptions(&["(^!)"]);
+}

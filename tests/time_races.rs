@@ -262,3 +262,19 @@ fn group_by_until_durations_ending_groups_on_other_threads() {
         }
     }
 }
+
+#[test]
+fn window_with_time_ticks_racing_upstream() {
+    for round in 0..20 {
+        let o = TestObserver::new();
+        rx::source::from_iter(0..2000)
+            .subscribe_on(NewThread)
+            .window_with_time(tiny(round), NewThread)
+            .flat_map(|w| w.to_vec())
+            .subscribe_observer(o.clone());
+        wait_terminated(&o);
+        o.assert_rules();
+        o.assert_completed();
+        assert_eq!(o.values().concat(), (0..2000).collect::<Vec<_>>());
+    }
+}

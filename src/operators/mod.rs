@@ -95,6 +95,7 @@ mod to_vec;
 mod try_map;
 mod window;
 mod window_with_skip;
+mod window_with_time;
 mod with_latest_from;
 mod zip;
 
@@ -192,6 +193,7 @@ pub use to_vec::{ToVec, ToVecObserver};
 pub use try_map::{TryMap, TryMapObserver};
 pub use window::{Window, WindowObserver, WindowedObservable};
 pub use window_with_skip::{WindowWithSkip, WindowWithSkipObserver};
+pub use window_with_time::{WindowWithTime, WindowWithTimeObserver};
 pub use with_latest_from::{
     LatestRow, MainSlot, WithLatestFrom, WithLatestFromAll, WithLatestFromAllObserver,
     WithLatestFromAllOther, WithLatestFromObserver, WithLatestFromOther, WithLatestFromWith,
