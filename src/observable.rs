@@ -2624,6 +2624,105 @@ pub trait ObservableExt: Observable + Sized {
         GroupBy::new(self, key)
     }
 
+    /// Like [`group_by`](ObservableExt::group_by), with groups of the elements `element`
+    /// makes from the values: `key` sees each value, `element` then takes it (RxJS's
+    /// `groupBy(key, { element })`, RxJava's `groupBy(keySelector, valueSelector)`). The
+    /// rules of `group_by` hold: one subscriber per group, subscribed during the `on_next`
+    /// call that delivers it.
+    ///
+    /// ```text
+    /// source:                          -1-2-3-|
+    /// group_by_with(odd, |v| v * 10):  -a-b---|
+    ///   a (odd):                        10--30-|
+    ///   b (even):                         20---|
+    /// ```
+    ///
+    /// # Examples
+    ///
+    /// ```
+    /// use rx::prelude::*;
+    ///
+    /// let mut names = rx::source::from_iter(["ada", "bob", "alan"])
+    ///     .group_by_with(|name| name.as_bytes()[0], |name| name.len())
+    ///     .flat_map(|group| {
+    ///         let key = *group.key() as char;
+    ///         group.to_vec().map(move |lengths| (key, lengths))
+    ///     })
+    ///     .as_blocking()
+    ///     .into_iter()
+    ///     .collect::<Result<Vec<_>, _>>()
+    ///     .unwrap();
+    /// // The groups complete together, in no particular order.
+    /// names.sort();
+    /// assert_eq!(names, [('a', vec![3, 4]), ('b', vec![3])]);
+    /// ```
+    ///
+    /// # Performance
+    ///
+    /// As [`group_by`](ObservableExt::group_by), plus the call to `element`.
+    #[doc(alias = "groupBy")]
+    fn group_by_with<'a, K, V, F, E>(self, key: F, element: E) -> GroupByWith<'a, Self, F, E>
+    where
+        F: FnMut(&Self::Item) -> K,
+        E: FnMut(Self::Item) -> V,
+        K: Clone + Eq + std::hash::Hash,
+    {
+        GroupByWith::new(self, key, element)
+    }
+
+    /// Like [`group_by`](ObservableExt::group_by), with groups that end: each new group
+    /// subscribes the observable `duration` returns for its key, and completes when that
+    /// emits or completes (or fails with its error, the group alone); the next value of the
+    /// key then opens a new group (RxJS's `groupBy(key, { duration })`, Rx.NET's
+    /// `GroupByUntil`). The duration starts once the group holds its first value.
+    ///
+    /// ```text
+    /// source:                     -1-3-2---5-|
+    /// group_by_until(odd, 4):     -a---b---c-|
+    ///   a (odd):                   1-3--|
+    ///   b (even):                      2---|
+    ///   c (odd):                           5-|
+    /// ```
+    ///
+    /// # Examples
+    ///
+    /// ```
+    /// use rx::prelude::*;
+    /// use rx::schedulers::TestScheduler;
+    /// use rx::testing::{cold, TestObserver};
+    /// use rx::Notification::{Completed, Next};
+    /// use std::time::Duration;
+    ///
+    /// let ms = Duration::from_millis;
+    /// let scheduler = TestScheduler::new();
+    /// let observer = TestObserver::new();
+    /// let s = scheduler.clone();
+    /// // Sessions per user, each ending 30 ms after it opened.
+    /// cold(&scheduler, [(ms(0), Next(("ann", 1))), (ms(10), Next(("ann", 2))), (ms(40), Next(("ann", 3))), (ms(50), Completed)])
+    ///     .group_by_until(|(user, _)| *user, move |_| rx::source::timer(ms(30), s.clone()))
+    ///     .flat_map(|session| session.map(|(_, click)| click).to_vec())
+    ///     .subscribe_observer(observer.clone());
+    /// scheduler.run();
+    /// observer.assert_values(&[vec![1, 2], vec![3]]);
+    /// observer.assert_completed();
+    /// ```
+    ///
+    /// # Performance
+    ///
+    /// As [`group_by`](ObservableExt::group_by), plus one duration subscription per group,
+    /// kept (boxed) until the group ends.
+    #[doc(alias = "groupBy")]
+    #[doc(alias = "groupByUntil")]
+    fn group_by_until<'a, K, F, D, N>(self, key: F, duration: D) -> GroupByUntil<'a, Self, F, D>
+    where
+        F: FnMut(&Self::Item) -> K,
+        D: FnMut(&K) -> N,
+        N: Observable,
+        K: Clone + Eq + std::hash::Hash,
+    {
+        GroupByUntil::new(self, key, duration)
+    }
+
     /// Splits this observable into windows of `count` values each, opening a new one every
     /// `skip` values: windows overlap when `skip < count`, and values between windows are
     /// dropped when `skip > count` (RxJava's `window(count, skip)`, RxJS's
@@ -2681,6 +2780,75 @@ pub trait ObservableExt: Observable + Sized {
         Self::Item: Clone,
     {
         WindowWithSkip::new(self, count, skip)
+    }
+
+    /// Splits this observable into consecutive windows of `span` each, as
+    /// [`WindowedObservable`]s: the first opens on subscription, and each span that passes
+    /// completes the current window and opens the next, empty or not (RxJS's `windowTime`,
+    /// RxJava's `window(timespan)`). The completion of this observable completes the current
+    /// window, then the outer observer; an error fails both.
+    ///
+    /// The rules of [`window`](ObservableExt::window) hold: a single subscriber per window,
+    /// which must subscribe during the `on_next` call that delivers it, or the window is
+    /// abandoned and completes empty (its values until the next span go nowhere).
+    ///
+    /// ```text
+    /// source:                -1-2---3-4--|
+    /// window_with_time(5):   a----b----c-|
+    ///   a:                   -1-2-|
+    ///   b:                        -3-4|
+    ///   c:                             --|
+    /// ```
+    ///
+    /// [`WindowedObservable`]: crate::operators::WindowedObservable
+    ///
+    /// # Examples
+    ///
+    /// ```
+    /// use rx::prelude::*;
+    /// use rx::schedulers::TestScheduler;
+    /// use rx::testing::TestObserver;
+    /// use std::time::Duration;
+    ///
+    /// let ms = Duration::from_millis;
+    /// let scheduler = TestScheduler::new();
+    /// let observer = TestObserver::new();
+    /// rx::source::interval(ms(10), scheduler.clone())
+    ///     .take(5)
+    ///     .window_with_time(ms(25), scheduler.clone())
+    ///     .flat_map(|window| window.to_vec())
+    ///     .subscribe_observer(observer.clone());
+    /// scheduler.run();
+    /// observer.assert_values(&[vec![0, 1], vec![2, 3], vec![4]]);
+    /// observer.assert_completed();
+    /// ```
+    ///
+    /// # Scheduler
+    ///
+    /// Windows open and close from one periodic task on a worker of `scheduler`; values, the
+    /// completion and errors are handed on by whichever thread finds the operator idle, one
+    /// at a time, in order.
+    ///
+    /// # Panics
+    ///
+    /// When `span` is zero, or the scheduler is [`Immediate`](crate::schedulers::Immediate),
+    /// which would run the periodic task inline, on the subscribing thread, for ever.
+    ///
+    /// # Performance
+    ///
+    /// One allocation per subscription for the shared state, one periodic task that
+    /// reschedules itself without allocating, and two allocations per window (its state and
+    /// its boxed subscriber). A lock per value, on top of the window's own.
+    #[doc(alias = "windowTime")]
+    fn window_with_time<Sch>(
+        self,
+        span: std::time::Duration,
+        scheduler: Sch,
+    ) -> WindowWithTime<Self, Sch>
+    where
+        Sch: crate::schedulers::Scheduler,
+    {
+        WindowWithTime::new(self, span, scheduler)
     }
 
     /// Splits this observable into inner observables of `count` consecutive values each, a
@@ -4589,6 +4757,58 @@ pub trait ObservableExt: Observable + Sized {
         Sch: crate::schedulers::Scheduler,
     {
         BufferWithTimeOrCount::new(self, window, count, scheduler)
+    }
+
+    /// Emits a value only once the observable `selector` returns for it emits, unless another
+    /// value has come first (RxJS's `debounce`, RxJava's `debounce(Function)`): the form of
+    /// [`debounce`](ObservableExt::debounce) where each value chooses its own silence. Each
+    /// value disposes the duration of the value it replaces; a duration is disposed after its
+    /// first value, and one that completes without a value emits nothing. The completion
+    /// emits the value still waiting, then completes.
+    ///
+    /// ```text
+    /// source:              -a--bc--d---|
+    /// durations:            --x  --x-x--
+    /// debounce_with:       ---a-----c--d|
+    /// ```
+    ///
+    /// # Examples
+    ///
+    /// ```
+    /// use rx::prelude::*;
+    /// use rx::schedulers::TestScheduler;
+    /// use rx::testing::{cold, TimedObserver};
+    /// use rx::Notification::{Completed, Next};
+    /// use std::time::Duration;
+    ///
+    /// let ms = Duration::from_millis;
+    /// let scheduler = TestScheduler::new();
+    /// let observer = TimedObserver::new(&scheduler);
+    /// let s = scheduler.clone();
+    /// // Each value is a number of milliseconds to stay quiet for.
+    /// cold(&scheduler, [(ms(0), Next(30)), (ms(10), Next(5)), (ms(50), Completed)])
+    ///     .debounce_with(move |quiet| rx::source::timer(ms(*quiet), s.clone()))
+    ///     .subscribe_observer(observer.clone());
+    /// scheduler.run();
+    /// observer.assert_timeline(&[(ms(15), Next(5)), (ms(50), Completed)]);
+    /// ```
+    ///
+    /// # Errors
+    ///
+    /// An error from the source or from a duration is delivered once, after the other is
+    /// disposed; the value waiting is dropped.
+    ///
+    /// # Performance
+    ///
+    /// One allocation per subscription (the shared state); per value, the duration's
+    /// subscription and one uncontended lock (two when the duration fires).
+    #[doc(alias = "debounce")]
+    fn debounce_with<'a, F, D>(self, selector: F) -> DebounceWith<'a, Self, F>
+    where
+        F: FnMut(&Self::Item) -> D,
+        D: Observable,
+    {
+        DebounceWith::new(self, selector)
     }
 
     // ---------------------------------------------------------------- async interop

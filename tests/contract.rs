@@ -189,6 +189,9 @@ contract! {
     subscribe_on_immediate: |s| s.subscribe_on(rx::schedulers::Immediate);
     group_by_flattened: |s| s.group_by(|v| v % 2).flat_map(|g| g);
     window_flattened: |s| s.window(3).concat();
+    group_by_with_flattened: |s| s.group_by_with(|v| v % 2, |v| v * 3).flat_map(|g| g);
+    group_by_until_flattened: |s| s.group_by_until(|v| v % 3, |_| rx::source::never::<()>()).flat_map(|g| g);
+    group_by_until_at_once: |s| s.group_by_until(|v| v % 3, |_| rx::source::just(())).flat_map(|g| g);
     share: |s| s.share();
     auto_connect: |s| s.publish().auto_connect(1);
     share_with: |s| s.share_with(rx::operators::ShareConfig::new(rx::subjects::PublishSubject::new));
@@ -211,7 +214,12 @@ contract! {
     buffer_with: |s| s.buffer_with(rx::source::never::<()>()).map(|b| b.len() as i64);
     buffer_with_at_once: |s| s.buffer_with(rx::source::just(())).map(|b| b.len() as i64);
     window_with_skip_flattened: |s| s.window_with_skip(3, 2).flat_map(|w| w);
+    window_with_time_flattened: |s| s
+        .window_with_time(std::time::Duration::from_millis(5), rx::schedulers::TestScheduler::new())
+        .flat_map(|w| w);
     window_with_skip_gaps: |s| s.window_with_skip(2, 3).concat();
+    debounce_with_at_once: |s| s.debounce_with(|_| rx::source::just(()));
+    debounce_with_never: |s| s.debounce_with(|_| rx::source::never::<()>());
     buffer_with_time_or_count: |s| s
         .buffer_with_time_or_count(
             std::time::Duration::from_millis(5),

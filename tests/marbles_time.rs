@@ -689,3 +689,213 @@ fn timer_at_an_instant_past_emits_at_once() {
     m.expect(rx::source::timer_at(due, sch.clone()).map(|_| 'a'))
         .to_be("(a|)");
 }
+
+// ======================================================= debounce_with (debounce(selector))
+
+#[test]
+fn debounce_with_a_cold_duration() {
+    let (_, m) = setup();
+    let e1 = m.hot("  -a----bc----d-ef----|");
+    let e2 = m.cold("  ---x                ");
+    let d = e2.clone();
+    m.expect(e1.clone().debounce_with(move |_| d.clone()))
+        .to_be("----a-----c-------f-|");
+    e1.assert_subscriptions(&["^-------------------!"]);
+    e2.assert_subscriptions(&[
+        "-^--!                ",
+        "------^!             ",
+        "-------^--!          ",
+        "------------^-!      ",
+        "--------------^!     ",
+        "---------------^--!  ",
+    ]);
+}
+
+#[test]
+fn debounce_with_a_timer_per_value() {
+    let (sch, m) = setup();
+    let e1 = m.hot("  --a--b--c--d---------|");
+    let s = sch.clone();
+    m.expect(
+        e1.clone()
+            .debounce_with(move |_| rx::source::timer(ms(2), s.clone())),
+    )
+    .to_be("----a--b--c--d-------|");
+    e1.assert_subscriptions(&["^--------------------!"]);
+
+    let (sch, m) = setup();
+    let e1 = m.hot("  --a--bc--d----|");
+    let s = sch.clone();
+    m.expect(e1.debounce_with(move |_| rx::source::timer(ms(2), s.clone())))
+        .to_be("----a---c--d--|");
+
+    let (sch, m) = setup();
+    let e1 = m.hot("  ---a---b---c---d---e|");
+    let s = sch.clone();
+    m.expect(e1.debounce_with(move |_| rx::source::timer(ms(4), s.clone())))
+        .to_be("--------------------(e|)");
+
+    let (sch, m) = setup();
+    let e1 = m.hot("  --a--b--c--d---------#");
+    let s = sch.clone();
+    m.expect(e1.debounce_with(move |_| rx::source::timer(ms(2), s.clone())))
+        .to_be("----a--b--c--d-------#");
+
+    let (sch, m) = setup();
+    let e1 = m.hot("  --a--b--c--d-#");
+    let s = sch.clone();
+    m.expect(e1.debounce_with(move |_| rx::source::timer(ms(5), s.clone())))
+        .to_be("-------------#");
+}
+
+#[test]
+fn debounce_with_a_scalar_duration() {
+    let (_, m) = setup();
+    let e1 = m.hot("  --a--bc--d----|");
+    m.expect(e1.debounce_with(|_| rx::source::just(0)))
+        .to_be("--a--bc--d----|");
+}
+
+#[test]
+fn debounce_with_terminations() {
+    let (sch, m) = setup();
+    let s = sch.clone();
+    let e1 = m.hot("  -----|");
+    m.expect(
+        e1.clone()
+            .debounce_with(move |_| rx::source::timer(ms(2), s.clone())),
+    )
+    .to_be("-----|");
+    e1.assert_subscriptions(&["^----!"]);
+    let (sch, m) = setup();
+    let s = sch.clone();
+    let e1 = m.cold("|");
+    m.expect(
+        e1.clone()
+            .debounce_with(move |_| rx::source::timer(ms(2), s.clone())),
+    )
+    .to_be("|");
+    e1.assert_subscriptions(&["(^!)"]);
+    let (sch, m) = setup();
+    let s = sch.clone();
+    let e1 = m.hot("  -----#");
+    m.expect(e1.debounce_with(move |_| rx::source::timer(ms(2), s.clone())))
+        .to_be("-----#");
+    let (sch, m) = setup();
+    let s = sch.clone();
+    let e1 = m.cold("#");
+    m.expect(
+        e1.clone()
+            .debounce_with(move |_| rx::source::timer(ms(2), s.clone())),
+    )
+    .to_be("#");
+    e1.assert_subscriptions(&["(^!)"]);
+}
+
+#[test]
+fn debounce_with_unsubscribed_early() {
+    let (sch, m) = setup();
+    let s = sch.clone();
+    let e1 = m.hot("  --a--bc--d----|");
+    let unsub = "     -------!       ";
+    m.expect_subscribed(
+        e1.clone()
+            .debounce_with(move |_| rx::source::timer(ms(2), s.clone())),
+        unsub,
+    )
+    .to_be("----a---       ");
+    e1.assert_subscriptions(&["^------!       "]);
+}
+
+#[test]
+fn debounce_with_a_duration_emitting_several_times() {
+    let (_, m) = setup();
+    let e1 = m.hot("  ----a--b--c----d-----e-------|");
+    let selector = m.cold("--x-y-");
+    let d = selector.clone();
+    m.expect(e1.clone().debounce_with(move |_| d.clone()))
+        .to_be("------a--b--c----d-----e-----|");
+    e1.assert_subscriptions(&["^----------------------------!"]);
+    selector.assert_subscriptions(&[
+        "----^-!                      ",
+        "-------^-!                   ",
+        "----------^-!                ",
+        "---------------^-!           ",
+        "---------------------^-!     ",
+    ]);
+}
+
+#[test]
+fn debounce_with_a_failing_duration() {
+    let (_, m) = setup();
+    let e1 = m.hot("  --------a--------b--------c---------|");
+    let selectors = std::sync::Mutex::new(std::collections::VecDeque::from([
+        m.cold("                  -x-y-                        "),
+        m.cold("                           --x-y-              "),
+        m.cold("                                    ---#       "),
+    ]));
+    let durations: Vec<_> = selectors.lock().unwrap().iter().cloned().collect();
+    m.expect(
+        e1.clone()
+            .debounce_with(move |_| selectors.lock().unwrap().pop_front().unwrap()),
+    )
+    .to_be("---------a---------b---------#       ");
+    e1.assert_subscriptions(&["^----------------------------!       "]);
+    durations[0].assert_subscriptions(&["--------^!                           "]);
+    durations[1].assert_subscriptions(&["-----------------^-!                 "]);
+    durations[2].assert_subscriptions(&["--------------------------^--!       "]);
+}
+
+// ======================================================= window_with_time (windowTime(span))
+
+#[test]
+fn window_with_time_emits_a_window_per_span() {
+    let (sch, m) = setup();
+    let source = m.hot("--1--2--^--a--b--c--d--e--f--g--h--|");
+    let t = m.time("                ----------|                 ");
+    let names = std::sync::Arc::new(std::sync::Mutex::new(vec!['z', 'y', 'x']));
+    let n = names.clone();
+    // The windows as they open...
+    m.expect(
+        source
+            .clone()
+            .window_with_time(t, sch.clone())
+            .map(move |w| {
+                w.subscribe(|_| {});
+                n.lock().unwrap().pop().unwrap()
+            }),
+    )
+    .to_be("        x---------y---------z------|");
+    source.assert_subscriptions(&["        ^--------------------------!"]);
+
+    // ...and what each holds when it closes: x = ---a--b--c|, y = --d--e--f-|, z = -g--h--|.
+    let (sch, m) = setup();
+    let source = m.hot("--1--2--^--a--b--c--d--e--f--g--h--|");
+    m.expect(
+        source
+            .window_with_time(t, sch.clone())
+            .flat_map(|w| w.to_vec()),
+    )
+    .to_be_with(
+        "        ----------x---------y------(z|)",
+        [
+            ('x', vec!['a', 'b', 'c']),
+            ('y', vec!['d', 'e', 'f']),
+            ('z', vec!['g', 'h']),
+        ],
+    );
+}
+
+#[test]
+fn window_with_time_an_empty_source_gives_one_empty_window() {
+    let (sch, m) = setup();
+    let source = m.cold("|");
+    m.expect(
+        source
+            .clone()
+            .window_with_time(ms(5), sch.clone())
+            .flat_map(|w| w.to_vec()),
+    )
+    .to_be_with("(w|)", [('w', vec![])]);
+    source.assert_subscriptions(&["(^!)"]);
+}

@@ -180,3 +180,101 @@ fn timer_at_on_a_thread_fires_once_not_early() {
         o.assert_completed();
     }
 }
+
+#[test]
+fn debounce_with_durations_racing_upstream() {
+    for round in 0..20 {
+        let o = TestObserver::new();
+        rx::source::from_iter(0..2000)
+            .subscribe_on(NewThread)
+            .debounce_with(move |_| rx::source::timer(tiny(round), NewThread))
+            .subscribe_observer(o.clone());
+        wait_terminated(&o);
+        o.assert_rules();
+        o.assert_completed();
+        let values = o.values();
+        assert!(values.windows(2).all(|w| w[0] < w[1]));
+        assert_eq!(
+            values.last(),
+            Some(&1999),
+            "the last value goes out on completion"
+        );
+    }
+}
+
+#[test]
+fn group_by_with_groups_taken_on_other_threads() {
+    for _ in 0..20 {
+        let o = TestObserver::new();
+        rx::source::from_iter(0..2000)
+            .subscribe_on(NewThread)
+            .group_by_with(|v| v % 3, |v| v * 10)
+            .flat_map(|g| {
+                let key = *g.key();
+                g.observe_on(NewThread).to_vec().map(move |v| (key, v))
+            })
+            .subscribe_observer(o.clone());
+        wait_terminated(&o);
+        o.assert_rules();
+        o.assert_completed();
+        let mut groups = o.values();
+        groups.sort();
+        assert_eq!(groups.len(), 3);
+        for (key, values) in groups {
+            let expected: Vec<i32> = (0..2000).filter(|v| v % 3 == key).map(|v| v * 10).collect();
+            assert_eq!(values, expected);
+        }
+    }
+}
+
+#[test]
+fn group_by_until_durations_ending_groups_on_other_threads() {
+    for round in 0..20 {
+        let o = TestObserver::new();
+        rx::source::from_iter(0..2000)
+            .subscribe_on(NewThread)
+            .group_by_until(
+                |v| v % 3,
+                move |_| rx::source::timer(tiny(round), NewThread),
+            )
+            .flat_map(|g| {
+                let key = *g.key();
+                g.to_vec().map(move |v| (key, v))
+            })
+            .subscribe_observer(o.clone());
+        wait_terminated(&o);
+        o.assert_rules();
+        o.assert_completed();
+        // However the durations cut them, the groups of each key hold its values, each once.
+        for key in 0..3 {
+            let values: Vec<i32> = o
+                .values()
+                .into_iter()
+                .filter(|(k, _)| *k == key)
+                .flat_map(|(_, v)| v)
+                .collect();
+            let mut sorted = values.clone();
+            sorted.sort();
+            assert_eq!(
+                sorted,
+                (0..2000).filter(|v| v % 3 == key).collect::<Vec<_>>()
+            );
+        }
+    }
+}
+
+#[test]
+fn window_with_time_ticks_racing_upstream() {
+    for round in 0..20 {
+        let o = TestObserver::new();
+        rx::source::from_iter(0..2000)
+            .subscribe_on(NewThread)
+            .window_with_time(tiny(round), NewThread)
+            .flat_map(|w| w.to_vec())
+            .subscribe_observer(o.clone());
+        wait_terminated(&o);
+        o.assert_rules();
+        o.assert_completed();
+        assert_eq!(o.values().concat(), (0..2000).collect::<Vec<_>>());
+    }
+}

@@ -3,6 +3,7 @@
 //! The observer keeps a map from key to open group; the groups themselves, their buffering,
 //! abandonment and the reference-counted upstream are in `split_core`.
 
+use super::flat_map::{Identity, identity};
 use super::split_core::{self, Inner, InnerSubscription};
 use super::split_refs::{Refs, SplitSubscription};
 use crate::Error;
@@ -67,30 +68,45 @@ where
 
     fn subscribe_observer(self, observer: O) -> SplitSubscription<'a> {
         let refs = Arc::new(Refs::new());
-        let handle = self.source.subscribe_observer(GroupByObserver {
-            downstream: observer,
-            key: self.key,
-            groups: HashMap::new(),
-            refs: refs.clone(),
-        });
+        let handle = self.source.subscribe_observer(GroupByObserver::new(
+            observer,
+            self.key,
+            identity,
+            refs.clone(),
+        ));
         refs.set_upstream(handle);
         SplitSubscription::new(refs)
     }
 }
 
-/// The observer [`GroupBy`] subscribes upstream.
-pub struct GroupByObserver<'a, O, F, K, T> {
+/// The observer [`GroupBy`] and [`GroupByWith`](crate::operators::GroupByWith) subscribe
+/// upstream; its groups are of elements `V`, made from each value by `E` (the value itself
+/// for `group_by`).
+pub struct GroupByObserver<'a, O, F, K, V, E = Identity<V>> {
     downstream: O,
     key: F,
+    element: E,
     /// The groups subscribed in time; an entry that has since been disposed is replaced by a
     /// new group when its key comes again.
-    groups: HashMap<K, Arc<Inner<'a, T>>>,
+    groups: HashMap<K, Arc<Inner<'a, V>>>,
     refs: Arc<Refs<'a>>,
 }
 
-impl<'a, T, O, F, K> GroupByObserver<'a, O, F, K, T>
+impl<'a, O, F, K, V, E> GroupByObserver<'a, O, F, K, V, E> {
+    pub(crate) fn new(downstream: O, key: F, element: E, refs: Arc<Refs<'a>>) -> Self {
+        GroupByObserver {
+            downstream,
+            key,
+            element,
+            groups: HashMap::new(),
+            refs,
+        }
+    }
+}
+
+impl<'a, V, O, F, K, E> GroupByObserver<'a, O, F, K, V, E>
 where
-    O: Observer<GroupedObservable<'a, K, T>>,
+    O: Observer<GroupedObservable<'a, K, V>>,
 {
     /// Whether the outer downstream still wants groups; releases its reference once it does
     /// not.
@@ -112,14 +128,16 @@ where
     }
 }
 
-impl<'a, T, O, F, K> Observer<T> for GroupByObserver<'a, O, F, K, T>
+impl<'a, T, V, O, F, K, E> Observer<T> for GroupByObserver<'a, O, F, K, V, E>
 where
-    O: Observer<GroupedObservable<'a, K, T>>,
+    O: Observer<GroupedObservable<'a, K, V>>,
     F: FnMut(&T) -> K,
+    E: FnMut(T) -> V,
     K: Clone + Eq + Hash,
 {
     fn on_next(&mut self, value: T) {
         let key = (self.key)(&value);
+        let value = (self.element)(value);
         let value = match self.groups.get(&key) {
             Some(group) => match group.try_next(value) {
                 Ok(()) => return,
@@ -170,7 +188,7 @@ where
     }
 }
 
-impl<O, F, K, T> fmt::Debug for GroupByObserver<'_, O, F, K, T> {
+impl<O, F, K, V, E> fmt::Debug for GroupByObserver<'_, O, F, K, V, E> {
     fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
         f.debug_struct("GroupByObserver")
             .field("open_groups", &self.groups.len())
@@ -191,7 +209,12 @@ pub struct GroupedObservable<'a, K, T> {
     inner: Arc<Inner<'a, T>>,
 }
 
-impl<K, T> GroupedObservable<'_, K, T> {
+impl<'a, K, T> GroupedObservable<'a, K, T> {
+    /// The group of `key` over `inner`, for the other grouping operators.
+    pub(crate) fn new(key: K, inner: Arc<Inner<'a, T>>) -> Self {
+        GroupedObservable { key, inner }
+    }
+
     /// The key shared by this group's values.
     pub fn key(&self) -> &K {
         &self.key

@@ -22,6 +22,7 @@ mod concat_with;
 mod contains;
 mod count;
 mod debounce;
+mod debounce_with;
 mod default_if_empty;
 mod delay;
 mod delay_subscription;
@@ -41,6 +42,8 @@ mod first_or;
 pub(crate) mod flat_map;
 mod flat_map_iter;
 mod group_by;
+mod group_by_until;
+mod group_by_with;
 mod ignore_elements;
 mod is_empty;
 mod last;
@@ -92,6 +95,7 @@ mod to_vec;
 mod try_map;
 mod window;
 mod window_with_skip;
+mod window_with_time;
 mod with_latest_from;
 mod zip;
 
@@ -118,6 +122,7 @@ pub use concat_with::{ConcatWith, ConcatWithObserver, ConcatWithSubscription, Co
 pub use contains::{Contains, ContainsObserver};
 pub use count::{Count, CountObserver};
 pub use debounce::{Debounce, DebounceObserver};
+pub use debounce_with::{DebounceWith, DebounceWithObserver, DurationObserver};
 pub use default_if_empty::{DefaultIfEmpty, DefaultIfEmptyObserver};
 pub use delay::{Delay, DelayObserver};
 pub use delay_subscription::DelaySubscription;
@@ -136,6 +141,8 @@ pub use first_or::{FirstOr, FirstOrObserver};
 pub use flat_map::{FlatMap, FlatMapInner, FlatMapOuter};
 pub use flat_map_iter::{FlatMapIter, FlatMapIterObserver};
 pub use group_by::{GroupBy, GroupByObserver, GroupedObservable};
+pub use group_by_until::{GroupByUntil, GroupByUntilObserver, GroupDurationObserver};
+pub use group_by_with::GroupByWith;
 pub use ignore_elements::{IgnoreElements, IgnoreElementsObserver};
 pub use is_empty::{IsEmpty, IsEmptyObserver};
 pub use last::{Last, LastObserver};
@@ -189,6 +196,7 @@ pub use to_vec::{ToVec, ToVecObserver};
 pub use try_map::{TryMap, TryMapObserver};
 pub use window::{Window, WindowObserver, WindowedObservable};
 pub use window_with_skip::{WindowWithSkip, WindowWithSkipObserver};
+pub use window_with_time::{WindowWithTime, WindowWithTimeObserver};
 pub use with_latest_from::{
     LatestRow, MainSlot, WithLatestFrom, WithLatestFromAll, WithLatestFromAllObserver,
     WithLatestFromAllOther, WithLatestFromObserver, WithLatestFromOther, WithLatestFromWith,

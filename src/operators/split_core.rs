@@ -108,6 +108,12 @@ impl<'a, T> Inner<'a, T> {
         }
     }
 
+    /// Whether it takes no more values: ended, or closed by its subscriber.
+    pub(crate) fn is_ended(&self) -> bool {
+        let state = self.state.lock();
+        state.closed || state.end.is_some()
+    }
+
     /// Called once the operator has emitted it: abandons it when nobody has subscribed yet,
     /// and says so. The caller then ends it.
     pub(crate) fn abandon_unless_subscribed(&self) -> bool {
