@@ -371,7 +371,7 @@ impl<T, F: Flavour> Core<T, F> {
 }
 
 impl<T: Clone, F: Flavour> Core<T, F> {
-    #[inline]
+    #[inline(always)]
     pub(crate) fn on_next(&self, value: T) {
         // Acquire pairs with the Release that gave the role up, so this thread sees the last
         // holder's writes to `delivery`.
@@ -815,7 +815,10 @@ impl<T: Clone> Delivery<T> {
         // Registered before the replay, so a disposal made by a replayed value's callback
         // finds it.
         let entry = Some(sink);
-        if key < self.slots.len() {
+        if key == self.slots.len() {
+            // The common case: the slab hands out keys in order while none is freed.
+            self.slots.push(entry);
+        } else if key < self.slots.len() {
             self.slots[key] = entry;
         } else {
             self.slots.resize_with(key, || None);

@@ -209,7 +209,7 @@ macro_rules! subject_handle {
             /// [`observer()`](Self::observer)'s `on_next` does, without making an observer.
             #[doc(alias = "onNext")]
             #[doc(alias = "next")]
-            #[inline]
+            #[inline(always)]
             pub fn on_next(&self, value: T) {
                 self.core.on_next(value)
             }
