@@ -48,8 +48,9 @@
 //!
 //! # Rules
 //!
-//! - **Serialised delivery.** Any thread may call the observer side, and observers may call
-//!   back into the subject from their callbacks. Notifications reach the subscribers one at a
+//! - **Serialised delivery.** Any thread may call the observer side (the subject's own thread,
+//!   for a [`local`] subject), and observers may call back into the subject from their
+//!   callbacks. Notifications reach the subscribers one at a
 //!   time, each notification reaching every subscriber before the next one starts. A call that
 //!   finds a delivery running does not wait for it: it queues its notification, which the
 //!   delivering thread passes on before it returns. So `on_next` never blocks, and a callback
