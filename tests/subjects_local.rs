@@ -337,3 +337,14 @@ fn a_panicking_subscriber_leaves_the_local_subject_working() {
     o.assert_values(&[1, 3]);
     o.assert_completed();
 }
+
+#[test]
+fn a_subscription_handle_is_a_pointer_a_key_and_an_id_in_both_flavours() {
+    use std::mem::size_of;
+    let expected = 2 * size_of::<usize>() + size_of::<u64>();
+    assert_eq!(size_of::<SubjectSubscription<i32>>(), expected);
+    assert_eq!(
+        size_of::<rx::subjects::SubjectSubscription<i32>>(),
+        expected
+    );
+}

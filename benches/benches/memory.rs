@@ -3,6 +3,10 @@
 //! `interval` on a scheduler; the heap the counting allocator sees held afterwards, divided
 //! by 10,000.
 //!
+//! Each subject scenario runs in both flavours, like for like: rx's thread-safe subject beside
+//! rxRust's `Shared` one, and rx's `subjects::local` subject (the scenario marked
+//! "single-threaded") beside rxRust's `Local` one.
+//!
 //! The handles `subscribe` returns are kept in a vector allocated beforehand, so what is
 //! counted is what the subscriptions hold on the heap; the handle's own size, which the
 //! caller holds on top, is reported beside it.
@@ -10,7 +14,7 @@
 use crate::harness::sink;
 use rx::prelude::*;
 use rx::schedulers::TestScheduler;
-use rx::subjects::{BehaviorSubject, PublishSubject};
+use rx::subjects::{BehaviorSubject, PublishSubject, local};
 use rx_benches::{Counter, MemoryRecord, count, write_memory_records};
 use rxrust::prelude::{
     Local, Observable as _, ObservableFactory as _, Observer as _, Shared, Subscription as _,
@@ -75,6 +79,7 @@ pub fn run() {
 
     // ---- PublishSubject
     let scenario = "PublishSubject + map + filter + subscribe";
+    let local_scenario = "PublishSubject + map + filter + subscribe (single-threaded)";
     {
         let subject = PublishSubject::<i32>::new();
         let reached = Arc::new(AtomicUsize::new(0));
@@ -101,12 +106,37 @@ pub fn run() {
         ));
     }
     {
+        let subject = local::PublishSubject::<i32>::new();
+        let reached = std::rc::Rc::new(std::cell::Cell::new(0));
+        let r = reached.clone();
+        records.push(measure(
+            local_scenario,
+            "rx",
+            Some("rx::subjects::local::PublishSubject: single-threaded (Rc, Cell)"),
+            || {
+                let r = r.clone();
+                subject
+                    .observable()
+                    .map(|v| v * 2)
+                    .filter(|v| v % 3 != 1)
+                    .subscribe(move |v| {
+                        sink(v);
+                        r.set(r.get() + 1);
+                    })
+            },
+            || {
+                subject.on_next(3);
+                reached.get()
+            },
+        ));
+    }
+    {
         let mut subject = Local::subject::<i32, Infallible>();
         let reached = std::rc::Rc::new(std::cell::Cell::new(0));
         let r = reached.clone();
         let source = subject.clone();
         records.push(measure(
-            scenario,
+            local_scenario,
             "rxrust",
             local_subject,
             || {
@@ -134,7 +164,7 @@ pub fn run() {
         let source = subject.clone();
         records.push(measure(
             scenario,
-            "rxrust-shared",
+            "rxrust",
             Some("Shared::subject(): thread-safe, as rx's is"),
             || {
                 let r = r.clone();
@@ -156,6 +186,7 @@ pub fn run() {
 
     // ---- BehaviorSubject
     let scenario = "BehaviorSubject + map + filter + subscribe";
+    let local_scenario = "BehaviorSubject + map + filter + subscribe (single-threaded)";
     {
         let subject = BehaviorSubject::new(0);
         let reached = Arc::new(AtomicUsize::new(0));
@@ -184,12 +215,38 @@ pub fn run() {
         ));
     }
     {
+        let subject = local::BehaviorSubject::new(0);
+        let reached = std::rc::Rc::new(std::cell::Cell::new(0));
+        let r = reached.clone();
+        records.push(measure(
+            local_scenario,
+            "rx",
+            Some("rx::subjects::local::BehaviorSubject: single-threaded (Rc, Cell)"),
+            || {
+                let r = r.clone();
+                subject
+                    .observable()
+                    .map(|v| v * 2)
+                    .filter(|v| v % 3 != 1)
+                    .subscribe(move |v| {
+                        sink(v);
+                        r.set(r.get() + 1);
+                    })
+            },
+            || {
+                reached.set(0);
+                subject.on_next(3);
+                reached.get()
+            },
+        ));
+    }
+    {
         let mut subject = Local::behavior_subject::<i32, Infallible>(0);
         let reached = std::rc::Rc::new(std::cell::Cell::new(0));
         let r = reached.clone();
         let source = subject.clone();
         records.push(measure(
-            scenario,
+            local_scenario,
             "rxrust",
             Some("Local::behavior_subject(): single-threaded (Rc<RefCell>)"),
             || {
@@ -218,7 +275,7 @@ pub fn run() {
         let source = subject.clone();
         records.push(measure(
             scenario,
-            "rxrust-shared",
+            "rxrust",
             Some("Shared::behavior_subject(): thread-safe, as rx's is"),
             || {
                 let r = r.clone();

@@ -1,27 +1,32 @@
 //! The engine behind every subject: a registry of type-erased observers and the serialiser that
-//! delivers to them.
+//! delivers to them, written once over a [`Flavour`] (see [`crate::sync`]): `Arc`, atomics and
+//! a mutex for the thread-safe subjects, `Rc`, `Cell` and `RefCell` for the local ones.
 //!
 //! # Algorithm
 //!
 //! Queue-drain ("emitter loop"), as RxJava's `SerializedObserver` and its `wip` drain loops.
 //! `wip` counts requests for the *delivery role*. Whoever moves it from zero holds the role and
-//! is the only thread that touches `Delivery` (the observers and the replay state), until it
+//! is the only caller that touches `Delivery` (the observers and the replay state), until it
 //! brings `wip` back to zero. Every other call — from another thread, or from inside an
 //! observer's callback on the holder's own thread — records its event in the `Inbox` under a
 //! short lock, increments `wip` and returns; the holder sees the increment when it tries to
 //! leave, delivers what was recorded and tries again. Nobody ever waits for a delivery to end,
 //! so a callback may call back into the subject, and two subjects feeding each other from two
-//! threads cannot deadlock.
+//! threads cannot deadlock. On one thread (the local flavour) the same protocol is what queues
+//! re-entrant calls; `wip` is then a `Cell` and the lock a `RefCell`, never borrowed while an
+//! observer runs.
 //!
 //! The fast path, `on_next` when nobody is delivering, is one compare-exchange to take the role,
-//! the calls, and one fetch-sub to give it back: no lock and no allocation. The inbox lock is
-//! never held while an observer runs.
+//! the calls, and one fetch-sub to give it back: no lock and no allocation (and, in the local
+//! flavour, no atomic operation). The inbox lock is never held while an observer runs.
 //!
-//! Subscribing always goes through the inbox, so it is ordered with the events around it; the
-//! new observer is registered between two notifications, never during one. Disposing removes the
-//! subscription from the inbox's table at once, and bumps `disposals`: the holder compares it
-//! with what it last saw before each call to an observer, so an observer disposed by a callback
-//! of the same delivery is not called again.
+//! Subscribing when nobody is delivering takes the role and registers the observer at once;
+//! otherwise it goes through the inbox, so it is ordered with the events around it: the new
+//! observer is registered between two notifications, never during one. Disposing marks the
+//! subscription disposed in the inbox's table at once, and bumps `disposals`: the holder
+//! compares it with what it last saw before each call to an observer, so an observer disposed
+//! by a callback of the same delivery is not called again. The holder then drops the observer
+//! and frees its key; until then the key is not reused, so the holder's table needs no ids.
 
 use crate::Error;
 use crate::observable::{Observable, Subscribe};
@@ -207,16 +212,24 @@ unsafe impl<T: Send> Send for Core<T, Shared> {}
 
 struct Inbox<T> {
     events: VecDeque<Event<T>>,
-    /// Every live subscription: key → id. The key indexes `Delivery::slots`; the id, never
-    /// reused, tells a stale handle from the subscription that took its key over.
+    /// Every subscription whose key is taken: key → id, with [`DISPOSED`] set once it was
+    /// disposed. The key indexes `Delivery::slots`, and is freed only once the holder has
+    /// emptied its slot, so a slot never holds an observer of another subscription than the
+    /// key's and needs no id of its own. The id, never reused, tells a stale handle from the
+    /// subscription that took its key over.
     live: Slab<u64>,
+    /// How many entries of `live` are not disposed.
+    live_count: usize,
     next_id: u64,
-    /// Disposed subscriptions whose observers the holder has not dropped yet.
-    vacated: Vec<(usize, u64)>,
+    /// Keys of disposed subscriptions whose observers the holder has not dropped yet.
+    vacated: Vec<usize>,
     /// A `BehaviorSubject`'s current value, as of the last `on_next` accepted (not delivered:
     /// RxJava sets it before emitting); `None` after an error.
     latest: Option<T>,
 }
+
+/// Marks a disposed subscription's id in `Inbox::live`, until the holder frees its key.
+const DISPOSED: u64 = 1 << 63;
 
 enum Event<T> {
     Next(T),
@@ -232,7 +245,7 @@ enum Event<T> {
 
 struct Delivery<T> {
     /// Indexed by key; trailing empty slots are trimmed, so the last slot, if any, is live.
-    slots: Vec<Option<Entry<T>>>,
+    slots: Vec<Option<BoxedSink<T>>>,
     state: State<T>,
     /// The terminal notification, once delivered.
     terminal: Option<Terminal>,
@@ -240,12 +253,7 @@ struct Delivery<T> {
     /// Swapped with the inbox's queues, so events are handled without the lock and without
     /// allocating.
     events: VecDeque<Event<T>>,
-    vacated: Vec<(usize, u64)>,
-}
-
-struct Entry<T> {
-    id: u64,
-    sink: BoxedSink<T>,
+    vacated: Vec<usize>,
 }
 
 #[derive(Clone)]
@@ -304,6 +312,7 @@ impl<T, F: Flavour> Core<T, F> {
             inbox: Lock::new(Inbox {
                 events: VecDeque::new(),
                 live: Slab::new(),
+                live_count: 0,
                 next_id: 0,
                 vacated: Vec::new(),
                 latest,
@@ -331,7 +340,7 @@ impl<T, F: Flavour> Core<T, F> {
 
     /// Whether any subscription is live (including ones not yet registered by the holder).
     pub(crate) fn has_observers(&self) -> bool {
-        !self.inbox.lock().live.is_empty()
+        self.inbox.lock().live_count > 0
     }
 
     fn is_live(&self, key: usize, id: u64) -> bool {
@@ -362,7 +371,7 @@ impl<T, F: Flavour> Core<T, F> {
 }
 
 impl<T: Clone, F: Flavour> Core<T, F> {
-    #[inline]
+    #[inline(always)]
     pub(crate) fn on_next(&self, value: T) {
         // Acquire pairs with the Release that gave the role up, so this thread sees the last
         // holder's writes to `delivery`.
@@ -454,13 +463,14 @@ impl<T: Clone, F: Flavour> Core<T, F> {
         let key = if terminated {
             None
         } else {
+            inbox.live_count += 1;
             Some(inbox.live.insert(id))
         };
         match key {
             // Nothing recorded is waiting: register at once, without a trip through the inbox.
-            Some(key) if holds_role && inbox.events.is_empty() && inbox.vacated.is_empty() => {
+            Some(key) if holds_role && inbox.events.is_empty() => {
                 drop(inbox);
-                this.hold_role(|d| d.register(this, key, id, sink));
+                this.hold_role(|d| d.register(this, key, sink));
             }
             _ => {
                 inbox.events.push_back(Event::Subscribe { key, id, sink });
@@ -474,7 +484,7 @@ impl<T: Clone, F: Flavour> Core<T, F> {
         }
         SubjectSubscription {
             core: F::downgrade(this),
-            key,
+            key: key.unwrap_or(NO_KEY),
             id,
         }
     }
@@ -486,8 +496,9 @@ impl<T: Clone, F: Flavour> Core<T, F> {
             if inbox.live.get(key) != Some(&id) {
                 return;
             }
-            inbox.live.remove(key);
-            inbox.vacated.push((key, id));
+            inbox.live[key] = id | DISPOSED;
+            inbox.live_count -= 1;
+            inbox.vacated.push(key);
             // Release pairs with the holder's Acquire load in `Delivery::sync`.
             self.disposals.fetch_add(1, Ordering::Release);
         }
@@ -562,12 +573,10 @@ impl<T: Clone> Delivery<T> {
                     // Read under the lock that every disposal bumps it under, so it matches
                     // the vacated list taken with it.
                     self.seen_disposals = core.disposals.load(Ordering::Relaxed);
-                    // Vacated keys before events: a key freed by a disposal may already be
-                    // reused by a subscription in `events`.
                     mem::swap(&mut inbox.vacated, &mut self.vacated);
                     mem::swap(&mut inbox.events, &mut self.events);
                 }
-                self.drop_vacated();
+                self.drop_vacated(core);
                 if self.events.is_empty() {
                     return;
                 }
@@ -598,20 +607,28 @@ impl<T: Clone> Delivery<T> {
             self.seen_disposals = core.disposals.load(Ordering::Relaxed);
             mem::swap(&mut inbox.vacated, &mut self.vacated);
         }
-        self.drop_vacated();
+        self.drop_vacated(core);
     }
 
-    /// Drops the observers of disposed subscriptions; no lock is held, as dropping an observer
-    /// runs its owner's code.
-    fn drop_vacated(&mut self) {
-        while let Some((key, id)) = self.vacated.pop() {
-            if let Some(slot) = self.slots.get_mut(key)
-                && slot.as_ref().is_some_and(|e| e.id == id)
-            {
+    /// Drops the observers of disposed subscriptions, with no lock held, as dropping an
+    /// observer runs its owner's code; then frees their keys. A key's slot holds its own
+    /// subscription's observer, or nothing if it is not registered yet (its `Subscribe` event
+    /// then finds it no longer live).
+    fn drop_vacated<F: Flavour>(&mut self, core: &Core<T, F>) {
+        if self.vacated.is_empty() {
+            return;
+        }
+        for &key in &self.vacated {
+            if let Some(slot) = self.slots.get_mut(key) {
                 *slot = None;
             }
         }
         self.trim();
+        let mut inbox = core.inbox.lock();
+        for key in self.vacated.drain(..) {
+            debug_assert!(inbox.live.get(key).is_some_and(|id| id & DISPOSED != 0));
+            inbox.live.remove(key);
+        }
     }
 
     fn trim(&mut self) {
@@ -622,17 +639,19 @@ impl<T: Clone> Delivery<T> {
 
     /// Forgets an observer that said it is disposed.
     fn remove<F: Flavour>(&mut self, core: &Core<T, F>, key: usize) {
-        let Some(entry) = self.slots[key].take() else {
+        let Some(sink) = self.slots[key].take() else {
             return;
         };
         {
             let mut inbox = core.inbox.lock();
-            if inbox.live.get(key) == Some(&entry.id) {
+            // A key disposed meanwhile is freed with the vacated ones.
+            if inbox.live.get(key).is_some_and(|id| id & DISPOSED == 0) {
                 inbox.live.remove(key);
+                inbox.live_count -= 1;
             }
         }
         self.trim();
-        drop(entry);
+        drop(sink);
     }
 
     #[inline]
@@ -684,8 +703,8 @@ impl<T: Clone> Delivery<T> {
         self.sync(core);
         // One subscriber is the common case; keep its path short and the loop out of line.
         if self.slots.len() == 1 {
-            if let Some(entry) = &mut self.slots[0]
-                && !entry.sink.next(value)
+            if let Some(sink) = &mut self.slots[0]
+                && !sink.next(value)
             {
                 self.remove(core, 0);
             }
@@ -701,8 +720,8 @@ impl<T: Clone> Delivery<T> {
             if key + 1 >= self.slots.len() {
                 break;
             }
-            if let Some(entry) = &mut self.slots[key]
-                && !entry.sink.next(value.clone())
+            if let Some(sink) = &mut self.slots[key]
+                && !sink.next(value.clone())
             {
                 self.remove(core, key);
             }
@@ -712,8 +731,8 @@ impl<T: Clone> Delivery<T> {
         // The last slot is live (trailing empty slots are trimmed and nothing is added during
         // a broadcast), so the value moves into it instead of being cloned. Removals may have
         // trimmed the table below `key`.
-        if let Some(Some(entry)) = self.slots.get_mut(key)
-            && !entry.sink.next(value)
+        if let Some(Some(sink)) = self.slots.get_mut(key)
+            && !sink.next(value)
         {
             self.remove(core, key);
         }
@@ -736,22 +755,23 @@ impl<T: Clone> Delivery<T> {
                 break;
             }
             if let Some(value) = &last
-                && let Some(entry) = &mut self.slots[key]
+                && let Some(sink) = &mut self.slots[key]
             {
-                if !entry.sink.next(value.clone()) {
+                if !sink.next(value.clone()) {
                     self.slots[key] = None;
                 }
                 // The value's callback may have disposed this very subscription.
                 self.sync(core);
             }
-            if let Some(entry) = self.slots.get_mut(key).and_then(Option::take) {
-                deliver_terminal(entry.sink, &terminal);
+            if let Some(sink) = self.slots.get_mut(key).and_then(Option::take) {
+                deliver_terminal(sink, &terminal);
             }
             key += 1;
         }
         self.slots.clear();
         let mut inbox = core.inbox.lock();
         inbox.live.clear();
+        inbox.live_count = 0;
         inbox.vacated.clear();
     }
 
@@ -787,15 +807,18 @@ impl<T: Clone> Delivery<T> {
             // Disposed before it got here: its key may even belong to a newer subscription.
             return;
         }
-        self.register(core, key, id, sink);
+        self.register(core, key, sink);
     }
 
     /// Registers a live subscription, then starts it with what the kind replays.
-    fn register<F: Flavour>(&mut self, core: &Core<T, F>, key: usize, id: u64, sink: BoxedSink<T>) {
+    fn register<F: Flavour>(&mut self, core: &Core<T, F>, key: usize, sink: BoxedSink<T>) {
         // Registered before the replay, so a disposal made by a replayed value's callback
         // finds it.
-        let entry = Some(Entry { id, sink });
-        if key < self.slots.len() {
+        let entry = Some(sink);
+        if key == self.slots.len() {
+            // The common case: the slab hands out keys in order while none is freed.
+            self.slots.push(entry);
+        } else if key < self.slots.len() {
             self.slots[key] = entry;
         } else {
             self.slots.resize_with(key, || None);
@@ -804,13 +827,13 @@ impl<T: Clone> Delivery<T> {
         match &mut self.state {
             State::Behavior(latest) => {
                 let latest = latest.clone();
-                self.send_to(core, key, id, latest);
+                self.send_to(core, key, latest);
             }
             State::Replay { values, times } => {
                 trim_stale_now(core, values, times);
                 let mut i = 0;
                 while let Some(value) = self.replayed(i) {
-                    if !self.send_to(core, key, id, value) {
+                    if !self.send_to(core, key, value) {
                         break;
                     }
                     i += 1;
@@ -827,12 +850,13 @@ impl<T: Clone> Delivery<T> {
         }
     }
 
-    /// Delivers to one registered observer; answers whether it is still registered.
-    fn send_to<F: Flavour>(&mut self, core: &Core<T, F>, key: usize, id: u64, value: T) -> bool {
+    /// Delivers to one registered observer; answers whether it is still registered. The slot
+    /// of `key` holds that observer or nothing: no other subscription is registered meanwhile.
+    fn send_to<F: Flavour>(&mut self, core: &Core<T, F>, key: usize, value: T) -> bool {
         self.sync(core);
         match self.slots.get_mut(key) {
-            Some(Some(entry)) if entry.id == id => {
-                if entry.sink.next(value) {
+            Some(Some(sink)) => {
+                if sink.next(value) {
                     true
                 } else {
                     self.remove(core, key);
@@ -995,10 +1019,15 @@ impl<T: Clone, F: Flavour> Observer<T> for SubjectObserver<T, F> {
 /// make a cycle that outlives every other handle of the subject.
 pub struct SubjectSubscription<T, F: Flavour = Shared> {
     core: F::Weak<Core<T, F>>,
-    /// `None` when the subject had terminated before the subscription was made.
-    key: Option<usize>,
+    /// [`NO_KEY`] when the subject had terminated before the subscription was made (not an
+    /// `Option`, which would make the handle 8 bytes larger).
+    key: usize,
     id: u64,
 }
+
+/// The key of a subscription made after its subject terminated: never a slab key, as a slab
+/// that large could not be allocated.
+const NO_KEY: usize = usize::MAX;
 
 impl<T, F: Flavour> Clone for SubjectSubscription<T, F> {
     fn clone(&self) -> Self {
@@ -1021,16 +1050,16 @@ impl<T, F: Flavour> fmt::Debug for SubjectSubscription<T, F> {
 impl<T: Clone, F: Flavour> Subscription for SubjectSubscription<T, F> {
     fn dispose(&self) {
         // A subject that is gone has dropped its observers: nothing is left to remove.
-        if let Some(key) = self.key
+        if self.key != NO_KEY
             && let Some(core) = F::upgrade(&self.core)
         {
-            core.unsubscribe(key, self.id);
+            core.unsubscribe(self.key, self.id);
         }
     }
 
     fn is_disposed(&self) -> bool {
-        self.key
-            .is_none_or(|key| F::upgrade(&self.core).is_none_or(|core| !core.is_live(key, self.id)))
+        self.key == NO_KEY
+            || F::upgrade(&self.core).is_none_or(|core| !core.is_live(self.key, self.id))
     }
 }
 

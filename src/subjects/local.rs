@@ -45,6 +45,23 @@
 //! clicks.on_next(());
 //! assert_eq!(label.borrow().text, "clicked 2 times");
 //! ```
+//!
+//! A local subject cannot leave its thread:
+//!
+//! ```compile_fail
+//! let subject = rx::subjects::local::PublishSubject::<i32>::new();
+//! std::thread::spawn(move || subject.on_next(1)); // `Rc<..>` cannot be sent between threads
+//! ```
+//!
+//! and a thread-safe subject does not take an observer that is not `Send`:
+//!
+//! ```compile_fail
+//! use rx::prelude::*;
+//!
+//! let subject = rx::subjects::PublishSubject::<i32>::new();
+//! let total = std::rc::Rc::new(std::cell::Cell::new(0));
+//! subject.observable().subscribe(move |v| total.set(total.get() + v));
+//! ```
 
 use crate::sync::Local;
 

@@ -1,7 +1,9 @@
 //! Subjects: observables you push values into by hand, shared by every subscriber.
 //!
-//! A subject is both sides of a pipe. Its [`observer()`](PublishSubject::observer) receives
-//! notifications — from your code, or from a source it is subscribed to — and its
+//! A subject is both sides of a pipe. It receives notifications — from your code, through
+//! [`on_next`](PublishSubject::on_next), [`on_error`](PublishSubject::on_error) and
+//! [`on_completed`](PublishSubject::on_completed), or from a source subscribed to its
+//! [`observer()`](PublishSubject::observer) — and its
 //! [`observable()`](PublishSubject::observable) passes them on to every observer subscribed to
 //! it. The four kinds differ in what a new subscriber gets first:
 //!
@@ -16,6 +18,12 @@
 //! The shared state is freed when the last handle, observable, observer and subscription are
 //! gone.
 //!
+//! The subjects of this module are thread-safe: they and their handles are `Send` and `Sync`,
+//! and they keep only `Send` observers. The same four subjects for one thread are in
+//! [`local`]: neither `Send` nor `Sync`, with values and observers that may hold `Rc` and
+//! `RefCell`, and no atomic operation on their path. Both are the same code over a different
+//! [flavour](crate::sync); the generic types are in [`flavoured`].
+//!
 //! # Examples
 //!
 //! ```
@@ -24,15 +32,14 @@
 //! use rx::testing::TestObserver;
 //!
 //! let subject = PublishSubject::new();
-//! let mut input = subject.observer();
 //! let early = TestObserver::new();
 //! subject.observable().subscribe_observer(early.clone());
-//! input.on_next(1);
+//! subject.on_next(1);
 //!
 //! let late = TestObserver::new();
 //! subject.observable().subscribe_observer(late.clone());
-//! input.on_next(2);
-//! input.on_completed();
+//! subject.on_next(2);
+//! subject.on_completed();
 //!
 //! early.assert_values(&[1, 2]);
 //! late.assert_values(&[2]);
@@ -41,8 +48,9 @@
 //!
 //! # Rules
 //!
-//! - **Serialised delivery.** Any thread may call the observer side, and observers may call
-//!   back into the subject from their callbacks. Notifications reach the subscribers one at a
+//! - **Serialised delivery.** Any thread may call the observer side (the subject's own thread,
+//!   for a [`local`] subject), and observers may call back into the subject from their
+//!   callbacks. Notifications reach the subscribers one at a
 //!   time, each notification reaching every subscriber before the next one starts. A call that
 //!   finds a delivery running does not wait for it: it queues its notification, which the
 //!   delivering thread passes on before it returns. So `on_next` never blocks, and a callback
@@ -69,13 +77,14 @@
 //! # Performance
 //!
 //! The subscribers are kept in a table with O(1) insertion and removal. `on_next` when no
-//! delivery is running costs two atomic read-modify-write operations plus, for each subscriber,
-//! one virtual call and one clone of the value (the last subscriber gets the value itself):
-//! no lock and no allocation, whatever the number of subscribers. A call that finds a delivery
-//! running takes a short lock to queue its notification; the queue is unbounded, so senders
-//! that outpace the subscribers make it grow until the delivering thread catches up.
-//! Subscribing allocates the boxed observer; a `BehaviorSubject` or `ReplaySubject` also clones
-//! each value it keeps.
+//! delivery is running costs two atomic read-modify-write operations (none for a [`local`]
+//! subject) plus, for each subscriber, one virtual call and one clone of the value (the last
+//! subscriber gets the value itself): no lock and no allocation, whatever the number of
+//! subscribers. A call that finds a delivery running takes a short lock to queue its
+//! notification; the queue is unbounded, so senders that outpace the subscribers make it grow
+//! until the delivering thread catches up. Subscribing allocates the boxed observer and takes
+//! the lock once; a `BehaviorSubject` or `ReplaySubject` also clones each value it keeps. A
+//! live subscription holds its boxed observer and about 32 bytes in the subject's tables.
 
 mod async_subject;
 mod behavior;
@@ -201,7 +210,7 @@ macro_rules! subject_handle {
             /// [`observer()`](Self::observer)'s `on_next` does, without making an observer.
             #[doc(alias = "onNext")]
             #[doc(alias = "next")]
-            #[inline]
+            #[inline(always)]
             pub fn on_next(&self, value: T) {
                 self.core.on_next(value)
             }
