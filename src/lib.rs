@@ -122,7 +122,7 @@ pub mod schedulers;
 pub mod source;
 pub mod subjects;
 pub mod subscription;
-pub(crate) mod sync;
+pub mod sync;
 pub mod testing;
 
 pub use error::Error;
