@@ -107,12 +107,24 @@
 //! |---|---|
 //! | `stream` | `futures_core::Stream` interop: `source::from_stream`, `ObservableExt::into_stream` |
 //! | `tokio` | `schedulers::Tokio`, a scheduler over a tokio runtime |
+//!
+//! # Guide
+//!
+//! The [`guide`] explains rx a chapter at a time: [concepts](guide::concepts),
+//! [returning and accepting observables](guide::returning_observables),
+//! [choosing a scheduler](guide::schedulers), [errors and panics](guide::errors),
+//! [threads and `Send`](guide::threads), [subjects and multicasting](guide::subjects),
+//! [testing](guide::testing), [async interop](guide::async_interop),
+//! [the performance model](guide::performance), and
+//! [coming from RxJS, RxJava and RPP](guide::coming_from).
 
+#![cfg_attr(docsrs, feature(doc_cfg))]
 #![warn(missing_docs, missing_debug_implementations, unreachable_pub)]
 #![deny(unsafe_op_in_unsafe_fn)]
 #![doc(test(attr(deny(warnings))))]
 
 mod error;
+pub mod guide;
 pub mod interop;
 pub mod notification;
 mod observable;

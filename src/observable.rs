@@ -4777,6 +4777,7 @@ pub trait ObservableExt: Observable + Sized {
     /// One allocation per call for the channel, and one lock per value; the queue grows as
     /// values wait in it. The consumer is woken once per burst of values, not once per value.
     #[cfg(feature = "stream")]
+    #[cfg_attr(docsrs, doc(cfg(feature = "stream")))]
     #[doc(alias = "toFlowable")]
     fn into_stream(
         self,
@@ -4834,6 +4835,7 @@ pub trait ObservableExt: Observable + Sized {
     /// As for [`into_stream`](ObservableExt::into_stream); the buffer grows on demand up to
     /// `capacity`, and is not allocated up front.
     #[cfg(feature = "stream")]
+    #[cfg_attr(docsrs, doc(cfg(feature = "stream")))]
     #[doc(alias = "onBackpressureBuffer")]
     fn into_stream_bounded(
         self,

@@ -83,6 +83,7 @@ const BUDGET: usize = 64;
 /// state that is also its waker. A wake that finds no poll queued schedules one task (an
 /// allocation on a queue-backed worker); ready items are delivered in a loop, with no
 /// allocation and no lock per item.
+#[cfg_attr(docsrs, doc(cfg(feature = "stream")))]
 pub fn from_stream<St, Sch>(stream: St, scheduler: Sch) -> FromStream<St, Sch>
 where
     St: Stream,
@@ -94,6 +95,7 @@ where
 /// An observable of a stream's items; built by [`from_stream`].
 #[derive(Clone)]
 #[must_use = "observables do nothing unless subscribed"]
+#[cfg_attr(docsrs, doc(cfg(feature = "stream")))]
 pub struct FromStream<St, Sch> {
     stream: St,
     scheduler: Sch,

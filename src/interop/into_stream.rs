@@ -33,6 +33,7 @@ use std::task::{Context, Poll, Waker};
 #[must_use = "dropping the stream disposes its subscription"]
 #[doc(alias = "toFlowable")]
 #[doc(alias = "AsyncIterable")]
+#[cfg_attr(docsrs, doc(cfg(feature = "stream")))]
 pub struct IntoStream<T, U: Subscription> {
     channel: Arc<Channel<T>>,
     subscription: U,
@@ -168,6 +169,7 @@ impl<T, U: Subscription> fmt::Debug for IntoStream<T, U> {
 /// ```
 #[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
 #[doc(alias = "MissingBackpressureException")]
+#[cfg_attr(docsrs, doc(cfg(feature = "stream")))]
 pub struct BufferOverflow {
     capacity: usize,
 }
@@ -220,6 +222,7 @@ impl<T> Channel<T> {
 }
 
 /// The observer an [`IntoStream`] subscribes: buffers what it receives for the stream.
+#[cfg_attr(docsrs, doc(cfg(feature = "stream")))]
 pub struct StreamObserver<T> {
     channel: Arc<Channel<T>>,
     /// Terminated, or overflowed: nothing more is taken.

@@ -71,5 +71,6 @@ mod value_future;
 
 pub use first_value::{FirstValue, FirstValueObserver};
 #[cfg(feature = "stream")]
+#[cfg_attr(docsrs, doc(cfg(feature = "stream")))]
 pub use into_stream::{BufferOverflow, IntoStream, StreamObserver};
 pub use last_value::{LastValue, LastValueObserver};

@@ -101,6 +101,7 @@ const NOT_QUEUED: u64 = u64::MAX;
 /// without its time driver (`enable_time`, or `enable_all`); `current` panics outside a
 /// runtime.
 #[derive(Clone, Debug)]
+#[cfg_attr(docsrs, doc(cfg(feature = "tokio")))]
 pub struct Tokio {
     handle: Handle,
 }
@@ -531,6 +532,7 @@ impl<T> Drop for TaskCell<T> {
 /// Disposing it cancels every task scheduled on it, refuses new ones, and ends its tokio
 /// task. Dropping it does not cancel anything: the tokio task ends once every handle is gone
 /// and no task is left.
+#[cfg_attr(docsrs, doc(cfg(feature = "tokio")))]
 pub struct TokioWorker {
     core: Arc<Core>,
 }
@@ -599,6 +601,7 @@ impl fmt::Debug for TokioWorker {
 /// never runs again, and what it captured is dropped before `dispose` returns (or, if it is
 /// running at that moment, as soon as it returns).
 #[derive(Clone)]
+#[cfg_attr(docsrs, doc(cfg(feature = "tokio")))]
 pub struct TokioTask {
     cell: Arc<dyn Cell>,
 }

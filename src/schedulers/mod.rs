@@ -56,6 +56,7 @@ mod thread_pool;
 mod timed_queue;
 
 #[cfg(feature = "tokio")]
+#[cfg_attr(docsrs, doc(cfg(feature = "tokio")))]
 pub use crate::interop::tokio::{Tokio, TokioTask, TokioWorker};
 pub use current_thread::{CurrentThread, CurrentThreadTask, CurrentThreadWorker};
 pub use immediate::{Immediate, ImmediateWorker};

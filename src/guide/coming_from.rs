@@ -1,0 +1,131 @@
+//! # Coming from RxJS, RxJava and RPP
+//!
+//! The vocabulary is Rx's, with Rust's naming (`snake_case`, `_with` for the method form of a
+//! combining source, `try_` for the fallible form). Where the libraries disagree on behaviour,
+//! rx follows RxJava 3 and RxJS 7 where they agree; each difference is listed below.
+//!
+//! ## Names
+//!
+//! Methods of [`ObservableExt`](crate::ObservableExt), except the sources
+//! ([`rx::source`](crate::source)), subjects and schedulers. The last columns give the names in
+//! RxJS, RxJava and ReactivePlusPlus where they differ ("same": the same names as in rx).
+//! rustdoc's search knows the RxJS and RxJava names too (`debounceTime`, `flatMap`, ...).
+//!
+//! | family | rx | RxJS | RxJava | RPP |
+//! |---|---|---|---|---|
+//! | sources | `just`, `from_iter`, `empty`, `never`, `throw`, `range`, `from_fn`, `defer`, `create`, `create_owned` | `of`, `from`, `EMPTY`, `NEVER`, `throwError`, `new Observable` | `fromIterable`, `error`, `fromCallable`, `create` | `from_iterable`, `error`, `from_callable` |
+//! | sources | `concat`, `merge`, `amb`, `zip`, `combine_latest` | `concat`, `merge`, `race`, `zip`, `combineLatest` | `concat`, `merge`, `amb`, `zip`, `combineLatest` | same |
+//! | time sources | `timer`, `interval` | same | same | same |
+//! | async sources | `from_future`, `from_future_result`, `from_stream` | `from(promise)` | `fromCompletionStage`, `fromPublisher` | — |
+//! | transforming | `map`, `try_map`, `filter_map`, `scan`, `buffer`, `buffer_with_skip`, `pairwise`, `flat_map_iter` | `map`, `scan`, `bufferCount`, `bufferCount(size, every)`, `pairwise` | `map`, `buffer(count, skip)`, `flatMapIterable` | `map`, `buffer` |
+//! | transforming | `flat_map`, `concat_map`, `switch_map`, `exhaust_map`, `group_by`, `window` | `mergeMap`, `concatMap`, `switchMap`, `exhaustMap`, `groupBy`, `windowCount` | `flatMap`, `concatMap`, `switchMap`, `groupBy`, `window` | `flat_map`, `concat_map`, `switch_map`, `group_by`, `window` |
+//! | filtering | `filter`, `take`, `take_last`, `take_while`, `skip`, `skip_last`, `skip_while`, `first`, `first_or`, `last`, `last_or`, `element_at`, `distinct`, `distinct_until_changed`, `distinct_until_key_changed`, `ignore_elements`, `default_if_empty` | `takeLast`, `takeWhile`, `skipLast`, `skipWhile`, `first(p, default)`, `last(p, default)`, `elementAt`, `distinctUntilChanged`, `distinctUntilKeyChanged`, `ignoreElements`, `defaultIfEmpty` | `first(default)`, `last(default)`, `elementAtOrError`, `distinctUntilChanged(keySelector)`, `ignoreElements`, `defaultIfEmpty` | `first`, `last`, `element_at` |
+//! | aggregating | `reduce`, `count`, `sum`, `min`, `max`, `to_vec` | `reduce`, `count`, `min`, `max`, `toArray` | `reduce`, `count`, `toList` | `reduce`, `count`, `sum`, `min`, `max` |
+//! | conditional | `all`, `any`, `contains`, `is_empty`, `amb_with` | `every`, `isEmpty`, `raceWith` | `all`, `any`, `contains`, `isEmpty`, `ambWith` | `all`, `any`, `contains`, `is_empty`, `amb` |
+//! | combining | `merge_with`, `merge`, `merge_max`, `concat`, `concat_with`, `start_with`, `end_with`, `switch_on_next`, `zip`, `zip_with`, `combine_latest`, `combine_latest_with`, `with_latest_from`, `with_latest_from_with`, `with_latest_from_all`, `take_until`, `skip_until` | `mergeWith`, `mergeAll`, `mergeAll(concurrent)`, `concatAll`, `concatWith`, `startWith`, `endWith`, `switchAll`, `zipWith`, `combineLatestWith`, `withLatestFrom`, `takeUntil`, `skipUntil` | `mergeWith`, `merge(maxConcurrency)`, `concatWith`, `startWithItem`, `switchOnNext`, `withLatestFrom` | `merge_with`, `concat`, `start_with`, `switch_on_next`, `with_latest_from` |
+//! | utility | `tap`, `tap_with`, `finally`, `materialize`, `dematerialize`, `timestamp`, `time_interval`, `delay`, `observe_on`, `subscribe_on`, `as_blocking`, `boxed` | `tap`, `finalize`, `materialize`, `dematerialize`, `timestamp`, `timeInterval`, `delay`, `observeOn`, `subscribeOn` | `doOnNext`, `doOnEach`, `doFinally`, `timestamp`, `timeInterval`, `blockingSubscribe`, `blockingIterable` | `tap`, `finally`, `as_blocking`, `as_dynamic` |
+//! | time | `debounce`, `throttle`, `sample`, `timeout`, `buffer_with_time` | `debounceTime`, `throttleTime`, `sampleTime`, `timeout`, `bufferTime` | `debounce`, `throttleFirst`, `sample`, `timeout`, `buffer(time)` | `debounce`, `throttle`, `timeout` |
+//! | error handling | `on_error_resume_next`, `on_error_return`, `map_err`, `retry`, `retry_forever`, `repeat`, `repeat_forever` | `catchError`, `retry(count)`, `retry()`, `repeat(count)`, `repeat()` | `onErrorResumeNext`, `onErrorReturn`, `retry(times)`, `retry()`, `repeat(times)`, `repeat()` | `on_error_resume_next`, `retry`, `repeat` |
+//! | multicasting | `publish`, `ref_count`, `share`, `replay`, `share_replay`, `multicast` | `connectable`, `share`, `shareReplay` (differs), `multicast` | `publish`, `refCount`, `share`, `replay`, `replay(n).refCount()` | `publish`, `ref_count`, `share`, `multicast` |
+//! | async bridges | `first_value`, `last_value`, `into_stream`, `into_stream_bounded` | `firstValueFrom`, `lastValueFrom` | `firstOrErrorStage`, `lastOrErrorStage`, `toFlowable` | — |
+//! | subjects | `PublishSubject`, `BehaviorSubject`, `ReplaySubject`, `AsyncSubject` | `Subject`, `BehaviorSubject`, `ReplaySubject`, `AsyncSubject` | same | `publish_subject`, `behavior_subject`, `replay_subject` |
+//! | schedulers | `Immediate`, `CurrentThread`, `NewThread`, `RunLoop`, `ThreadPool`, `Computational`, `TestScheduler`, `Tokio` | `queueScheduler`, `asyncScheduler`, `TestScheduler` | `Schedulers.trampoline()`, `newThread()`, `computation()`, `from(executor)`, `TestScheduler` | `immediate`, `current_thread`, `new_thread`, `run_loop`, `thread_pool`, `computational` |
+//!
+//! ## Differences in behaviour
+//!
+//! **Types and ownership**
+//!
+//! - **Terminal notifications consume the observer** (`on_error(self)`, `on_completed(self)`):
+//!   nothing can reach an observer after its end, checked by the compiler rather than by a
+//!   "safe subscriber" wrapper at run time.
+//! - **One error type**, [`rx::Error`](crate::Error) (RxJava's `Throwable`, RPP's
+//!   `std::exception_ptr`); see [errors](super::errors).
+//! - **Panics are not errors.** RxJava and RxJS route an exception thrown in a callback to
+//!   `onError`; here a panic unwinds to the caller. Fallible code uses
+//!   [`try_map`](crate::ObservableExt::try_map).
+//! - **`subscribe(next)` without an error handler panics on an error**, as RxJava's
+//!   `OnErrorNotImplementedException` and RPP's rethrow; RxJS reports it asynchronously.
+//! - **Dropping a subscription handle does not cancel**, as in every Rx; only
+//!   [`dispose`](crate::Subscription::dispose) does. (Dropping the futures of `first_value` and
+//!   `last_value`, and the stream of `into_stream`, does dispose, as Rust futures expect.)
+//! - **Operators that move work need `Send`**, decided by the compiler from what the closures
+//!   capture; see [threads](super::threads).
+//! - **Subjects are serialised**: notifications from several threads are delivered one at a
+//!   time (RxJava's `toSerialized()`, built in), and the first terminal notification wins.
+//! - **No backpressure**, as RxJava's `Observable` (not `Flowable`): the queues of
+//!   `observe_on`, `as_blocking` and `into_stream` are unbounded; `into_stream_bounded` ends
+//!   with `BufferOverflow` (RxJava's `MissingBackpressureException`).
+//!
+//! **Operators**
+//!
+//! - [`scan`](crate::ObservableExt::scan) does not emit its seed, as Rx.NET and RxJS; RxJava's
+//!   `scan(initialValue, f)` and RPP's `scan(seed, f)` emit it first: add
+//!   `start_with(seed)`.
+//! - [`reduce`](crate::ObservableExt::reduce) takes a seed, and an empty source emits it, as
+//!   RxJava's `reduce(seed, f)` and `Iterator::fold`.
+//! - [`take_until`](crate::ObservableExt::take_until): the *completion* of the notifier also
+//!   ends the sequence, as in RxJava 3 and RPP; RxJS and Rx.NET ignore it.
+//! - [`skip_until`](crate::ObservableExt::skip_until): the completion of the notifier opens the
+//!   gate, as in RxJava; RxJS and Rx.NET keep it closed.
+//! - [`first`](crate::ObservableExt::first) and [`last`](crate::ObservableExt::last) fail with
+//!   `NoElements` on an empty source (RxJava's `firstOrError`, RPP's `first`, RxJS's
+//!   `EmptyError`); [`first_or`](crate::ObservableExt::first_or) and
+//!   [`last_or`](crate::ObservableExt::last_or) emit a default instead.
+//! - [`element_at`](crate::ObservableExt::element_at) fails with `IndexOutOfRange` when the
+//!   source is too short, as RPP, Rx.NET, RxJS and RxJava's `elementAtOrError`; RxJava's
+//!   `elementAt` completes empty, which `skip(index).take(1)` does.
+//! - [`sum`](crate::ObservableExt::sum) of an empty source emits zero, as Rx.NET
+//!   (RxJava2Extensions' `sumInt` completes empty). [`min`](crate::ObservableExt::min) and
+//!   [`max`](crate::ObservableExt::max) of an empty source complete without a value, as RxJS and
+//!   `Iterator::min` (Rx.NET fails); chain `default_if_empty` for a value.
+//! - [`buffer`](crate::ObservableExt::buffer) emits the last, shorter buffer at completion, as
+//!   RxJava; an error drops it.
+//! - [`debounce`](crate::ObservableExt::debounce) emits the value still waiting when the source
+//!   completes (RxJava, Rx.NET, RxJS).
+//! - [`sample`](crate::ObservableExt::sample) drops the value not sampled yet at completion, as
+//!   RxJava's default; Rx.NET emits it at the next tick.
+//! - [`delay`](crate::ObservableExt::delay) does not delay an error, which drops the values
+//!   still waiting (RxJava's default `delayError = false`, Rx.NET, RxJS).
+//! - [`retry(n)`](crate::ObservableExt::retry) counts re-subscriptions as RxJava's
+//!   `retry(times)` and RPP's `retry(count)`: `retry(0)` subscribes once.
+//!   [`repeat(0)`](crate::ObservableExt::repeat) completes at once, as RxJava's `repeat(times)`.
+//! - [`share_replay(n)`](crate::ObservableExt::share_replay) is RxJava's
+//!   `replay(n).refCount()`: its buffer belongs to the connection and starts over when the last
+//!   subscriber leaves. RxJS's `shareReplay` stays subscribed and replays after completion; for
+//!   that, [`replay(n)`](crate::ObservableExt::replay) and `connect` once.
+//! - [`group_by`](crate::ObservableExt::group_by) and [`window`](crate::ObservableExt::window):
+//!   a group or window not subscribed during the `on_next` that delivers it is *abandoned*, as
+//!   in RxJava 3: it keeps its first value for a late subscriber and completes.
+//! - [`with_latest_from_all`](crate::ObservableExt::with_latest_from_all): one of the others
+//!   completing without ever having emitted completes the sequence, as in RxJava.
+//! - [`merge_with`](crate::ObservableExt::merge_with), `flat_map` and the other merging
+//!   operators queue without bound and never block their producers, as in RxJava.
+//!
+//! ```
+//! use rx::prelude::*;
+//! use rx::testing::TestObserver;
+//!
+//! // `scan` without its seed, and with it, as RxJava and RPP write it.
+//! let (rx_style, rxjava_style) = (TestObserver::new(), TestObserver::new());
+//! rx::source::from_iter([1, 2, 3]).scan(0, |a, v| a + v).subscribe_observer(rx_style.clone());
+//! rx::source::from_iter([1, 2, 3])
+//!     .scan(0, |a, v| a + v)
+//!     .start_with(0)
+//!     .subscribe_observer(rxjava_style.clone());
+//! rx_style.assert_values(&[1, 3, 6]);
+//! rxjava_style.assert_values(&[0, 1, 3, 6]);
+//!
+//! // `take_until` ends when its notifier completes, even without a value.
+//! let observer = TestObserver::new();
+//! rx::source::from_iter(1..=3)
+//!     .take_until(rx::source::empty::<()>())
+//!     .subscribe_observer(observer.clone());
+//! observer.assert_values(&[]);
+//! observer.assert_completed();
+//!
+//! // `retry(0)` subscribes once; `repeat(0)` not at all.
+//! let observer = TestObserver::new();
+//! rx::source::just(1).repeat(0).subscribe_observer(observer.clone());
+//! observer.assert_values(&[]);
+//! observer.assert_completed();
+//! ```
