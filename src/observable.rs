@@ -85,6 +85,35 @@ pub trait Observable {
 /// assert_eq!(seen, [0, 20, 40]);
 /// ```
 ///
+/// # Taking an observable
+///
+/// A function that applies operators returns the struct they build, naming each closure
+/// `impl FnMut`, and keeps every `Subscribe` impl of the chain. A function that subscribes
+/// what it is given names the observer it subscribes with: here a `dyn FnMut` borrowed for
+/// the call, which costs a virtual call per value.
+///
+/// ```
+/// use rx::prelude::*;
+/// use rx::observer::NextObserver;
+/// use rx::operators::Map;
+///
+/// fn doubled<S: Observable<Item = u32>>(source: S) -> Map<S, impl FnMut(u32) -> u32> {
+///     source.map(|v| v * 2)
+/// }
+///
+/// fn sum<S>(source: S) -> u32
+/// where
+///     S: for<'f> Subscribe<NextObserver<&'f mut dyn FnMut(u32)>, Item = u32>,
+/// {
+///     let mut total = 0;
+///     let mut add = |v: u32| total += v;
+///     source.subscribe(&mut add as &mut dyn FnMut(u32));
+///     total
+/// }
+///
+/// assert_eq!(sum(doubled(rx::source::range(1, 3)).filter(|v| *v > 2)), 4 + 6);
+/// ```
+///
 /// A shorter unboxed spelling, with no observer parameter, cannot be written in Rust today:
 /// it would need "`Subscribe<O>` for every `O`" in the return type, a binder over types
 /// (`for<O>`) that stable Rust does not have. A trait with a blanket impl can rename
@@ -4734,11 +4763,14 @@ pub trait ObservableExt: Observable + Sized {
     /// closed by count, the last one and the completion, and errors, on the thread that
     /// reports them, unless a delivery is under way, which then delivers them.
     ///
+    /// The scheduler must queue tasks
+    /// ([`DeferringScheduler`](crate::schedulers::DeferringScheduler)): on
+    /// [`Immediate`](crate::schedulers::Immediate) the timer task would run inline, on the
+    /// subscribing thread, for ever, so it does not compile.
+    ///
     /// # Panics
     ///
-    /// When `window` or `count` is zero, or the scheduler is
-    /// [`Immediate`](crate::schedulers::Immediate), which would run the timer task inline, on
-    /// the subscribing thread, for ever.
+    /// When `window` or `count` is zero.
     ///
     /// # Performance
     ///
@@ -4754,7 +4786,7 @@ pub trait ObservableExt: Observable + Sized {
         scheduler: Sch,
     ) -> BufferWithTimeOrCount<Self, Sch>
     where
-        Sch: crate::schedulers::Scheduler,
+        Sch: crate::schedulers::DeferringScheduler,
     {
         BufferWithTimeOrCount::new(self, window, count, scheduler)
     }

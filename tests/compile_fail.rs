@@ -7,7 +7,7 @@
 //! - `wrong_item_closure`: a closure that takes another type than the item.
 //! - `non_send_capture`: a closure capturing an `Rc` in a chain that crosses threads.
 //! - `timeout_on_immediate`: a time operator given the `Immediate` scheduler.
-//! - A local subject moved to another thread belongs here too, beside the local subjects.
+//! - `local_subject_to_thread`: a local subject moved into a thread.
 
 #[test]
 fn compile_fail() {

@@ -4,8 +4,8 @@ use crate::Error;
 use crate::notification::Notification;
 use crate::observable::{Observable, Subscribe};
 use crate::observer::Observer;
-use crate::operators::drain::{Drain, Ready, runs_inline};
-use crate::schedulers::{Reschedule, Scheduler, Worker};
+use crate::operators::drain::{Drain, Ready};
+use crate::schedulers::{DeferringScheduler, Reschedule, Scheduler, Worker};
 use crate::subscription::Subscription;
 use crate::sync::Arc;
 use std::collections::VecDeque;
@@ -26,7 +26,7 @@ pub struct BufferWithTimeOrCount<S, Sch> {
     scheduler: Sch,
 }
 
-impl<S, Sch: Scheduler> BufferWithTimeOrCount<S, Sch> {
+impl<S, Sch: DeferringScheduler> BufferWithTimeOrCount<S, Sch> {
     pub(crate) fn new(source: S, window: Duration, count: usize, scheduler: Sch) -> Self {
         assert!(
             !window.is_zero(),
@@ -35,10 +35,6 @@ impl<S, Sch: Scheduler> BufferWithTimeOrCount<S, Sch> {
         assert!(
             count > 0,
             "buffer_with_time_or_count: the count must be non-zero"
-        );
-        assert!(
-            !runs_inline::<Sch::Worker>(),
-            "buffer_with_time_or_count: Immediate runs tasks inline, so the periodic task would never return; use a scheduler that runs them elsewhere"
         );
         BufferWithTimeOrCount {
             source,
@@ -59,7 +55,7 @@ where
     S: Subscribe<BufferWithTimeOrCountObserver<Sch::Worker, O, <S as Observable>::Item>>,
     S::Subscription: Send + 'static,
     <S as Observable>::Item: Send + 'static,
-    O: Observer<Vec<<S as Observable>::Item>> + Send + 'static,
+    O: Observer<Vec<<S as Observable>::Item>> + crate::schedulers::ThreadObserver,
 {
     type Subscription = Box<dyn Subscription + Send + Sync>;
 
@@ -146,7 +142,7 @@ pub struct BufferWithTimeOrCountObserver<W, O, T> {
 impl<W, O, T> Observer<T> for BufferWithTimeOrCountObserver<W, O, T>
 where
     W: Worker,
-    O: Observer<Vec<T>> + Send + 'static,
+    O: Observer<Vec<T>> + crate::schedulers::ThreadObserver,
     T: Send + 'static,
 {
     fn on_next(&mut self, value: T) {
