@@ -10,7 +10,7 @@
 //!
 //! Run it with `cargo run --release --example ui_counter`. At a terminal, type `+`, `-` or
 //! `reset` to press a button, `<` to erase a character of the label, anything else to type
-//! it into the label (end with Ctrl-D); otherwise it plays a scripted session.
+//! it into the label (end with Ctrl-D); otherwise it plays a script.
 
 use rx::prelude::*;
 use rx::subjects::{BehaviorSubject, PublishSubject};
