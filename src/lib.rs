@@ -16,6 +16,46 @@
 //! assert_eq!(seen, [4, 16, 36, 64, 100]);
 //! ```
 //!
+//! # Observables in function signatures
+//!
+//! A function that *returns* an observable names the observer type as a parameter, since
+//! subscribing is [`Subscribe<O>`](Subscribe) for the caller's observer `O` (a bare
+//! `impl Observable<Item = T>` cannot be subscribed). A function that *takes* one returns the
+//! operator struct it builds, with `impl FnMut` for the closure. Both cost nothing; the
+//! boxed forms cost an allocation per subscribe and a virtual call per value, and are the
+//! way to store observables or pass them between such functions.
+//!
+//! ```
+//! use rx::prelude::*;
+//! use rx::BoxedObservable;
+//! use rx::operators::Map;
+//!
+//! fn evens<O: Observer<u32>>(limit: usize) -> impl Subscribe<O, Item = u32> {
+//!     rx::source::range(0, limit).filter(|v| v % 2 == 0)
+//! }
+//!
+//! fn squared<S: Observable<Item = u32>>(source: S) -> Map<S, impl FnMut(u32) -> u32> {
+//!     source.map(|v| v * v)
+//! }
+//!
+//! fn squared_boxed<'a>(source: BoxedObservable<'a, u32>) -> BoxedObservable<'a, u32> {
+//!     source.map(|v| v * v).boxed()
+//! }
+//!
+//! let mut seen = Vec::new();
+//! evens(6).map(|v| v + 1).subscribe(|v| seen.push(v));
+//! squared(rx::source::range(1, 3)).subscribe(|v| seen.push(v));
+//! squared_boxed(rx::source::range(0, 6).filter(|v| v % 2 == 0).boxed())
+//!     .subscribe(|v| seen.push(v));
+//! assert_eq!(seen, [1, 3, 5, 1, 4, 9, 0, 4, 16]);
+//! ```
+//!
+//! Two limits of the unboxed forms, both from Rust's `impl Trait`: the handle type is hidden
+//! with the chain, so write `impl Subscribe<O, Item = T, Subscription: Send>` when the result
+//! is to be merged, zipped or boxed; and the closure types of a function like `squared` name
+//! its source type, which for `evens(..)` names the observer, so `squared(evens(6))` is a type
+//! that contains itself: box one of the two. [`Subscribe`] shows more.
+//!
 //! # Design
 //!
 //! - **Static dispatch.** Each operator is a small struct generic over its source and closure,
@@ -94,7 +134,7 @@ pub mod schedulers;
 pub mod source;
 pub mod subjects;
 pub mod subscription;
-pub(crate) mod sync;
+pub mod sync;
 pub mod testing;
 
 pub use error::Error;

@@ -43,10 +43,57 @@ pub trait Observable {
 /// observer.assert_values(&[1, 2]);
 /// observer.assert_completed();
 /// ```
+///
+/// # Returning an observable from a function
+///
+/// Name the observer type as a parameter and promise `Subscribe<O>`: the caller's observer
+/// fixes `O`, and the result subscribes and composes like the chain it hides, at no cost.
+/// `impl Observable<Item = T>` alone promises only the item type, so the result cannot be
+/// subscribed. Add `Subscription: Send` when the caller merges, zips or boxes the result:
+/// the handle's type is hidden too, and with it whether it is `Send`.
+///
+/// ```
+/// use rx::prelude::*;
+///
+/// fn evens<O: Observer<u32>>(limit: usize) -> impl Subscribe<O, Item = u32> {
+///     rx::source::range(0, limit).filter(|v| v % 2 == 0)
+/// }
+///
+/// fn odds<O: Observer<u32>>(limit: usize) -> impl Subscribe<O, Item = u32, Subscription: Send> {
+///     rx::source::range(0, limit).filter(|v| v % 2 == 1)
+/// }
+///
+/// let mut seen = Vec::new();
+/// evens(6).map(|v| v * 10).subscribe(|v| seen.push(v));
+/// odds(4).merge_with(odds(2)).subscribe(|v| seen.push(v));
+/// assert_eq!(seen, [0, 20, 40, 1, 3, 1]);
+/// ```
+///
+/// Or erase the type with [`boxed`](ObservableExt::boxed), which costs an allocation per
+/// subscribe and a virtual call per notification, and names no observer:
+///
+/// ```
+/// use rx::prelude::*;
+/// use rx::BoxedObservable;
+///
+/// fn evens<'a>(limit: usize) -> BoxedObservable<'a, u32> {
+///     rx::source::range(0, limit).filter(|v| v % 2 == 0).boxed()
+/// }
+///
+/// let mut seen = Vec::new();
+/// evens(6).map(|v| v * 10).subscribe(|v| seen.push(v));
+/// assert_eq!(seen, [0, 20, 40]);
+/// ```
+///
+/// A shorter unboxed spelling, with no observer parameter, cannot be written in Rust today:
+/// it would need "`Subscribe<O>` for every `O`" in the return type, a binder over types
+/// (`for<O>`) that stable Rust does not have. A trait with a blanket impl can rename
+/// `Subscribe<O, Item = T>`, but not drop the `O`.
 #[diagnostic::on_unimplemented(
     message = "`{Self}` cannot be subscribed with an observer of type `{O}`",
     label = "cannot deliver to `{O}`",
-    note = "check that the observer accepts this observable's `Item`, and that it is `Send + 'static` where the chain crosses threads or time"
+    note = "to return an observable from a function, name the observer: `fn f<O: Observer<T>>() -> impl Subscribe<O, Item = T>`, or return `.boxed()` as a `BoxedObservable<'a, T>`",
+    note = "otherwise check that the observer takes this observable's `Item`; where the chain crosses threads or time it must also be `Send + 'static`"
 )]
 pub trait Subscribe<O>: Observable {
     /// The handle returned by [`subscribe_observer`](Subscribe::subscribe_observer).
@@ -123,6 +170,10 @@ pub trait ObservableExt: Observable + Sized {
     /// stored together or returned from one function. The observable must be `Send`; see
     /// [`boxed_local`](ObservableExt::boxed_local) for one that is not.
     ///
+    /// The boxed observable is `Clone`, so it can be kept in a struct and subscribed once per
+    /// request, retried or repeated; that needs the observable to be `Clone`, and
+    /// [`boxed_once`](ObservableExt::boxed_once) boxes one that is not.
+    ///
     /// The lifetime `'a` bounds both what the observable borrows and the observers it accepts:
     /// leave it generic, as below, so a caller can subscribe a closure that borrows locals.
     ///
@@ -140,21 +191,34 @@ pub trait ObservableExt: Observable + Sized {
     /// let mut seen = Vec::new();
     /// numbers(true).subscribe(|v| seen.push(v));
     /// assert_eq!(seen, [2, 4, 6]);
+    ///
+    ///
+    /// // Clone it to subscribe again; `retry` and `repeat` do.
+    /// let stored = numbers(false);
+    /// let observer = rx::testing::TestObserver::new();
+    /// stored.clone().subscribe_observer(observer.clone());
+    /// stored.repeat(2).subscribe_observer(observer.clone());
+    /// observer.assert_values(&[1, 2, 3, 1, 2, 3, 1, 2, 3]);
     /// ```
     ///
     /// # Performance
     ///
     /// One allocation for the observable and one for the observer on each subscribe, and a
     /// virtual call per notification: use it where the type must be erased, not by default.
+    /// A clone allocates once and clones what the box holds.
     fn boxed<'a>(self) -> BoxedObservable<'a, Self::Item>
     where
-        Self: Send + 'a + Subscribe<BoxedObserver<'a, <Self as Observable>::Item>>,
+        Self: Clone + Send + 'a + Subscribe<BoxedObserver<'a, <Self as Observable>::Item>>,
         <Self as Subscribe<BoxedObserver<'a, <Self as Observable>::Item>>>::Subscription: Send + 'a,
     {
         BoxedObservable::new(self)
     }
 
     /// Like [`boxed`](ObservableExt::boxed), for observables that are not `Send`.
+    ///
+    /// Its handle is not `Send` either, so it cannot be an upstream of the operators that
+    /// keep their upstreams' handles (merge, zip, concat, retry and their families), which
+    /// need them `Send`: keep such a chain unboxed, or box it after combining.
     ///
     /// ```
     /// use rx::prelude::*;
@@ -168,10 +232,58 @@ pub trait ObservableExt: Observable + Sized {
     /// ```
     fn boxed_local<'a>(self) -> LocalBoxedObservable<'a, Self::Item>
     where
-        Self: 'a + Subscribe<LocalBoxedObserver<'a, <Self as Observable>::Item>>,
+        Self: Clone + 'a + Subscribe<LocalBoxedObserver<'a, <Self as Observable>::Item>>,
         <Self as Subscribe<LocalBoxedObserver<'a, <Self as Observable>::Item>>>::Subscription: 'a,
     {
         LocalBoxedObservable::new(self)
+    }
+
+    /// Like [`boxed`](ObservableExt::boxed), for an observable that is not `Clone`: the
+    /// result can be subscribed once, so it cannot be retried or repeated.
+    ///
+    /// ```
+    /// use rx::prelude::*;
+    /// use rx::operators::BoxedOnceObservable;
+    /// use rx::testing::TestObserver;
+    ///
+    /// // A `String` moved into the emitter: the closure is `FnOnce`, so not `Clone`.
+    /// let greeting = String::from("hello");
+    /// let once: BoxedOnceObservable<'_, String> =
+    ///     rx::source::create(move |mut e| { e.on_next(greeting); e.on_completed(); })
+    ///         .boxed_once();
+    /// let observer = TestObserver::new();
+    /// once.subscribe_observer(observer.clone());
+    /// observer.assert_values(&["hello".to_string()]);
+    /// observer.assert_completed();
+    /// ```
+    fn boxed_once<'a>(self) -> BoxedOnceObservable<'a, Self::Item>
+    where
+        Self: Send + 'a + Subscribe<BoxedObserver<'a, <Self as Observable>::Item>>,
+        <Self as Subscribe<BoxedObserver<'a, <Self as Observable>::Item>>>::Subscription: Send + 'a,
+    {
+        BoxedOnceObservable::new(self)
+    }
+
+    /// Like [`boxed_local`](ObservableExt::boxed_local), for an observable that is not
+    /// `Clone`: the result can be subscribed once.
+    ///
+    /// ```
+    /// use rx::prelude::*;
+    /// use std::rc::Rc;
+    ///
+    /// let shared = Rc::new(String::from("hi"));
+    /// let once = rx::source::create(move |mut e| { e.on_next(shared); e.on_completed(); })
+    ///     .boxed_local_once();
+    /// let mut seen = String::new();
+    /// once.subscribe(|v: Rc<String>| seen.push_str(&v));
+    /// assert_eq!(seen, "hi");
+    /// ```
+    fn boxed_local_once<'a>(self) -> LocalBoxedOnceObservable<'a, Self::Item>
+    where
+        Self: 'a + Subscribe<LocalBoxedObserver<'a, <Self as Observable>::Item>>,
+        <Self as Subscribe<LocalBoxedObserver<'a, <Self as Observable>::Item>>>::Subscription: 'a,
+    {
+        LocalBoxedOnceObservable::new(self)
     }
 
     // ---------------------------------------------------------------- transforming
@@ -2512,6 +2624,65 @@ pub trait ObservableExt: Observable + Sized {
         GroupBy::new(self, key)
     }
 
+    /// Splits this observable into windows of `count` values each, opening a new one every
+    /// `skip` values: windows overlap when `skip < count`, and values between windows are
+    /// dropped when `skip > count` (RxJava's `window(count, skip)`, RxJS's
+    /// `windowCount(count, skip)`). Each window is a [`WindowedObservable`], emitted when the
+    /// first of its values arrives, with the rules of [`window`](ObservableExt::window): a
+    /// single subscriber, which must subscribe during the `on_next` call that delivers it, or
+    /// the window is abandoned with its first value.
+    ///
+    /// ```text
+    /// source:                 -1-2-3-4-|
+    /// window_with_skip(2, 1): -a-b-c-d-|
+    ///   a:                     1-2|
+    ///   b:                       2-3|
+    ///   c:                         3-4|
+    ///   d:                           4-|
+    /// ```
+    ///
+    /// Windows are opened by values, as [`window`](ObservableExt::window)'s are (RxJava);
+    /// RxJS and Rx.NET open the first window on subscription and the others every `skip`
+    /// values, so there an empty source gives one empty window.
+    ///
+    /// [`WindowedObservable`]: crate::operators::WindowedObservable
+    ///
+    /// # Examples
+    ///
+    /// ```
+    /// use rx::prelude::*;
+    /// use std::sync::{Arc, Mutex};
+    ///
+    /// let windows = Arc::new(Mutex::new(Vec::new()));
+    /// let w = windows.clone();
+    /// rx::source::from_iter(1..=4)
+    ///     .window_with_skip(3, 1)
+    ///     .flat_map(|window| window.to_vec())
+    ///     .subscribe(move |window| w.lock().unwrap().push(window));
+    /// // Each window is emitted by `to_vec` when it completes.
+    /// assert_eq!(*windows.lock().unwrap(), [vec![1, 2, 3], vec![2, 3, 4], vec![3, 4], vec![4]]);
+    /// ```
+    ///
+    /// # Errors
+    ///
+    /// An error from this observable reaches every open window, then the outer observer.
+    ///
+    /// # Panics
+    ///
+    /// If `count` or `skip` is zero.
+    ///
+    /// # Performance
+    ///
+    /// As [`window`](ObservableExt::window), and each value is cloned into every open window
+    /// but the newest.
+    #[doc(alias = "windowCount")]
+    fn window_with_skip<'a>(self, count: usize, skip: usize) -> WindowWithSkip<'a, Self>
+    where
+        Self::Item: Clone,
+    {
+        WindowWithSkip::new(self, count, skip)
+    }
+
     /// Splits this observable into inner observables of `count` consecutive values each, a
     /// [`WindowedObservable`] emitted when the first of its values arrives (RxJava's
     /// `window(count)`, RxJS's `windowCount`).
@@ -3038,6 +3209,145 @@ pub trait ObservableExt: Observable + Sized {
 
     // ---------------------------------------------------------------- multicasting
 
+    /// [`publish`](ObservableExt::publish) on one thread: through a
+    /// [`subjects::local::PublishSubject`](crate::subjects::local::PublishSubject), so the
+    /// items, the source's subscription and the subscribers need not be `Send` (they may hold
+    /// `Rc` and `RefCell`), and nothing on the path is an atomic operation or a lock. The
+    /// connectable it returns is not `Send`.
+    ///
+    /// A `_local` form rather than a choice inferred from the source: most sources (`from_iter`,
+    /// `map`, ...) have no thread affinity of their own to infer it from, and whether an item
+    /// type is `Send` cannot select an implementation in Rust, so the choice is made, as for a
+    /// subject, where the shared state is created. [`multicast`](ObservableExt::multicast)
+    /// takes its flavour from the subject it is given.
+    ///
+    /// # Examples
+    ///
+    /// ```
+    /// use rx::prelude::*;
+    /// use rx::testing::TestObserver;
+    /// use std::rc::Rc;
+    ///
+    /// let published = rx::source::from_iter([1, 2]).map(Rc::new).publish_local();
+    /// let o = TestObserver::new();
+    /// published.clone().subscribe_observer(o.clone());
+    /// published.connect();
+    /// o.assert_values(&[Rc::new(1), Rc::new(2)]);
+    /// o.assert_completed();
+    /// ```
+    ///
+    /// # Performance
+    ///
+    /// As [`publish`](ObservableExt::publish), with `Rc` and `Cell` in place of `Arc` and
+    /// atomics.
+    fn publish_local(
+        self,
+    ) -> ConnectableObservable<Self, crate::subjects::local::PublishSubject<Self::Item>>
+    where
+        Self::Item: Clone + 'static,
+    {
+        ConnectableObservable::publish(self)
+    }
+
+    /// [`replay`](ObservableExt::replay) on one thread, as
+    /// [`publish_local`](ObservableExt::publish_local) is `publish` on one thread.
+    ///
+    /// # Examples
+    ///
+    /// ```
+    /// use rx::prelude::*;
+    /// use rx::testing::TestObserver;
+    /// use std::rc::Rc;
+    ///
+    /// let replayed = rx::source::from_iter(1..=3).map(Rc::new).replay_local(2);
+    /// replayed.connect();
+    /// let late = TestObserver::new();
+    /// replayed.clone().subscribe_observer(late.clone());
+    /// late.assert_values(&[Rc::new(2), Rc::new(3)]);
+    /// late.assert_completed();
+    /// ```
+    ///
+    /// # Panics
+    ///
+    /// If `capacity` is zero.
+    fn replay_local(
+        self,
+        capacity: usize,
+    ) -> ConnectableObservable<Self, crate::subjects::local::ReplaySubject<Self::Item>>
+    where
+        Self::Item: Clone + 'static,
+    {
+        ConnectableObservable::replay(self, capacity)
+    }
+
+    /// [`share`](ObservableExt::share) on one thread:
+    /// [`publish_local`](ObservableExt::publish_local)`().`[`ref_count`](ConnectableObservable::ref_count)`()`.
+    /// The items and the subscribers need not be `Send`; see `publish_local` for why this is
+    /// a separate method.
+    ///
+    /// # Examples
+    ///
+    /// ```
+    /// use rx::prelude::*;
+    /// use rx::subjects::local::PublishSubject;
+    /// use std::cell::RefCell;
+    /// use std::rc::Rc;
+    ///
+    /// let input = PublishSubject::new();
+    /// let shared = input.observable().map(|v: i32| Rc::new(v * 2)).share_local();
+    /// let seen = Rc::new(RefCell::new(Vec::new()));
+    /// for _ in 0..2 {
+    ///     let seen = seen.clone();
+    ///     shared.clone().subscribe(move |v: Rc<i32>| seen.borrow_mut().push(*v));
+    /// }
+    /// input.on_next(1);
+    /// assert_eq!(*seen.borrow(), [2, 2]);
+    /// ```
+    #[doc(alias = "refCount")]
+    fn share_local(self) -> RefCount<Self, crate::subjects::local::PublishSubject<Self::Item>>
+    where
+        Self::Item: Clone + 'static,
+    {
+        ConnectableObservable::publish(self).ref_count()
+    }
+
+    /// [`share_replay`](ObservableExt::share_replay) on one thread:
+    /// [`replay_local`](ObservableExt::replay_local)`(capacity).`[`ref_count`](ConnectableObservable::ref_count)`()`.
+    ///
+    /// # Examples
+    ///
+    /// ```
+    /// use rx::prelude::*;
+    /// use rx::subjects::local::PublishSubject;
+    /// use rx::testing::TestObserver;
+    /// use std::rc::Rc;
+    ///
+    /// let input = PublishSubject::new();
+    /// let shared = input.observable().share_replay_local(1);
+    /// let first = TestObserver::new();
+    /// shared.clone().subscribe_observer(first.clone());
+    /// input.on_next(Rc::new("a"));
+    /// input.on_next(Rc::new("b"));
+    ///
+    /// let second = TestObserver::new();
+    /// shared.clone().subscribe_observer(second.clone());
+    /// second.assert_values(&[Rc::new("b")]);
+    /// ```
+    ///
+    /// # Panics
+    ///
+    /// If `capacity` is zero.
+    #[doc(alias = "shareReplay")]
+    fn share_replay_local(
+        self,
+        capacity: usize,
+    ) -> RefCount<Self, crate::subjects::local::ReplaySubject<Self::Item>>
+    where
+        Self::Item: Clone + 'static,
+    {
+        ConnectableObservable::replay(self, capacity).ref_count()
+    }
+
     /// Shares one subscription to this observable among many subscribers, through a
     /// [`PublishSubject`](crate::subjects::PublishSubject). Subscribers join the subject; the
     /// source is subscribed only when [`connect`](ConnectableObservable::connect) is called,
@@ -3275,6 +3585,111 @@ pub trait ObservableExt: Observable + Sized {
         ConnectableObservable::replay(self, capacity).ref_count()
     }
 
+    /// Shares one subscription to this observable among its subscribers, through a subject
+    /// from `config.connector`, starting over when and only when the configuration says so:
+    /// RxJS 7's `share({ connector, resetOnError, resetOnComplete, resetOnRefCountZero })`.
+    /// With every reset set ([`ShareConfig::new`]) and a
+    /// [`PublishSubject`](crate::subjects::PublishSubject) connector, this is
+    /// [`share`](ObservableExt::share).
+    ///
+    /// The first subscriber connects the source. A reset disconnects it if it is running, and
+    /// the next subscriber connects it again, to a fresh subject. Without a reset, a
+    /// subscriber joins the subject as it is: running on with nobody subscribed (no reset on
+    /// ref-count zero), or terminated, replaying what the subject replays.
+    ///
+    /// [`ShareConfig::new`]: crate::operators::ShareConfig::new
+    ///
+    /// # Examples
+    ///
+    /// ```
+    /// use rx::operators::ShareConfig;
+    /// use rx::prelude::*;
+    /// use rx::subjects::{PublishSubject, ReplaySubject};
+    /// use rx::testing::TestObserver;
+    ///
+    /// let input = PublishSubject::new();
+    /// let shared = input.observable().share_with(ShareConfig {
+    ///     reset_on_ref_count_zero: false,
+    ///     ..ShareConfig::new(|| ReplaySubject::with_capacity(1))
+    /// });
+    /// shared.clone().subscribe_observer(TestObserver::new()).dispose();
+    /// assert!(input.has_observers(), "still connected with nobody subscribed");
+    /// input.observer().on_next(1);
+    ///
+    /// let late = TestObserver::new();
+    /// shared.clone().subscribe_observer(late.clone());
+    /// late.assert_values(&[1]);
+    /// ```
+    ///
+    /// # Performance
+    ///
+    /// As [`share`](ObservableExt::share), plus one allocation for the connector.
+    #[doc(alias = "share")]
+    fn share_with<J, F>(self, config: ShareConfig<F>) -> RefCount<Self, J>
+    where
+        F: Fn() -> J + Send + Sync + 'static,
+        J: crate::subjects::Subject<Self::Item>,
+    {
+        RefCount::share_with(self, config)
+    }
+
+    /// Like [`share_replay`](ObservableExt::share_replay), but the connection and its buffer
+    /// of the last `capacity` values outlive the subscribers: when the last one leaves the
+    /// source stays subscribed, and after it completes every later subscriber gets the
+    /// buffer and the completion (RxJS's `shareReplay(capacity)`, whose `refCount` is
+    /// `false`). An error starts over: the next subscriber subscribes the source again.
+    ///
+    /// It is [`share_with`](ObservableExt::share_with) with a
+    /// [`ReplaySubject`](crate::subjects::ReplaySubject) connector, a reset on error only.
+    ///
+    /// ```text
+    /// source:          -1-2-3-|
+    /// A:               ^-1-2-!            leaves
+    /// B:                         ^(23|)   after the completion
+    /// ```
+    ///
+    /// # Examples
+    ///
+    /// ```
+    /// use rx::prelude::*;
+    /// use rx::testing::TestObserver;
+    /// use std::sync::atomic::{AtomicUsize, Ordering};
+    ///
+    /// static RUNS: AtomicUsize = AtomicUsize::new(0);
+    /// let shared = rx::source::defer(|| {
+    ///     RUNS.fetch_add(1, Ordering::Relaxed);
+    ///     rx::source::from_iter([1, 2, 3])
+    /// })
+    /// .share_replay_retained(2);
+    ///
+    /// let (a, b) = (TestObserver::new(), TestObserver::new());
+    /// shared.clone().subscribe_observer(a.clone());
+    /// shared.clone().subscribe_observer(b.clone());
+    /// a.assert_values(&[1, 2, 3]);
+    /// b.assert_values(&[2, 3]);
+    /// b.assert_completed();
+    /// assert_eq!(RUNS.load(Ordering::Relaxed), 1);
+    /// ```
+    ///
+    /// # Panics
+    ///
+    /// If `capacity` is zero.
+    ///
+    /// # Performance
+    ///
+    /// As [`share_replay`](ObservableExt::share_replay), plus one allocation for the
+    /// connector.
+    #[doc(alias = "shareReplay")]
+    fn share_replay_retained(
+        self,
+        capacity: usize,
+    ) -> RefCount<Self, crate::subjects::ReplaySubject<Self::Item>>
+    where
+        Self::Item: Clone + Send + 'static,
+    {
+        RefCount::share_replay_retained(self, capacity)
+    }
+
     // ---------------------------------------------------------------- time and schedulers
 
     /// Pairs each value with the instant it arrived, read from `scheduler`'s clock. The
@@ -3363,9 +3778,11 @@ pub trait ObservableExt: Observable + Sized {
         TimeInterval::new(self, scheduler)
     }
 
-    /// Emits the first value, then drops every value that arrives in the `window` after it;
-    /// the first value after the window emits and opens the next one (RxJava's
-    /// `throttleFirst`, RxJS's `throttleTime`). Errors and completion pass at once.
+    /// Emits the first value, then drops every value that arrives in the `window` after it,
+    /// one arriving exactly as the window ends included; the first value after the window
+    /// emits and opens the next one (RxJava's `throttleFirst`, RxJS's `throttleTime`). Errors
+    /// and completion pass at once. [`throttle_with`](ObservableExt::throttle_with) also
+    /// emits the last value of each window.
     ///
     /// ```text
     /// source:         -a-b-c---d-e-f-|
@@ -3394,8 +3811,8 @@ pub trait ObservableExt: Observable + Sized {
     /// # Scheduler
     ///
     /// Only the scheduler's clock is read: a value is let through when the window that the
-    /// previous emitted value opened has ended, which is what a timer reopening the gate would
-    /// do, without one. Nothing is scheduled and values are delivered on the thread they
+    /// previous emitted value opened has ended before it, which is what a timer reopening the
+    /// gate would do, without one. Nothing is scheduled and values are delivered on the thread they
     /// arrive on.
     ///
     /// # Performance
@@ -3546,10 +3963,13 @@ pub trait ObservableExt: Observable + Sized {
     /// the subscription; completion and errors on the thread that reports them, unless a
     /// delivery is under way, which then delivers them.
     ///
+    /// It must be one that queues tasks ([`DeferringScheduler`](crate::schedulers::DeferringScheduler)):
+    /// on [`Immediate`](crate::schedulers::Immediate) the periodic task would run inline, on
+    /// the subscribing thread, for ever, so it does not compile.
+    ///
     /// # Panics
     ///
-    /// When `period` is zero, or the scheduler is [`Immediate`](crate::schedulers::Immediate),
-    /// which would run the periodic task inline, on the subscribing thread, for ever.
+    /// When `period` is zero.
     ///
     /// # Performance
     ///
@@ -3559,7 +3979,7 @@ pub trait ObservableExt: Observable + Sized {
     #[doc(alias = "throttleLast")]
     fn sample<Sch>(self, period: std::time::Duration, scheduler: Sch) -> Sample<Self, Sch>
     where
-        Sch: crate::schedulers::Scheduler,
+        Sch: crate::schedulers::DeferringScheduler,
     {
         Sample::new(self, period, scheduler)
     }
@@ -3607,10 +4027,9 @@ pub trait ObservableExt: Observable + Sized {
     /// The error is delivered by a timer task on a worker of `scheduler`; everything else on
     /// the thread that reports it, unless a delivery is under way, which then delivers it.
     ///
-    /// # Panics
-    ///
-    /// When the scheduler is [`Immediate`](crate::schedulers::Immediate), which would run the
-    /// timer inline, on the subscribing thread, before the source is even subscribed.
+    /// It must be one that queues tasks ([`DeferringScheduler`](crate::schedulers::DeferringScheduler)):
+    /// on [`Immediate`](crate::schedulers::Immediate) the timer would run inline, before the
+    /// source is even subscribed, so it does not compile.
     ///
     /// # Performance
     ///
@@ -3619,7 +4038,7 @@ pub trait ObservableExt: Observable + Sized {
     /// deadline, and the task, waking early, sleeps again until it. A lock per value.
     fn timeout<Sch>(self, timeout: std::time::Duration, scheduler: Sch) -> Timeout<Self, Sch>
     where
-        Sch: crate::schedulers::Scheduler,
+        Sch: crate::schedulers::DeferringScheduler,
     {
         Timeout::new(self, timeout, scheduler)
     }
@@ -3661,10 +4080,13 @@ pub trait ObservableExt: Observable + Sized {
     /// the completion, and errors, on the thread that reports them, unless a delivery is under
     /// way, which then delivers them.
     ///
+    /// It must be one that queues tasks ([`DeferringScheduler`](crate::schedulers::DeferringScheduler)):
+    /// on [`Immediate`](crate::schedulers::Immediate) the periodic task would run inline, on
+    /// the subscribing thread, for ever, so it does not compile.
+    ///
     /// # Panics
     ///
-    /// When `window` is zero, or the scheduler is [`Immediate`](crate::schedulers::Immediate),
-    /// which would run the periodic task inline, on the subscribing thread, for ever.
+    /// When `window` is zero.
     ///
     /// # Performance
     ///
@@ -3678,7 +4100,7 @@ pub trait ObservableExt: Observable + Sized {
         scheduler: Sch,
     ) -> BufferWithTime<Self, Sch>
     where
-        Sch: crate::schedulers::Scheduler,
+        Sch: crate::schedulers::DeferringScheduler,
     {
         BufferWithTime::new(self, window, scheduler)
     }
@@ -3805,6 +4227,368 @@ pub trait ObservableExt: Observable + Sized {
     #[allow(clippy::wrong_self_convention)]
     fn as_blocking(self) -> BlockingObservable<Self> {
         BlockingObservable::new(self)
+    }
+
+    /// Emits the first value of each `window` and, with `config.trailing`, the last value of
+    /// the window when it ends, RxJS's `throttleTime(window, scheduler, config)`. A value opens
+    /// a window when none is open; a trailing emission opens the next one at once, so values
+    /// keep being emitted at most once per `window`. With `config.leading` off, the value that
+    /// opens a window is not emitted but held as its trailing value.
+    ///
+    /// Completion waits for a trailing value still held to be emitted at its window's end;
+    /// an error passes at once and drops it.
+    ///
+    /// ```text
+    /// source:                       -a-xy-----b--x--cxxx--|
+    /// throttle_with(4, lead+trail): -a---y----b---x---x---(x|)
+    /// throttle_with(4, trail):      -----y--------x---x---(x|)
+    /// ```
+    ///
+    /// # Examples
+    ///
+    /// ```
+    /// use rx::operators::ThrottleConfig;
+    /// use rx::prelude::*;
+    /// use rx::schedulers::TestScheduler;
+    /// use rx::testing::{cold, TimedObserver};
+    /// use rx::Notification::{Completed, Next};
+    /// use std::time::Duration;
+    ///
+    /// let ms = Duration::from_millis;
+    /// let scheduler = TestScheduler::new();
+    /// let observer = TimedObserver::new(&scheduler);
+    /// let config = ThrottleConfig { leading: true, trailing: true };
+    /// cold(&scheduler, [(ms(0), Next('a')), (ms(5), Next('b')), (ms(8), Next('c')), (ms(30), Completed)])
+    ///     .throttle_with(ms(10), config, scheduler.clone())
+    ///     .subscribe_observer(observer.clone());
+    /// scheduler.run();
+    /// observer.assert_timeline(&[(ms(0), Next('a')), (ms(10), Next('c')), (ms(30), Completed)]);
+    /// ```
+    ///
+    /// # Scheduler
+    ///
+    /// Leading values are delivered on the thread they arrive on; trailing values, and a
+    /// completion that waited for one, by a task on a worker of `scheduler`.
+    ///
+    /// # Performance
+    ///
+    /// One allocation per subscription for the shared state, and a lock per value. One timer
+    /// task per run of windows: a trailing emission reschedules it for the next window without
+    /// allocating.
+    #[doc(alias = "throttleTime")]
+    fn throttle_with<Sch>(
+        self,
+        window: std::time::Duration,
+        config: ThrottleConfig,
+        scheduler: Sch,
+    ) -> ThrottleWith<Self, Sch>
+    where
+        Sch: crate::schedulers::Scheduler,
+    {
+        ThrottleWith::new(self, window, config, scheduler)
+    }
+
+    /// Ignores values for a while after each one that finds no window open, then emits the
+    /// latest (RxJS's `auditTime`): a value opens a window of `window`; when it ends, the
+    /// latest value of the window is emitted, and the next value opens the next window.
+    /// Where [`throttle`](ObservableExt::throttle) keeps a window's first value, `audit`
+    /// keeps its last.
+    ///
+    /// Completion waits for an open window to end and emit its value; an error passes at
+    /// once and drops it.
+    ///
+    /// ```text
+    /// source:    -a-x-y----b---x-cx---|
+    /// audit(5):  ------y--------x-----(x|)
+    /// ```
+    ///
+    /// # Examples
+    ///
+    /// ```
+    /// use rx::prelude::*;
+    /// use rx::schedulers::TestScheduler;
+    /// use rx::testing::{cold, TimedObserver};
+    /// use rx::Notification::{Completed, Next};
+    /// use std::time::Duration;
+    ///
+    /// let ms = Duration::from_millis;
+    /// let scheduler = TestScheduler::new();
+    /// let observer = TimedObserver::new(&scheduler);
+    /// cold(&scheduler, [(ms(0), Next('a')), (ms(5), Next('b')), (ms(30), Next('c')), (ms(35), Completed)])
+    ///     .audit(ms(10), scheduler.clone())
+    ///     .subscribe_observer(observer.clone());
+    /// scheduler.run();
+    /// observer.assert_timeline(&[(ms(10), Next('b')), (ms(40), Next('c')), (ms(40), Completed)]);
+    /// ```
+    ///
+    /// # Scheduler
+    ///
+    /// Values, and a completion that waited for one, are delivered by a task on a worker of
+    /// `scheduler`; errors and other completions on the thread that reports them, unless a
+    /// delivery is under way, which then delivers them.
+    ///
+    /// # Performance
+    ///
+    /// One allocation per subscription for the shared state, a lock per value, and one timer
+    /// task per window.
+    #[doc(alias = "auditTime")]
+    fn audit<Sch>(self, window: std::time::Duration, scheduler: Sch) -> Audit<Self, Sch>
+    where
+        Sch: crate::schedulers::Scheduler,
+    {
+        Audit::new(self, window, scheduler)
+    }
+
+    /// Subscribes to the source only once `delay` has passed on `scheduler`; until then
+    /// nothing runs upstream (RxJS's and RxJava's `delaySubscription`). Values are not
+    /// shifted: a cold source starts later, a hot one is missed until then.
+    ///
+    /// ```text
+    /// source:                     -a-b-|
+    /// delay_subscription(3):  -----a-b-|
+    /// ```
+    ///
+    /// # Examples
+    ///
+    /// ```
+    /// use rx::prelude::*;
+    /// use rx::schedulers::TestScheduler;
+    /// use rx::testing::{cold, TimedObserver};
+    /// use rx::Notification::{Completed, Next};
+    /// use std::time::Duration;
+    ///
+    /// let ms = Duration::from_millis;
+    /// let scheduler = TestScheduler::new();
+    /// let observer = TimedObserver::new(&scheduler);
+    /// cold(&scheduler, [(ms(10), Next('a')), (ms(20), Completed)])
+    ///     .delay_subscription(ms(100), scheduler.clone())
+    ///     .subscribe_observer(observer.clone());
+    /// scheduler.run();
+    /// observer.assert_timeline(&[(ms(110), Next('a')), (ms(120), Completed)]);
+    /// ```
+    ///
+    /// # Scheduler
+    ///
+    /// The source is subscribed from a task on a worker of `scheduler`, as with
+    /// [`subscribe_on`](ObservableExt::subscribe_on); disposing the handle before then
+    /// cancels the task, and the source is never subscribed. With
+    /// [`Immediate`](crate::schedulers::Immediate), `subscribe` sleeps for `delay`.
+    ///
+    /// # Performance
+    ///
+    /// One task and one allocation for the handle's shared state per subscription.
+    #[doc(alias = "delaySubscription")]
+    fn delay_subscription<Sch>(
+        self,
+        delay: std::time::Duration,
+        scheduler: Sch,
+    ) -> DelaySubscription<Self, Sch>
+    where
+        Sch: crate::schedulers::Scheduler,
+    {
+        DelaySubscription::after(self, delay, scheduler)
+    }
+
+    /// Subscribes to the source only at the instant `due` on `scheduler`'s clock, or as soon
+    /// as the worker runs if `due` has passed: the absolute form of
+    /// [`delay_subscription`](ObservableExt::delay_subscription).
+    ///
+    /// # Examples
+    ///
+    /// ```
+    /// use rx::prelude::*;
+    /// use rx::schedulers::TestScheduler;
+    /// use rx::testing::{cold, TimedObserver};
+    /// use rx::Notification::{Completed, Next};
+    /// use std::time::Duration;
+    ///
+    /// let ms = Duration::from_millis;
+    /// let scheduler = TestScheduler::new();
+    /// let observer = TimedObserver::new(&scheduler);
+    /// let due = scheduler.now() + ms(100);
+    /// cold(&scheduler, [(ms(10), Next('a')), (ms(20), Completed)])
+    ///     .delay_subscription_until(due, scheduler.clone())
+    ///     .subscribe_observer(observer.clone());
+    /// scheduler.run();
+    /// observer.assert_timeline(&[(ms(110), Next('a')), (ms(120), Completed)]);
+    /// ```
+    ///
+    /// # Scheduler
+    ///
+    /// As [`delay_subscription`](ObservableExt::delay_subscription).
+    #[doc(alias = "delaySubscription")]
+    fn delay_subscription_until<Sch>(
+        self,
+        due: std::time::Instant,
+        scheduler: Sch,
+    ) -> DelaySubscription<Self, Sch>
+    where
+        Sch: crate::schedulers::Scheduler,
+    {
+        DelaySubscription::at(self, due, scheduler)
+    }
+
+    /// Emits the latest value of this observable each time `notifier` emits, if a new one
+    /// arrived since the previous emission (RxJS's `sample`, RxJava's `sample(ObservableSource)`).
+    /// The completion of `notifier` stops the sampling; this observable's completion ends the
+    /// sequence and drops a value not sampled yet.
+    ///
+    /// ```text
+    /// source:                ---a----b---c----------d-----|
+    /// notifier:              -----x----------x---x------x---|
+    /// sample_with(notifier): -----a----------c----------d-|
+    /// ```
+    ///
+    /// # Examples
+    ///
+    /// ```
+    /// use rx::prelude::*;
+    /// use rx::schedulers::TestScheduler;
+    /// use rx::testing::TestObserver;
+    /// use std::time::Duration;
+    ///
+    /// let ms = Duration::from_millis;
+    /// let scheduler = TestScheduler::new();
+    /// let observer = TestObserver::new();
+    /// rx::source::interval(ms(10), scheduler.clone())
+    ///     .take(6)
+    ///     .sample_with(rx::source::interval(ms(23), scheduler.clone()).take(2))
+    ///     .subscribe_observer(observer.clone());
+    /// scheduler.run();
+    /// // At 23 the latest is the value of 20; at 46, the value of 40.
+    /// observer.assert_values(&[1, 3]);
+    /// observer.assert_completed();
+    /// ```
+    ///
+    /// # Errors
+    ///
+    /// An error from either is delivered once, after the other is disposed.
+    ///
+    /// # Performance
+    ///
+    /// One allocation per subscription (the shared state) and one uncontended lock per value
+    /// and per notification, as the two may race.
+    #[doc(alias = "sample")]
+    #[doc(alias = "throttleLast")]
+    fn sample_with<'a, N>(self, notifier: N) -> SampleWith<'a, Self, N>
+    where
+        N: Observable,
+    {
+        SampleWith::new(self, notifier)
+    }
+
+    /// Collects the values of this observable and emits them as a `Vec` each time `notifier`
+    /// emits, an empty one if none arrived (RxJS's `buffer`, RxJava's
+    /// `buffer(ObservableSource)`). This observable's completion emits what was collected
+    /// since, even nothing, then completes; the completion of `notifier` only stops the
+    /// buffers from closing.
+    ///
+    /// ```text
+    /// source:                -a-b-c-d-e-f-g-h-i-|
+    /// notifier:              -----B-----B-----B-|
+    /// buffer_with(notifier): -----x-----y-----z-(F|)
+    ///   x = [a, b, c], y = [d, e, f], z = [g, h, i], F = []
+    /// ```
+    ///
+    /// # Examples
+    ///
+    /// ```
+    /// use rx::prelude::*;
+    /// use rx::schedulers::TestScheduler;
+    /// use rx::testing::TestObserver;
+    /// use std::time::Duration;
+    ///
+    /// let ms = Duration::from_millis;
+    /// let scheduler = TestScheduler::new();
+    /// let observer = TestObserver::new();
+    /// rx::source::interval(ms(10), scheduler.clone())
+    ///     .take(5)
+    ///     .buffer_with(rx::source::interval(ms(23), scheduler.clone()))
+    ///     .subscribe_observer(observer.clone());
+    /// scheduler.run();
+    /// observer.assert_values(&[vec![0, 1], vec![2, 3], vec![4]]);
+    /// observer.assert_completed();
+    /// ```
+    ///
+    /// # Errors
+    ///
+    /// An error from either is delivered once, after the other is disposed; the values
+    /// collected are dropped.
+    ///
+    /// # Performance
+    ///
+    /// One allocation per subscription (the shared state), the buffers' `Vec`s as they fill,
+    /// and one uncontended lock per value and per notification, as the two may race.
+    #[doc(alias = "buffer")]
+    fn buffer_with<'a, N>(self, notifier: N) -> BufferWith<'a, Self, N>
+    where
+        N: Observable,
+    {
+        BufferWith::new(self, notifier)
+    }
+
+    /// Collects values into a `Vec` and emits it when `window` has passed or when it holds
+    /// `count` values, whichever comes first; a buffer closed by its count starts the next
+    /// window at once (RxJS's `bufferTime(window, null, count)`, Rx.NET's
+    /// `Buffer(timeSpan, count)`). Windows that end with no value emit an empty `Vec`, and the
+    /// completion emits the buffer under way, even empty.
+    ///
+    /// ```text
+    /// source:                             ---a---b---c---d---e---f---g-----|
+    /// buffer_with_time_or_count(10, 3):   ----------w--------x---------y---(z|)
+    ///   w = [a, b], x = [c, d, e], y = [f, g], z = []
+    /// ```
+    ///
+    /// # Examples
+    ///
+    /// ```
+    /// use rx::prelude::*;
+    /// use rx::schedulers::TestScheduler;
+    /// use rx::testing::TestObserver;
+    /// use std::time::Duration;
+    ///
+    /// let ms = Duration::from_millis;
+    /// let scheduler = TestScheduler::new();
+    /// let observer = TestObserver::new();
+    /// // Three values at once, then one at 10.
+    /// rx::source::from_iter([1, 2, 3])
+    ///     .concat_with(rx::source::timer(ms(10), scheduler.clone()).map(|_| 4))
+    ///     .buffer_with_time_or_count(ms(50), 2, scheduler.clone())
+    ///     .subscribe_observer(observer.clone());
+    /// scheduler.run();
+    /// observer.assert_values(&[vec![1, 2], vec![3, 4], vec![]]);
+    /// observer.assert_completed();
+    /// ```
+    ///
+    /// # Scheduler
+    ///
+    /// Buffers closed by time are emitted by one task on a worker of `scheduler`; buffers
+    /// closed by count, the last one and the completion, and errors, on the thread that
+    /// reports them, unless a delivery is under way, which then delivers them.
+    ///
+    /// # Panics
+    ///
+    /// When `window` or `count` is zero, or the scheduler is
+    /// [`Immediate`](crate::schedulers::Immediate), which would run the timer task inline, on
+    /// the subscribing thread, for ever.
+    ///
+    /// # Performance
+    ///
+    /// One allocation per subscription for the shared state and one timer task, which a count
+    /// flush does not replace: it moves the deadline the task sleeps until. Each buffer's
+    /// `Vec` allocates as it fills. A lock per value.
+    #[doc(alias = "bufferTime")]
+    #[doc(alias = "bufferWithTimeOrCount")]
+    fn buffer_with_time_or_count<Sch>(
+        self,
+        window: std::time::Duration,
+        count: usize,
+        scheduler: Sch,
+    ) -> BufferWithTimeOrCount<Self, Sch>
+    where
+        Sch: crate::schedulers::Scheduler,
+    {
+        BufferWithTimeOrCount::new(self, window, count, scheduler)
     }
 
     // ---------------------------------------------------------------- async interop

@@ -24,6 +24,98 @@ pub trait Subscription {
     /// Whether the subscription can deliver nothing more: it was disposed, or it has nothing
     /// left running (a synchronous chain that ran inside `subscribe`).
     fn is_disposed(&self) -> bool;
+
+    /// A guard that disposes this subscription when it is dropped, for a subscription that
+    /// must not outlive a scope (as tokio-util's `DropGuard` does for a cancellation token).
+    ///
+    /// ```
+    /// use rx::prelude::*;
+    /// use rx::subscription::FlagSubscription;
+    ///
+    /// let handle = FlagSubscription::new();
+    /// {
+    ///     let _guard = handle.clone().into_guard();
+    ///     assert!(!handle.is_disposed());
+    /// } // dropped here
+    /// assert!(handle.is_disposed());
+    /// ```
+    fn into_guard(self) -> DisposeGuard<Self>
+    where
+        Self: Sized,
+    {
+        DisposeGuard { handle: Some(self) }
+    }
+}
+
+/// Disposes the subscription it holds when dropped; built by
+/// [`Subscription::into_guard`]. [`disarm`](DisposeGuard::disarm) takes the handle back
+/// without disposing it.
+///
+/// ```
+/// use rx::prelude::*;
+/// use rx::subscription::FlagSubscription;
+///
+/// let guard = FlagSubscription::new().into_guard();
+/// let handle = guard.disarm(); // no longer disposed on drop
+/// assert!(!handle.is_disposed());
+/// ```
+#[must_use = "dropping the guard at once disposes the subscription"]
+#[derive(Debug)]
+pub struct DisposeGuard<S: Subscription> {
+    /// `None` once disarmed.
+    handle: Option<S>,
+}
+
+impl<S: Subscription> DisposeGuard<S> {
+    /// The handle, which is no longer disposed when the guard goes.
+    pub fn disarm(mut self) -> S {
+        self.handle
+            .take()
+            .expect("a guard holds its handle until disarmed")
+    }
+}
+
+impl<S: Subscription> Subscription for DisposeGuard<S> {
+    fn dispose(&self) {
+        self.handle.dispose()
+    }
+
+    fn is_disposed(&self) -> bool {
+        self.handle.is_disposed()
+    }
+}
+
+impl<S: Subscription> Drop for DisposeGuard<S> {
+    fn drop(&mut self) {
+        if let Some(handle) = &self.handle {
+            handle.dispose();
+        }
+    }
+}
+
+/// A composite handle: disposing it disposes every handle in it, in order; it has ended
+/// when all of them have (an empty one has nothing to cancel).
+///
+/// ```
+/// use rx::prelude::*;
+/// use rx::subscription::FlagSubscription;
+///
+/// let handles = vec![FlagSubscription::new(), FlagSubscription::new()];
+/// let each = handles.clone();
+/// assert!(!handles.is_disposed());
+/// handles.dispose();
+/// assert!(each.iter().all(Subscription::is_disposed));
+/// ```
+impl<S: Subscription> Subscription for Vec<S> {
+    fn dispose(&self) {
+        for handle in self {
+            handle.dispose();
+        }
+    }
+
+    fn is_disposed(&self) -> bool {
+        self.iter().all(Subscription::is_disposed)
+    }
 }
 
 /// The handle of a subscription with nothing left to cancel: a synchronous chain that ran to
@@ -142,3 +234,47 @@ impl fmt::Debug for FlagSubscription {
 
 /// A type-erased handle, returned by [`boxed`](crate::ObservableExt::boxed) observables.
 pub type BoxedSubscription<'a> = Box<dyn Subscription + Send + 'a>;
+
+#[cfg(all(test, not(loom)))]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn a_guard_disposes_once_on_drop_and_a_disarmed_one_not_at_all() {
+        let handle = FlagSubscription::new();
+        let guard = handle.clone().into_guard();
+        assert!(!guard.is_disposed());
+        drop(guard);
+        assert!(handle.is_disposed());
+
+        let kept = FlagSubscription::new();
+        drop(kept.clone().into_guard().disarm());
+        assert!(!kept.is_disposed());
+    }
+
+    #[test]
+    fn a_guard_over_boxed_handles_of_several_kinds() {
+        let flags = [FlagSubscription::new(), FlagSubscription::new()];
+        let all: Vec<Box<dyn Subscription + Send>> = vec![
+            Box::new(flags[0].clone()),
+            Box::new(Finished),
+            Box::new(flags[1].clone()),
+        ];
+        assert!(!all.is_disposed());
+        drop(all.into_guard());
+        assert!(flags.iter().all(Subscription::is_disposed));
+    }
+
+    #[test]
+    fn an_empty_vec_has_nothing_to_cancel() {
+        let none: Vec<Finished> = Vec::new();
+        assert!(none.is_disposed());
+        none.dispose();
+    }
+
+    #[test]
+    fn guards_and_composites_are_send_when_their_handles_are() {
+        static_assertions::assert_impl_all!(DisposeGuard<FlagSubscription>: Send, Sync);
+        static_assertions::assert_impl_all!(Vec<FlagSubscription>: Send, Sync, Subscription);
+    }
+}

@@ -1,11 +1,28 @@
-//! The one place where atomics, `Arc` and locks come from.
+//! Flavours of shared state: [`Shared`] (thread-safe) and [`Local`] (one thread).
 //!
-//! Under `cfg(loom)` these are loom's model-checked versions, so the concurrent parts of the
-//! library can be explored by `loom` without changing their code (tokio's `src/loom/` and
-//! crossbeam-epoch's `primitive` module do the same).
+//! The few types that own state reached through several handles — the
+//! [subjects](crate::subjects) and the connection of a
+//! [`publish`](crate::ObservableExt::publish) or [`share`](crate::ObservableExt::share) — are
+//! written once, generic over a [`Flavour`]: the pointer that shares the state, the counters
+//! and flags it keeps, the lock around what several callers may touch, and the cell holding
+//! what only the caller delivering may touch. `Shared` plugs in `Arc`, atomics and a
+//! `parking_lot` mutex, so the state may be used from any thread; `Local` plugs in `Rc`, `Cell`
+//! and `RefCell`, so nothing on its path is an atomic operation or a lock, and the values and
+//! observers it keeps need not be `Send`. The algorithm is the same code for both, as
+//! `lock_api`'s one `Mutex` serves every raw lock.
 //!
-//! Locks do not poison: a panic in a user callback while a lock is held must not make the next
-//! subscriber deadlock or panic (DESIGN §4), so [`Mutex::lock`] returns the guard directly.
+//! The flavour is chosen where the state is created, never on each operator:
+//! [`subjects::PublishSubject`](crate::subjects::PublishSubject) is
+//! `PublishSubject<T, Shared>`, [`subjects::local::PublishSubject`](crate::subjects::local)
+//! is `PublishSubject<T, Local>`, and what is built on a subject follows it.
+//!
+//! Inside the crate this module is also the one place where atomics, `Arc` and locks come
+//! from: under `cfg(loom)` they are loom's model-checked versions (the `Shared` flavour
+//! included), so the concurrent parts of the library can be explored by `loom` without
+//! changing their code (tokio's `src/loom/` and crossbeam-epoch's `primitive` module do the
+//! same). Locks do not poison: a panic in a user callback while a lock is held must not make
+//! the next subscriber deadlock or panic (DESIGN §4), so `Mutex::lock` returns the guard
+//! directly.
 
 #![allow(unused_imports, dead_code, unreachable_pub)]
 
@@ -159,5 +176,378 @@ fn take_mut<T>(slot: &mut T, f: impl FnOnce(T) -> T) {
     unsafe {
         let old = std::ptr::read(slot);
         std::ptr::write(slot, f(old));
+    }
+}
+
+// ------------------------------------------------------------------------------- flavours
+
+/// How state shared by several handles is kept: [`Shared`] or [`Local`].
+///
+/// Sealed: the two flavours of this module are the only ones. Its machinery is private to the
+/// crate; what a user sees is the choice, made by naming a type
+/// ([`subjects::local::PublishSubject`](crate::subjects::local) rather than
+/// [`subjects::PublishSubject`](crate::subjects::PublishSubject)).
+pub trait Flavour: imp::Machinery + Copy + Default + std::fmt::Debug + 'static {}
+
+/// The thread-safe flavour: `Arc`, atomics and a `parking_lot` mutex (loom's, under
+/// `cfg(loom)`).
+///
+/// State of this flavour is `Send` and `Sync` when what it keeps is `Send`, so its handles may
+/// be used from any thread; the observers it keeps must be `Send`. It is the default flavour of
+/// every subject.
+#[derive(Clone, Copy, Debug, Default, PartialEq, Eq, Hash)]
+pub struct Shared;
+
+/// The single-threaded flavour: `Rc`, `Cell` and `RefCell`.
+///
+/// State of this flavour is neither `Send` nor `Sync`, so the compiler keeps it on the thread
+/// that made it; in exchange nothing on its path is an atomic operation or a lock, and the
+/// values and observers it keeps may hold `Rc` and `RefCell` (a UI or wasm program's widgets).
+/// It is the flavour of the subjects in [`subjects::local`](crate::subjects::local).
+#[derive(Clone, Copy, Debug, Default, PartialEq, Eq, Hash)]
+pub struct Local;
+
+impl Flavour for Shared {}
+impl Flavour for Local {}
+
+/// The machinery behind [`Flavour`]. Its traits are public in a private module, so they can
+/// bound the public flavour without being nameable outside the crate.
+pub(crate) mod imp {
+    use super::Ordering;
+    use crate::subscription::Subscription;
+    use std::ops::{Deref, DerefMut};
+
+    /// What a flavour plugs into the generic state.
+    pub trait Machinery: Sized {
+        /// The shared pointer: `Arc` or `Rc`.
+        type Ptr<T>: Clone + Deref<Target = T>;
+        /// A pointer that does not keep its target alive: `Weak` (a strong `Arc` under loom,
+        /// which has no `Weak`).
+        type Weak<T>: Clone;
+        /// A counter: `AtomicUsize` or `Cell<usize>`.
+        type Counter: Counter;
+        /// A flag: `AtomicBool` or `Cell<bool>`.
+        type Flag: Flag;
+        /// What several callers may touch, one at a time: a mutex or a `RefCell`. Never held
+        /// while user code runs, so the `RefCell` is never borrowed twice.
+        type Lock<T>: Lock<T>;
+        /// What only the holder of a delivery role touches (see `subjects::core`).
+        type RoleCell<T>: RoleCell<T>;
+        /// A type-erased subscription kept by shared state: `Box<dyn Subscription + Send>` or
+        /// `Box<dyn Subscription>`.
+        type BoxedSubscription: Subscription + 'static;
+
+        fn new_ptr<T>(value: T) -> Self::Ptr<T>;
+        fn downgrade<T>(ptr: &Self::Ptr<T>) -> Self::Weak<T>;
+        fn upgrade<T>(weak: &Self::Weak<T>) -> Option<Self::Ptr<T>>;
+    }
+
+    /// Boxes a subscription of type `S` into the flavour's
+    /// [`BoxedSubscription`](Machinery::BoxedSubscription): implemented for every `S` the
+    /// flavour can keep (a `Send` one for `Shared`).
+    pub trait BoxSubscription<S>: Machinery {
+        fn box_subscription(subscription: S) -> Self::BoxedSubscription;
+    }
+
+    /// The operations of `AtomicUsize` the generic state uses; `Cell<usize>` ignores the
+    /// orderings, as one thread needs none.
+    pub trait Counter {
+        fn new(value: usize) -> Self;
+        fn load(&self, order: Ordering) -> usize;
+        fn store(&self, value: usize, order: Ordering);
+        fn fetch_add(&self, value: usize, order: Ordering) -> usize;
+        fn fetch_sub(&self, value: usize, order: Ordering) -> usize;
+        fn compare_exchange(
+            &self,
+            current: usize,
+            new: usize,
+            success: Ordering,
+            failure: Ordering,
+        ) -> Result<usize, usize>;
+    }
+
+    /// The operations of `AtomicBool` the generic state uses.
+    pub trait Flag {
+        fn new(value: bool) -> Self;
+        fn load(&self, order: Ordering) -> bool;
+        fn store(&self, value: bool, order: Ordering);
+    }
+
+    /// A mutex, or a `RefCell` borrowed mutably.
+    pub trait Lock<T> {
+        type Guard<'a>: DerefMut<Target = T>
+        where
+            Self: 'a;
+        fn new(value: T) -> Self;
+        fn lock(&self) -> Self::Guard<'_>;
+    }
+
+    /// An `UnsafeCell` with loom's closure API, so loom checks every access in the shared
+    /// flavour.
+    pub trait RoleCell<T> {
+        fn new(value: T) -> Self;
+        fn with_mut<R>(&self, f: impl FnOnce(*mut T) -> R) -> R;
+    }
+
+    /// The shared flavour's lock: the crate's non-poisoning mutex.
+    #[derive(Debug)]
+    pub struct SharedLock<T>(pub(crate) super::Mutex<T>);
+
+    /// The shared flavour's role cell: std's `UnsafeCell`, or loom's, which checks every access.
+    #[cfg(not(loom))]
+    #[derive(Debug)]
+    pub struct SharedCell<T>(pub(crate) std::cell::UnsafeCell<T>);
+
+    #[cfg(loom)]
+    #[derive(Debug)]
+    pub struct SharedCell<T>(pub(crate) loom::cell::UnsafeCell<T>);
+}
+
+use imp::{BoxSubscription, Counter, Flag, Lock, Machinery, RoleCell};
+
+impl Machinery for Shared {
+    type Ptr<T> = Arc<T>;
+    #[cfg(not(loom))]
+    type Weak<T> = Weak<T>;
+    #[cfg(loom)]
+    type Weak<T> = Arc<T>;
+    type Counter = AtomicUsize;
+    type Flag = AtomicBool;
+    type Lock<T> = imp::SharedLock<T>;
+    type RoleCell<T> = imp::SharedCell<T>;
+    type BoxedSubscription = Box<dyn crate::subscription::Subscription + Send>;
+
+    #[inline]
+    fn new_ptr<T>(value: T) -> Arc<T> {
+        Arc::new(value)
+    }
+
+    #[cfg(not(loom))]
+    #[inline]
+    fn downgrade<T>(ptr: &Arc<T>) -> Weak<T> {
+        Arc::downgrade(ptr)
+    }
+
+    #[cfg(not(loom))]
+    #[inline]
+    fn upgrade<T>(weak: &Weak<T>) -> Option<Arc<T>> {
+        weak.upgrade()
+    }
+
+    // loom has no `Weak`: under loom a weak handle keeps its target alive, and the models never
+    // depend on the target being freed.
+    #[cfg(loom)]
+    fn downgrade<T>(ptr: &Arc<T>) -> Arc<T> {
+        ptr.clone()
+    }
+
+    #[cfg(loom)]
+    fn upgrade<T>(weak: &Arc<T>) -> Option<Arc<T>> {
+        Some(weak.clone())
+    }
+}
+
+impl<S: crate::subscription::Subscription + Send + 'static> BoxSubscription<S> for Shared {
+    fn box_subscription(subscription: S) -> Self::BoxedSubscription {
+        Box::new(subscription)
+    }
+}
+
+impl Machinery for Local {
+    type Ptr<T> = std::rc::Rc<T>;
+    type Weak<T> = std::rc::Weak<T>;
+    type Counter = std::cell::Cell<usize>;
+    type Flag = std::cell::Cell<bool>;
+    type Lock<T> = std::cell::RefCell<T>;
+    type RoleCell<T> = std::cell::UnsafeCell<T>;
+    type BoxedSubscription = Box<dyn crate::subscription::Subscription>;
+
+    #[inline]
+    fn new_ptr<T>(value: T) -> std::rc::Rc<T> {
+        std::rc::Rc::new(value)
+    }
+
+    #[inline]
+    fn downgrade<T>(ptr: &std::rc::Rc<T>) -> std::rc::Weak<T> {
+        std::rc::Rc::downgrade(ptr)
+    }
+
+    #[inline]
+    fn upgrade<T>(weak: &std::rc::Weak<T>) -> Option<std::rc::Rc<T>> {
+        weak.upgrade()
+    }
+}
+
+impl<S: crate::subscription::Subscription + 'static> BoxSubscription<S> for Local {
+    fn box_subscription(subscription: S) -> Self::BoxedSubscription {
+        Box::new(subscription)
+    }
+}
+
+impl Counter for AtomicUsize {
+    #[inline]
+    fn new(value: usize) -> Self {
+        AtomicUsize::new(value)
+    }
+    #[inline]
+    fn load(&self, order: Ordering) -> usize {
+        AtomicUsize::load(self, order)
+    }
+    #[inline]
+    fn store(&self, value: usize, order: Ordering) {
+        AtomicUsize::store(self, value, order)
+    }
+    #[inline]
+    fn fetch_add(&self, value: usize, order: Ordering) -> usize {
+        AtomicUsize::fetch_add(self, value, order)
+    }
+    #[inline]
+    fn fetch_sub(&self, value: usize, order: Ordering) -> usize {
+        AtomicUsize::fetch_sub(self, value, order)
+    }
+    #[inline]
+    fn compare_exchange(
+        &self,
+        current: usize,
+        new: usize,
+        success: Ordering,
+        failure: Ordering,
+    ) -> Result<usize, usize> {
+        AtomicUsize::compare_exchange(self, current, new, success, failure)
+    }
+}
+
+impl Counter for std::cell::Cell<usize> {
+    #[inline]
+    fn new(value: usize) -> Self {
+        std::cell::Cell::new(value)
+    }
+    #[inline]
+    fn load(&self, _: Ordering) -> usize {
+        self.get()
+    }
+    #[inline]
+    fn store(&self, value: usize, _: Ordering) {
+        self.set(value)
+    }
+    #[inline]
+    fn fetch_add(&self, value: usize, _: Ordering) -> usize {
+        self.replace(self.get() + value)
+    }
+    #[inline]
+    fn fetch_sub(&self, value: usize, _: Ordering) -> usize {
+        self.replace(self.get() - value)
+    }
+    #[inline]
+    fn compare_exchange(
+        &self,
+        current: usize,
+        new: usize,
+        _: Ordering,
+        _: Ordering,
+    ) -> Result<usize, usize> {
+        let old = self.get();
+        if old == current {
+            self.set(new);
+            Ok(old)
+        } else {
+            Err(old)
+        }
+    }
+}
+
+impl Flag for AtomicBool {
+    #[inline]
+    fn new(value: bool) -> Self {
+        AtomicBool::new(value)
+    }
+    #[inline]
+    fn load(&self, order: Ordering) -> bool {
+        AtomicBool::load(self, order)
+    }
+    #[inline]
+    fn store(&self, value: bool, order: Ordering) {
+        AtomicBool::store(self, value, order)
+    }
+}
+
+impl Flag for std::cell::Cell<bool> {
+    #[inline]
+    fn new(value: bool) -> Self {
+        std::cell::Cell::new(value)
+    }
+    #[inline]
+    fn load(&self, _: Ordering) -> bool {
+        self.get()
+    }
+    #[inline]
+    fn store(&self, value: bool, _: Ordering) {
+        self.set(value)
+    }
+}
+
+impl<T> Lock<T> for imp::SharedLock<T> {
+    type Guard<'a>
+        = MutexGuard<'a, T>
+    where
+        T: 'a;
+    #[inline]
+    fn new(value: T) -> Self {
+        imp::SharedLock(Mutex::new(value))
+    }
+    #[inline]
+    fn lock(&self) -> MutexGuard<'_, T> {
+        self.0.lock()
+    }
+}
+
+impl<T> Lock<T> for std::cell::RefCell<T> {
+    type Guard<'a>
+        = std::cell::RefMut<'a, T>
+    where
+        T: 'a;
+    #[inline]
+    fn new(value: T) -> Self {
+        std::cell::RefCell::new(value)
+    }
+    #[inline]
+    fn lock(&self) -> std::cell::RefMut<'_, T> {
+        self.borrow_mut()
+    }
+}
+
+impl<T> RoleCell<T> for imp::SharedCell<T> {
+    #[cfg(not(loom))]
+    #[inline]
+    fn new(value: T) -> Self {
+        imp::SharedCell(std::cell::UnsafeCell::new(value))
+    }
+
+    #[cfg(not(loom))]
+    #[inline]
+    fn with_mut<R>(&self, f: impl FnOnce(*mut T) -> R) -> R {
+        f(self.0.get())
+    }
+
+    #[cfg(loom)]
+    fn new(value: T) -> Self {
+        imp::SharedCell(loom::cell::UnsafeCell::new(value))
+    }
+
+    #[cfg(loom)]
+    fn with_mut<R>(&self, f: impl FnOnce(*mut T) -> R) -> R {
+        self.0.with_mut(f)
+    }
+}
+
+impl<T> RoleCell<T> for std::cell::UnsafeCell<T> {
+    #[inline]
+    fn new(value: T) -> Self {
+        std::cell::UnsafeCell::new(value)
+    }
+
+    #[inline]
+    fn with_mut<R>(&self, f: impl FnOnce(*mut T) -> R) -> R {
+        f(self.get())
     }
 }

@@ -190,4 +190,33 @@ contract! {
     group_by_flattened: |s| s.group_by(|v| v % 2).flat_map(|g| g);
     window_flattened: |s| s.window(3).concat();
     share: |s| s.share();
+    auto_connect: |s| s.publish().auto_connect(1);
+    share_with: |s| s.share_with(rx::operators::ShareConfig::new(rx::subjects::PublishSubject::new));
+    share_with_no_resets: |s| s.share_with(rx::operators::ShareConfig {
+        reset_on_error: false,
+        reset_on_complete: false,
+        reset_on_ref_count_zero: false,
+        ..rx::operators::ShareConfig::new(|| rx::subjects::ReplaySubject::with_capacity(2))
+    });
+    share_replay_retained: |s| s.share_replay_retained(2);
+    throttle_with: |s| s.throttle_with(
+        std::time::Duration::from_millis(5),
+        rx::operators::ThrottleConfig::default(),
+        rx::schedulers::TestScheduler::new(),
+    );
+    audit_inline: |s| s.audit(std::time::Duration::ZERO, rx::schedulers::Immediate);
+    delay_subscription_inline: |s| s.delay_subscription(std::time::Duration::ZERO, rx::schedulers::Immediate);
+    sample_with: |s| s.sample_with(rx::source::never::<()>());
+    sample_with_at_once: |s| s.sample_with(rx::source::just(()));
+    buffer_with: |s| s.buffer_with(rx::source::never::<()>()).map(|b| b.len() as i64);
+    buffer_with_at_once: |s| s.buffer_with(rx::source::just(())).map(|b| b.len() as i64);
+    window_with_skip_flattened: |s| s.window_with_skip(3, 2).flat_map(|w| w);
+    window_with_skip_gaps: |s| s.window_with_skip(2, 3).concat();
+    buffer_with_time_or_count: |s| s
+        .buffer_with_time_or_count(
+            std::time::Duration::from_millis(5),
+            3,
+            rx::schedulers::TestScheduler::new(),
+        )
+        .map(|b| b.len() as i64);
 }

@@ -143,3 +143,82 @@ fn subscribing_allocates_the_boxed_observer_only() {
     });
     assert_eq!(n, 1);
 }
+
+// ---- the local flavour: the same counts, with `Rc` state in the subscribers
+
+#[test]
+fn local_publish_on_next_does_not_allocate() {
+    use std::rc::Rc;
+    let subject = rx::subjects::local::PublishSubject::new();
+    let sum = Rc::new(Cell::new(0u64));
+    for _ in 0..100 {
+        let s = sum.clone();
+        subject
+            .observable()
+            .subscribe(move |v: Rc<u64>| s.set(s.get() + *v));
+    }
+    subject.on_next(Rc::new(0)); // warm-up
+    let value = Rc::new(1);
+    let n = allocations(|| {
+        for _ in 0..1000 {
+            subject.on_next(value.clone());
+        }
+    });
+    assert_eq!(n, 0);
+    assert_eq!(sum.get(), 100 * 1000);
+}
+
+#[test]
+fn local_behavior_and_bounded_replay_do_not_allocate_per_value() {
+    let behavior = rx::subjects::local::BehaviorSubject::new(0);
+    behavior.observable().subscribe(|_: i32| {});
+    let replay = rx::subjects::local::ReplaySubject::with_capacity(8);
+    replay.observable().subscribe(|_: i32| {});
+    for v in 0..16 {
+        behavior.on_next(v);
+        replay.on_next(v);
+    }
+    let n = allocations(|| {
+        for v in 0..1000 {
+            behavior.on_next(v);
+            replay.on_next(v);
+        }
+    });
+    assert_eq!(n, 0);
+    assert_eq!(behavior.value(), Some(999));
+}
+
+#[test]
+fn share_local_does_not_allocate_per_value() {
+    let input = rx::subjects::local::PublishSubject::new();
+    let shared = input.observable().map(|v: i32| v + 1).share_local();
+    let seen = std::rc::Rc::new(Cell::new(0));
+    for _ in 0..2 {
+        let seen = seen.clone();
+        shared.clone().subscribe(move |_| seen.set(seen.get() + 1));
+    }
+    input.on_next(0);
+    let n = allocations(|| {
+        for v in 0..1000 {
+            input.on_next(v);
+        }
+    });
+    assert_eq!(n, 0);
+    assert_eq!(seen.get(), 2 * 1001);
+}
+
+#[test]
+fn local_subscribing_allocates_the_boxed_observer_only() {
+    let subject = rx::subjects::local::PublishSubject::<i32>::new();
+    for _ in 0..2 {
+        subject.observable().subscribe(|_| {}).dispose();
+    }
+    let n = allocations(|| {
+        let captured = 5;
+        let handle = subject
+            .observable()
+            .subscribe(move |v| assert!(v != captured));
+        handle.dispose();
+    });
+    assert_eq!(n, 1);
+}

@@ -1,8 +1,10 @@
 //! RPP's groups Subjects and Scenarios.
 //!
-//! rxRust's subjects are written the way its README writes them, `Local::subject()`: a
-//! single-threaded subject (`Rc<RefCell<..>>`, no lock), where rx's subjects are thread-safe
-//! (`Arc` and a lock), as RPP's are.
+//! RPP's three subject cases run twice: under RPP's names, rx's single-threaded subject
+//! (`rx::subjects::local`) beside rxRust's `Local::subject()` (`Rc<RefCell<..>>`), and under
+//! the same names marked `(thread-safe)`, rx's thread-safe subject beside rxRust's
+//! `Shared::subject()`. Each subscriber is a closure that captures a value, so subscribing
+//! allocates its observer in every library, as a real subscriber does.
 
 use crate::harness::{Group, sink};
 use crate::peers::drive;
@@ -12,70 +14,107 @@ use rx::prelude::*;
 use rx::schedulers::CurrentThread;
 use rx::source::{create, from_iter, just};
 use rx::subjects::PublishSubject;
+use rx::subjects::local::PublishSubject as LocalSubject;
 use rxrust::prelude::{Local, Observable as _, ObservableFactory as _, Observer as _, Shared};
 use std::cell::Cell;
 use std::hint::black_box;
 
 const LOCAL_SUBJECT: &str = "Local::subject(): single-threaded (Rc<RefCell>), no lock";
+const RX_LOCAL: &str = "rx::subjects::local::PublishSubject: single-threaded (Rc, Cell), no atomic";
+const SHARED_SUBJECT: &str =
+    "rx::subjects::PublishSubject and rxRust's Shared::subject(): both thread-safe";
 
 type NoError = std::convert::Infallible;
 
 /// The hand-written twin of a subject: its observers, called in turn.
 type Observers = Vec<Box<dyn FnMut(i32)>>;
 
+/// A subscriber that captures a value, as real subscribers do, so it is not zero-sized.
+fn subscriber(k: i32) -> impl FnMut(i32) + Clone + Send + 'static {
+    move |v| sink(v ^ k)
+}
+
 pub fn subjects(c: &mut Criterion) {
     let mut g = Group::new(c, "Subjects");
 
     // Setup outside the timed op: the subject and its one subscription.
-    let mut hand: Observers = vec![Box::new(sink)];
-    let subject = PublishSubject::<i32>::new();
-    subject.observable().subscribe(sink);
-    let mut rx_observer = subject.observer();
+    let mut hand: Observers = vec![Box::new(subscriber(7))];
+    let local = LocalSubject::<i32>::new();
+    local.observable().subscribe(subscriber(7));
     let mut rxrust_subject = Local::subject::<i32, NoError>();
-    rxrust_subject.clone().subscribe(sink);
-    let mut shared_subject = Shared::subject::<i32, NoError>();
-    shared_subject.clone().subscribe(sink);
+    rxrust_subject.clone().subscribe(subscriber(7));
     g.case("publish_subject with 1 observer - on_next")
         .hand(|| {
             for observer in &mut hand {
                 observer(black_box(1));
             }
         })
-        .rx(|| rx_observer.on_next(black_box(1)))
+        .note(RX_LOCAL)
+        .rx(|| local.on_next(black_box(1)))
         .note(LOCAL_SUBJECT)
         .rxrust(|| rxrust_subject.next(black_box(1)))
-        .rxrust_shared(|| shared_subject.next(black_box(1)))
         .not_applicable("futures", "no multicast stream in futures");
 
-    g.case("subscribe 100 observers to publish_subject")
+    let subject = PublishSubject::<i32>::new();
+    subject.observable().subscribe(subscriber(7));
+    let mut shared_subject = Shared::subject::<i32, NoError>();
+    shared_subject.clone().subscribe(subscriber(7));
+    g.case("publish_subject with 1 observer - on_next (thread-safe)")
         .hand(|| {
-            let mut observers: Observers = Vec::new();
-            for _ in 0..100 {
-                observers.push(Box::new(sink));
-            }
-            for observer in &mut observers {
+            for observer in &mut hand {
                 observer(black_box(1));
             }
         })
+        .note(SHARED_SUBJECT)
+        .rx(|| subject.on_next(black_box(1)))
+        .note(SHARED_SUBJECT)
+        .rxrust(|| shared_subject.next(black_box(1)))
+        .not_applicable("futures", "no multicast stream in futures");
+
+    let hand_subscribe = || {
+        let mut observers: Observers = Vec::new();
+        for k in 0..100 {
+            observers.push(Box::new(subscriber(k)));
+        }
+        for observer in &mut observers {
+            observer(black_box(1));
+        }
+    };
+    g.case("subscribe 100 observers to publish_subject")
+        .hand(hand_subscribe)
+        .note(RX_LOCAL)
         .rx(|| {
-            let subject = PublishSubject::<i32>::new();
-            for _ in 0..100 {
-                subject.observable().subscribe(sink);
+            let subject = LocalSubject::<i32>::new();
+            for k in 0..100 {
+                subject.observable().subscribe(subscriber(k));
             }
-            subject.observer().on_next(black_box(1));
+            subject.on_next(black_box(1));
         })
         .note(LOCAL_SUBJECT)
         .rxrust(|| {
             let mut subject = Local::subject::<i32, NoError>();
-            for _ in 0..100 {
-                subject.clone().subscribe(sink);
+            for k in 0..100 {
+                subject.clone().subscribe(subscriber(k));
             }
             subject.next(black_box(1));
         })
-        .rxrust_shared(|| {
+        .not_applicable("futures", "no multicast stream in futures");
+
+    g.case("subscribe 100 observers to publish_subject (thread-safe)")
+        .hand(hand_subscribe)
+        .note(SHARED_SUBJECT)
+        .rx(|| {
+            let subject = PublishSubject::<i32>::new();
+            for k in 0..100 {
+                subject.observable().subscribe(subscriber(k));
+            }
+            subject.on_next(black_box(1));
+        })
+        .note(SHARED_SUBJECT)
+        .rxrust(|| {
             let mut subject = Shared::subject::<i32, NoError>();
-            for _ in 0..100 {
-                subject.clone().subscribe(sink);
+            for k in 0..100 {
+                subject.clone().subscribe(subscriber(k));
             }
             subject.next(black_box(1));
         })
@@ -83,30 +122,31 @@ pub fn subjects(c: &mut Criterion) {
 
     // Setup outside the timed op: a subject with 100 subscriptions.
     let mut hand: Observers = (0..100)
-        .map(|_| Box::new(sink) as Box<dyn FnMut(i32)>)
+        .map(|k| Box::new(subscriber(k)) as Box<dyn FnMut(i32)>)
         .collect();
+    let local = LocalSubject::<i32>::new();
     let subject = PublishSubject::<i32>::new();
-    for _ in 0..100 {
-        subject.observable().subscribe(sink);
-    }
-    let mut rx_observer = subject.observer();
     let mut rxrust_subject = Local::subject::<i32, NoError>();
     let mut shared_subject = Shared::subject::<i32, NoError>();
-    for _ in 0..100 {
-        rxrust_subject.clone().subscribe(sink);
-        shared_subject.clone().subscribe(sink);
+    for k in 0..100 {
+        local.observable().subscribe(subscriber(k));
+        subject.observable().subscribe(subscriber(k));
+        rxrust_subject.clone().subscribe(subscriber(k));
+        shared_subject.clone().subscribe(subscriber(k));
     }
-    g.case("100 on_next to 100 observers to publish_subject")
-        .hand(|| {
-            for i in 0..100 {
-                for observer in &mut hand {
-                    observer(black_box(i));
-                }
+    let mut hand_100 = || {
+        for i in 0..100 {
+            for observer in &mut hand {
+                observer(black_box(i));
             }
-        })
+        }
+    };
+    g.case("100 on_next to 100 observers to publish_subject")
+        .hand(&mut hand_100)
+        .note(RX_LOCAL)
         .rx(|| {
             for i in 0..100 {
-                rx_observer.on_next(black_box(i));
+                local.on_next(black_box(i));
             }
         })
         .note(LOCAL_SUBJECT)
@@ -115,7 +155,18 @@ pub fn subjects(c: &mut Criterion) {
                 rxrust_subject.next(black_box(i));
             }
         })
-        .rxrust_shared(|| {
+        .not_applicable("futures", "no multicast stream in futures");
+
+    g.case("100 on_next to 100 observers to publish_subject (thread-safe)")
+        .hand(&mut hand_100)
+        .note(SHARED_SUBJECT)
+        .rx(|| {
+            for i in 0..100 {
+                subject.on_next(black_box(i));
+            }
+        })
+        .note(SHARED_SUBJECT)
+        .rxrust(|| {
             for i in 0..100 {
                 shared_subject.next(black_box(i));
             }

@@ -4,6 +4,7 @@
 use crate::Error;
 use crate::observable::{Observable, Subscribe};
 use crate::observer::Observer;
+use crate::operators::{First, Last};
 use crate::subscription::Subscription;
 use crate::sync::{Arc, AtomicBool, Condvar, Mutex, Ordering};
 use std::collections::VecDeque;
@@ -68,6 +69,67 @@ impl<S> BlockingObservable<S> {
             next(value?);
         }
         Ok(())
+    }
+}
+
+impl<S: Observable> BlockingObservable<S> {
+    /// Subscribes, waits for the first value and returns it, disposing the subscription
+    /// (RxJava's `blockingFirst`). It stops upstream after one value, so an endless source
+    /// returns too.
+    ///
+    /// ```
+    /// use rx::prelude::*;
+    /// use rx::operators::NoElements;
+    /// use rx::schedulers::NewThread;
+    /// use std::time::Duration;
+    ///
+    /// let ticks = rx::source::interval(Duration::from_millis(1), NewThread);
+    /// assert_eq!(ticks.as_blocking().first().unwrap(), 0);
+    ///
+    /// let none = rx::source::empty::<i32>().as_blocking().first().unwrap_err();
+    /// assert!(none.downcast_ref::<NoElements>().is_some());
+    /// ```
+    ///
+    /// # Errors
+    ///
+    /// [`NoElements`](crate::operators::NoElements) when the source completes empty; the
+    /// source's error when it fails first.
+    #[doc(alias = "blockingFirst")]
+    pub fn first(self) -> Result<S::Item, Error>
+    where
+        First<S>: Subscribe<BlockingObserver<S::Item>> + Observable<Item = S::Item>,
+    {
+        let outcome = BlockingObservable::new(First::new(self.source))
+            .into_iter()
+            .next();
+        outcome.unwrap_or_else(|| unreachable!("`first` ends with a value or an error"))
+    }
+
+    /// Subscribes, waits for the source to complete and returns its last value (RxJava's
+    /// `blockingLast`). An endless source never returns.
+    ///
+    /// ```
+    /// use rx::prelude::*;
+    /// use rx::schedulers::NewThread;
+    /// use std::time::Duration;
+    ///
+    /// let ticks = rx::source::interval(Duration::from_millis(1), NewThread).take(3);
+    /// assert_eq!(ticks.as_blocking().last().unwrap(), 2);
+    /// ```
+    ///
+    /// # Errors
+    ///
+    /// [`NoElements`](crate::operators::NoElements) when the source completes empty; the
+    /// source's error when it fails.
+    #[doc(alias = "blockingLast")]
+    pub fn last(self) -> Result<S::Item, Error>
+    where
+        Last<S>: Subscribe<BlockingObserver<S::Item>> + Observable<Item = S::Item>,
+    {
+        let outcome = BlockingObservable::new(Last::new(self.source))
+            .into_iter()
+            .next();
+        outcome.unwrap_or_else(|| unreachable!("`last` ends with a value or an error"))
     }
 }
 
@@ -245,6 +307,43 @@ mod tests {
     use crate::schedulers::{NewThread, TestScheduler};
     use crate::source::{empty, from_iter, interval, throw, timer};
     use std::time::Duration;
+
+    #[test]
+    fn first_stops_an_endless_synchronous_source() {
+        assert_eq!(from_iter(5..).as_blocking().first().unwrap(), 5);
+    }
+
+    #[test]
+    fn first_and_last_report_an_empty_source_and_an_error() {
+        let empty_first = empty::<i32>().as_blocking().first().unwrap_err();
+        assert!(
+            empty_first
+                .downcast_ref::<crate::operators::NoElements>()
+                .is_some()
+        );
+        let empty_last = empty::<i32>().as_blocking().last().unwrap_err();
+        assert!(
+            empty_last
+                .downcast_ref::<crate::operators::NoElements>()
+                .is_some()
+        );
+        let failed = throw::<i32>(Error::msg("bad")).as_blocking().first();
+        assert_eq!(failed.unwrap_err().to_string(), "bad");
+        let failed_late = from_iter([1, 2])
+            .concat_with(throw(Error::msg("late")))
+            .as_blocking()
+            .last();
+        assert_eq!(failed_late.unwrap_err().to_string(), "late");
+    }
+
+    #[test]
+    fn last_waits_for_completion_on_another_thread() {
+        let last = interval(Duration::from_millis(1), NewThread)
+            .take(5)
+            .as_blocking()
+            .last();
+        assert_eq!(last.unwrap(), 4);
+    }
 
     #[test]
     fn iterates_a_synchronous_source() {

@@ -1,7 +1,10 @@
 //! Type-erased observables: [`BoxedObservable`] and [`LocalBoxedObservable`].
 //!
 //! Two types, as futures has `BoxStream` and `LocalBoxStream`: the `Send` one for pipelines
-//! that cross threads, the local one for observables that capture `Rc` and friends.
+//! that cross threads, the local one for observables that capture `Rc` and friends. Both are
+//! `Clone`, as Rx observables are re-subscribable; an observable that is not `Clone` (one
+//! whose closure is `FnOnce`, say) is boxed by `boxed_once` / `boxed_local_once` into
+//! [`BoxedOnceObservable`] / [`LocalBoxedOnceObservable`], which are not.
 
 use crate::observable::{Observable, Subscribe};
 use crate::observer::{DynObserver, Observer};
@@ -17,13 +20,49 @@ pub type LocalBoxedObserver<'a, T> = Box<dyn DynObserver<T> + 'a>;
 macro_rules! boxed_observable {
     (
         $(#[$doc:meta])*
-        $name:ident, $subscribe_trait:ident, $observer:ident, ($($send:tt)*)
+        $name:ident, $subscribe_trait:ident, $observer:ident, ($($send:tt)*), clone
     ) => {
-        $(#[$doc])*
-        #[must_use = "observables do nothing unless subscribed"]
-        pub struct $name<'a, T> {
-            source: Box<dyn $subscribe_trait<'a, T> $($send)* + 'a>,
+        boxed_observable!(@common $(#[$doc])* $name, $subscribe_trait, $observer, ($($send)*), (+ Clone));
+
+        trait $subscribe_trait<'a, T> {
+            fn subscribe_boxed(
+                self: Box<Self>,
+                observer: $observer<'a, T>,
+            ) -> Box<dyn Subscription $($send)* + 'a>;
+
+            fn clone_boxed(&self) -> Box<dyn $subscribe_trait<'a, T> $($send)* + 'a>;
         }
+
+        impl<'a, T, S> $subscribe_trait<'a, T> for S
+        where
+            S: Subscribe<$observer<'a, T>> + Observable<Item = T> + Clone + 'a $($send)*,
+            S::Subscription: 'a $($send)*,
+        {
+            fn subscribe_boxed(
+                self: Box<Self>,
+                observer: $observer<'a, T>,
+            ) -> Box<dyn Subscription $($send)* + 'a> {
+                Box::new((*self).subscribe_observer(observer))
+            }
+
+            fn clone_boxed(&self) -> Box<dyn $subscribe_trait<'a, T> $($send)* + 'a> {
+                Box::new(self.clone())
+            }
+        }
+
+        /// Clones what it erases, in one allocation, so it can be subscribed again (by
+        /// `retry`, `repeat`, or once per request from a struct field).
+        impl<T> Clone for $name<'_, T> {
+            fn clone(&self) -> Self {
+                $name { source: self.source.clone_boxed() }
+            }
+        }
+    };
+    (
+        $(#[$doc:meta])*
+        $name:ident, $subscribe_trait:ident, $observer:ident, ($($send:tt)*), once
+    ) => {
+        boxed_observable!(@common $(#[$doc])* $name, $subscribe_trait, $observer, ($($send)*), ());
 
         trait $subscribe_trait<'a, T> {
             fn subscribe_boxed(
@@ -44,11 +83,21 @@ macro_rules! boxed_observable {
                 Box::new((*self).subscribe_observer(observer))
             }
         }
+    };
+    (
+        @common $(#[$doc:meta])*
+        $name:ident, $subscribe_trait:ident, $observer:ident, ($($send:tt)*), ($($clone:tt)*)
+    ) => {
+        $(#[$doc])*
+        #[must_use = "observables do nothing unless subscribed"]
+        pub struct $name<'a, T> {
+            source: Box<dyn $subscribe_trait<'a, T> $($send)* + 'a>,
+        }
 
         impl<'a, T> $name<'a, T> {
             pub(crate) fn new<S>(source: S) -> Self
             where
-                S: Subscribe<$observer<'a, T>> + Observable<Item = T> + 'a $($send)*,
+                S: Subscribe<$observer<'a, T>> + Observable<Item = T> + 'a $($send)* $($clone)*,
                 S::Subscription: 'a $($send)*,
             {
                 $name { source: Box::new(source) }
@@ -80,21 +129,37 @@ macro_rules! boxed_observable {
 
 boxed_observable!(
     /// An observable of `T` whose type is erased; built by
-    /// [`ObservableExt::boxed`](crate::ObservableExt::boxed). It is `Send`.
-    BoxedObservable, SubscribeBoxed, BoxedObserver, (+ Send)
+    /// [`ObservableExt::boxed`](crate::ObservableExt::boxed). It is `Send` and `Clone`.
+    BoxedObservable, SubscribeBoxed, BoxedObserver, (+ Send), clone
 );
 
 boxed_observable!(
     /// An observable of `T` whose type is erased and that need not be `Send`; built by
-    /// [`ObservableExt::boxed_local`](crate::ObservableExt::boxed_local).
-    LocalBoxedObservable, SubscribeLocalBoxed, LocalBoxedObserver, ()
+    /// [`ObservableExt::boxed_local`](crate::ObservableExt::boxed_local). It is `Clone`.
+    LocalBoxedObservable, SubscribeLocalBoxed, LocalBoxedObserver, (), clone
+);
+
+boxed_observable!(
+    /// An observable of `T` whose type is erased, for one that is not `Clone`; built by
+    /// [`ObservableExt::boxed_once`](crate::ObservableExt::boxed_once). It is `Send`, and
+    /// can be subscribed once.
+    BoxedOnceObservable, SubscribeBoxedOnce, BoxedObserver, (+ Send), once
+);
+
+boxed_observable!(
+    /// An observable of `T` whose type is erased, for one that is neither `Clone` nor
+    /// `Send`; built by
+    /// [`ObservableExt::boxed_local_once`](crate::ObservableExt::boxed_local_once). It can be
+    /// subscribed once.
+    LocalBoxedOnceObservable, SubscribeLocalBoxedOnce, LocalBoxedObserver, (), once
 );
 
 #[cfg(test)]
 mod tests {
     use crate::prelude::*;
-    use crate::source::{from_iter, just};
+    use crate::source::{from_iter, just, throw};
     use crate::testing::TestObserver;
+    use std::rc::Rc;
 
     #[test]
     fn boxed_observables_of_different_types_in_one_vec() {
@@ -111,6 +176,67 @@ mod tests {
 
     #[test]
     fn boxed_is_send() {
-        static_assertions::assert_impl_all!(crate::BoxedObservable<'static, i32>: Send);
+        static_assertions::assert_impl_all!(crate::BoxedObservable<'static, i32>: Send, Clone);
+        static_assertions::assert_impl_all!(crate::LocalBoxedObservable<'static, i32>: Clone);
+        static_assertions::assert_not_impl_any!(crate::LocalBoxedObservable<'static, i32>: Send);
+        static_assertions::assert_impl_all!(super::BoxedOnceObservable<'static, i32>: Send);
+        static_assertions::assert_not_impl_any!(super::BoxedOnceObservable<'static, i32>: Clone);
+        static_assertions::assert_not_impl_any!(
+            super::LocalBoxedOnceObservable<'static, i32>: Send, Clone
+        );
+    }
+
+    /// What a service keeps: one pipeline, subscribed once per request.
+    struct Service {
+        numbers: crate::BoxedObservable<'static, i32>,
+    }
+
+    impl Service {
+        fn request(&self) -> TestObserver<i32> {
+            let observer = TestObserver::new();
+            self.numbers.clone().subscribe_observer(observer.clone());
+            observer
+        }
+    }
+
+    #[test]
+    fn a_boxed_field_is_subscribed_once_per_request() {
+        let service = Service {
+            numbers: from_iter(vec![1, 2]).map(|v| v * 3).boxed(),
+        };
+        for _ in 0..3 {
+            let observer = service.request();
+            observer.assert_values(&[3, 6]);
+            observer.assert_completed();
+        }
+    }
+
+    #[test]
+    fn a_boxed_observable_is_retried_and_repeated() {
+        let boxed = from_iter(vec![1, 2]).boxed();
+        let observer = TestObserver::new();
+        boxed.clone().repeat(3).subscribe_observer(observer.clone());
+        observer.assert_values(&[1, 2, 1, 2, 1, 2]);
+        observer.assert_completed();
+
+        let failing = from_iter(vec![7])
+            .concat_with(throw(crate::Error::msg("no")))
+            .boxed();
+        let observer = TestObserver::new();
+        failing.retry(2).subscribe_observer(observer.clone());
+        observer.assert_values(&[7, 7, 7]);
+        observer.assert_error("no");
+    }
+
+    #[test]
+    fn a_local_boxed_observable_is_subscribed_twice() {
+        let offset = Rc::new(10);
+        let local = from_iter(vec![1, 2])
+            .map(move |v| v + *offset)
+            .boxed_local();
+        let observer = TestObserver::new();
+        local.clone().subscribe_observer(observer.clone());
+        local.subscribe_observer(observer.clone());
+        observer.assert_values(&[11, 12, 11, 12]);
     }
 }

@@ -4,8 +4,8 @@ use crate::Error;
 use crate::notification::Notification;
 use crate::observable::{Observable, Subscribe};
 use crate::observer::Observer;
-use crate::operators::drain::{Drain, Ready, runs_inline};
-use crate::schedulers::{Reschedule, Scheduler, Worker};
+use crate::operators::drain::{Drain, Ready};
+use crate::schedulers::{DeferringScheduler, Reschedule, Scheduler, Worker};
 use crate::subscription::Subscription;
 use crate::sync::Arc;
 use std::collections::VecDeque;
@@ -24,15 +24,11 @@ pub struct BufferWithTime<S, Sch> {
     scheduler: Sch,
 }
 
-impl<S, Sch: Scheduler> BufferWithTime<S, Sch> {
+impl<S, Sch: DeferringScheduler> BufferWithTime<S, Sch> {
     pub(crate) fn new(source: S, window: Duration, scheduler: Sch) -> Self {
         assert!(
             !window.is_zero(),
             "buffer_with_time: the window must be non-zero"
-        );
-        assert!(
-            !runs_inline::<Sch::Worker>(),
-            "buffer_with_time: Immediate runs tasks inline, so the periodic task would never return; use a scheduler that runs them elsewhere"
         );
         BufferWithTime {
             source,
@@ -52,7 +48,7 @@ where
     S: Subscribe<BufferWithTimeObserver<Sch::Worker, O, <S as Observable>::Item>>,
     S::Subscription: Send + 'static,
     <S as Observable>::Item: Send + 'static,
-    O: Observer<Vec<<S as Observable>::Item>> + Send + 'static,
+    O: Observer<Vec<<S as Observable>::Item>> + crate::schedulers::ThreadObserver,
 {
     type Subscription = Box<dyn Subscription + Send + Sync>;
 
@@ -119,7 +115,7 @@ pub struct BufferWithTimeObserver<W, O, T> {
 impl<W, O, T> Observer<T> for BufferWithTimeObserver<W, O, T>
 where
     W: Worker,
-    O: Observer<Vec<T>> + Send + 'static,
+    O: Observer<Vec<T>> + crate::schedulers::ThreadObserver,
     T: Send + 'static,
 {
     fn on_next(&mut self, value: T) {
@@ -270,12 +266,5 @@ mod tests {
     #[should_panic(expected = "window must be non-zero")]
     fn zero_window_panics() {
         let _ = empty::<i32>().buffer_with_time(Duration::ZERO, TestScheduler::new());
-    }
-
-    #[test]
-    #[should_panic(expected = "Immediate runs tasks inline")]
-    fn immediate_panics() {
-        let _ = crate::source::empty::<i32>()
-            .buffer_with_time(Duration::from_millis(1), crate::schedulers::Immediate);
     }
 }

@@ -44,7 +44,7 @@ where
     S: Subscribe<DebounceObserver<Sch::Worker, O, <S as Observable>::Item>>,
     S::Subscription: Send + 'static,
     <S as Observable>::Item: Send + 'static,
-    O: Observer<<S as Observable>::Item> + Send + 'static,
+    O: Observer<<S as Observable>::Item> + crate::schedulers::ThreadObserver,
 {
     type Subscription = Box<dyn Subscription + Send + Sync>;
 
@@ -131,7 +131,7 @@ pub struct DebounceObserver<W, O, T> {
 impl<W, O, T> Observer<T> for DebounceObserver<W, O, T>
 where
     W: Worker,
-    O: Observer<T> + Send + 'static,
+    O: Observer<T> + crate::schedulers::ThreadObserver,
     T: Send + 'static,
 {
     fn on_next(&mut self, value: T) {

@@ -43,7 +43,7 @@ where
     S: Subscribe<DelayObserver<Sch::Worker, O, <S as Observable>::Item>>,
     S::Subscription: Send + 'static,
     <S as Observable>::Item: Send + 'static,
-    O: Observer<<S as Observable>::Item> + Send + 'static,
+    O: Observer<<S as Observable>::Item> + crate::schedulers::ThreadObserver,
 {
     type Subscription = Box<dyn Subscription + Send + Sync>;
 
@@ -116,7 +116,7 @@ fn arm<W, O, T>(
     update: impl FnOnce(&mut DelayState<T>),
 ) where
     W: Worker,
-    O: Observer<T> + Send + 'static,
+    O: Observer<T> + crate::schedulers::ThreadObserver,
     T: Send + 'static,
 {
     let start = drain.with(|state| {
@@ -164,7 +164,7 @@ pub struct DelayObserver<W, O, T> {
 impl<W, O, T> Observer<T> for DelayObserver<W, O, T>
 where
     W: Worker,
-    O: Observer<T> + Send + 'static,
+    O: Observer<T> + crate::schedulers::ThreadObserver,
     T: Send + 'static,
 {
     fn on_next(&mut self, value: T) {

@@ -39,6 +39,16 @@
 //! dropped, not kept, when `subscribe` returns; the slots are atomics, so that this case (every
 //! synchronous source) needs no second lock then.
 //!
+//! The kept handles must be `Send`, so an upstream whose handle is not (a `boxed_local`
+//! observable's) cannot be merged. For their `Send`-ness to follow the upstreams', the core
+//! would have to name something that has it; the handles themselves cannot be named (their
+//! types contain the core's), and Rust cannot pick a `Send` or a local box by whether a type
+//! is `Send`. What would work: compute each upstream's handle type with a stand-in observer,
+//! require the real handle to be of that type, and keep handles of those types (`Send` then
+//! exactly when they are). That holds only for handle types that name no observer, which
+//! zip's, concat's and retry's do today: those would first have to hold a control block, as
+//! [`MergeSubscription`] does.
+//!
 //! **Cheap when nothing is deferred.** What must run after the lock is released (see
 //! [`Locked`]) is a set of empty `Option`s unless something was deferred: the common lock
 //! builds and drops it for a few checks.

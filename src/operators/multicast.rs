@@ -10,50 +10,73 @@
 //! `multicast`), as RxJava 3's `ObservablePublish` and `ObservableReplay` do. Until then, a
 //! subscriber that comes after the source terminated joins the terminated subject, and gets
 //! what such a subject gives a late subscriber.
+//!
+//! The state takes the [flavour](crate::sync) of its subject: with a local subject
+//! (`publish_local` and the other `_local` forms, or `multicast` of a
+//! [`subjects::local`](crate::subjects::local) subject) the lock is a `RefCell`, the flags are
+//! `Cell`s, and the source's items, its subscription and the subscribers need not be `Send`.
 
+use super::auto_connect::AutoConnect;
 use super::ref_count::RefCount;
 use crate::Error;
 use crate::observable::{Observable, Subscribe};
 use crate::observer::Observer;
-use crate::subjects::{
-    PublishSubject, ReplaySubject, Subject, SubjectObservable, SubjectObserver, SubjectSubscription,
-};
+use crate::subjects::core::Accepts;
+use crate::subjects::flavoured::{PublishSubject, ReplaySubject};
+use crate::subjects::sealed::Sealed;
+use crate::subjects::{Subject, SubjectObservable, SubjectObserver, SubjectSubscription};
 use crate::subscription::Subscription;
-use crate::sync::{Arc, AtomicBool, Mutex, Ordering};
+use crate::sync::imp::{BoxSubscription, Flag, Lock, Machinery};
+use crate::sync::{Flavour, Ordering};
 use std::fmt;
 use std::mem;
+
+/// The flavour of subject `J`.
+type FlavourOf<J> = <J as Sealed>::Flavour;
+/// The shared pointer of subject `J`'s flavour.
+type PtrOf<J, X> = <FlavourOf<J> as Machinery>::Ptr<X>;
 
 /// A source shared through a subject, which subscribes to the source only when
 /// [`connect`](ConnectableObservable::connect) is called; built by
 /// [`ObservableExt::publish`](crate::ObservableExt::publish),
 /// [`replay`](crate::ObservableExt::replay) and
-/// [`multicast`](crate::ObservableExt::multicast).
+/// [`multicast`](crate::ObservableExt::multicast) (and their `_local` forms).
 ///
 /// Subscribing registers the observer with the subject; it is a cheap `Clone` handle, so
-/// subscribe clones of it, and keep one to connect.
+/// subscribe clones of it, and keep one to connect. It is `Send` and `Sync` when its source
+/// and its subject are.
 #[must_use = "observables do nothing unless subscribed"]
-pub struct ConnectableObservable<S, J> {
-    pub(crate) shared: Arc<Shared<S, J>>,
+pub struct ConnectableObservable<S, J: Sealed> {
+    pub(crate) shared: PtrOf<J, Shared<S, J>>,
 }
 
-pub(crate) struct Shared<S, J> {
+pub(crate) struct Shared<S, J: Sealed> {
     /// The subject the next connection feeds, from the one the last connection fed.
-    renew: fn(&J) -> J,
-    state: Mutex<State<S, J>>,
+    renew: Renew<J>,
+    state: <FlavourOf<J> as Machinery>::Lock<State<S, J>>,
 }
 
-struct State<S, J> {
+struct State<S, J: Sealed> {
     source: S,
     subject: J,
-    link: Option<Arc<Link>>,
+    link: Option<<FlavourOf<J> as Machinery>::Ptr<Link<FlavourOf<J>>>>,
 }
 
-impl<S, J> ConnectableObservable<S, J> {
-    fn new(source: S, subject: J, renew: fn(&J) -> J) -> Self {
+/// How a connectable makes the subject of its next connection.
+enum Renew<J> {
+    /// From the last subject: `publish`, `replay` and `multicast`, with nothing to allocate.
+    From(fn(&J) -> J),
+    /// From the user's factory: [`share_with`](crate::ObservableExt::share_with)'s
+    /// connector.
+    Connector(Box<dyn Fn() -> J + Send + Sync>),
+}
+
+impl<S, J: Sealed> ConnectableObservable<S, J> {
+    fn new(source: S, subject: J, renew: Renew<J>) -> Self {
         ConnectableObservable {
-            shared: Arc::new(Shared {
+            shared: FlavourOf::<J>::new_ptr(Shared {
                 renew,
-                state: Mutex::new(State {
+                state: Lock::new(State {
                     source,
                     subject,
                     link: None,
@@ -66,7 +89,27 @@ impl<S, J> ConnectableObservable<S, J> {
     where
         J: Clone,
     {
-        Self::new(source, subject, J::clone)
+        Self::new(source, subject, Renew::From(J::clone))
+    }
+
+    /// A connectable whose every connection feeds a new subject from `connector`, the first
+    /// one included.
+    pub(crate) fn with_connector<F>(source: S, connector: F) -> Self
+    where
+        F: Fn() -> J + Send + Sync + 'static,
+    {
+        let subject = connector();
+        Self::new(source, subject, Renew::Connector(Box::new(connector)))
+    }
+
+    /// How the current connection's source terminated, if it has: `Some(true)` for an error,
+    /// `Some(false)` for a completion. What `share_with` reads to keep a terminated subject.
+    pub(crate) fn terminated_by(&self) -> Option<bool> {
+        let state = self.shared.state.lock();
+        let link = state.link.as_ref()?;
+        // Acquire pairs with the Release store of `terminated`, which follows `failed`.
+        (link.is_terminated() && !link.is_disconnected())
+            .then(|| link.failed.load(Ordering::Relaxed))
     }
 
     /// Ends a connection whose source terminated, so the next subscriber joins a fresh subject
@@ -81,29 +124,42 @@ impl<S, J> ConnectableObservable<S, J> {
     }
 }
 
-impl<S, J> Shared<S, J> {
+/// What [`Shared::retire`] hands back, to be dropped outside the lock.
+type Retired<J> = (
+    J,
+    Option<<FlavourOf<J> as Machinery>::Ptr<Link<FlavourOf<J>>>>,
+);
+
+impl<S, J: Sealed> Shared<S, J> {
     /// Ends the current connection and puts a fresh subject in its place. The old subject and
     /// link are handed back to be dropped once the lock is released: dropping them may drop
     /// observers and the source's subscription, which runs their owners' code.
-    fn retire(&self, state: &mut State<S, J>) -> (J, Option<Arc<Link>>) {
-        let fresh = (self.renew)(&state.subject);
+    fn retire(&self, state: &mut State<S, J>) -> Retired<J> {
+        let fresh = match &self.renew {
+            Renew::From(renew) => renew(&state.subject),
+            Renew::Connector(connector) => connector(),
+        };
         (mem::replace(&mut state.subject, fresh), state.link.take())
     }
 }
 
-impl<S, T> ConnectableObservable<S, PublishSubject<T>> {
+impl<S, T, F: Flavour> ConnectableObservable<S, PublishSubject<T, F>> {
     pub(crate) fn publish(source: S) -> Self {
-        Self::new(source, PublishSubject::new(), |_| PublishSubject::new())
+        Self::new(
+            source,
+            PublishSubject::default(),
+            Renew::From(|_| PublishSubject::default()),
+        )
     }
 }
 
-impl<S, T> ConnectableObservable<S, ReplaySubject<T>> {
+impl<S, T, F: Flavour> ConnectableObservable<S, ReplaySubject<T, F>> {
     pub(crate) fn replay(source: S, capacity: usize) -> Self {
         assert!(capacity > 0, "replay: the buffer size must be positive");
         Self::new(
             source,
-            ReplaySubject::with_capacity(capacity),
-            ReplaySubject::empty_like,
+            ReplaySubject::with_capacity_in(capacity),
+            Renew::From(ReplaySubject::empty_like),
         )
     }
 }
@@ -111,7 +167,7 @@ impl<S, T> ConnectableObservable<S, ReplaySubject<T>> {
 impl<S, J> ConnectableObservable<S, J>
 where
     S: Observable,
-    <S as Observable>::Item: Clone + Send + 'static,
+    <S as Observable>::Item: Clone + 'static,
     J: Subject<<S as Observable>::Item>,
 {
     /// Subscribes the subject to the source, so the subscribers start receiving; returns the
@@ -140,10 +196,13 @@ where
     /// b.assert_values(&[1, 2, 3]);
     /// assert!(connection.is_disposed(), "the source has completed");
     /// ```
-    pub fn connect(&self) -> Connection
+    #[allow(clippy::type_complexity)]
+    pub fn connect(&self) -> Connection<FlavourOf<J>>
     where
-        S: Subscribe<ConnectionObserver<<S as Observable>::Item>> + Clone,
-        <S as Subscribe<ConnectionObserver<<S as Observable>::Item>>>::Subscription: Send + 'static,
+        S: Subscribe<ConnectionObserver<<S as Observable>::Item, FlavourOf<J>>> + Clone,
+        FlavourOf<J>: BoxSubscription<
+                <S as Subscribe<ConnectionObserver<<S as Observable>::Item, FlavourOf<J>>>>::Subscription,
+            >,
     {
         let (connection, start) = self.link();
         if let Some((source, subject)) = start {
@@ -158,8 +217,8 @@ where
     pub(crate) fn link(
         &self,
     ) -> (
-        Connection,
-        Option<(S, SubjectObserver<<S as Observable>::Item>)>,
+        Connection<FlavourOf<J>>,
+        Option<(S, SubjectObserver<<S as Observable>::Item, FlavourOf<J>>)>,
     )
     where
         S: Clone,
@@ -172,7 +231,7 @@ where
             }
             retired = Some(self.shared.retire(&mut state));
         }
-        let link = Arc::new(Link::new());
+        let link = FlavourOf::<J>::new_ptr(Link::new());
         state.link = Some(link.clone());
         let start = (state.source.clone(), state.subject.observer());
         drop(state);
@@ -181,7 +240,7 @@ where
     }
 
     /// The subject new subscribers join.
-    fn subject(&self) -> SubjectObservable<<S as Observable>::Item> {
+    fn subject(&self) -> SubjectObservable<<S as Observable>::Item, FlavourOf<J>> {
         let mut state = self.shared.state.lock();
         let ended = state
             .link
@@ -214,7 +273,7 @@ where
     /// let o = TestObserver::new();
     /// let subscription = shared.clone().subscribe_observer(o.clone());
     /// assert!(input.has_observers(), "connected by the first subscriber");
-    /// input.observer().on_next(1);
+    /// input.on_next(1);
     /// subscription.dispose();
     /// assert!(!input.has_observers(), "disconnected when the last one left");
     /// o.assert_values(&[1]);
@@ -223,9 +282,56 @@ where
     pub fn ref_count(self) -> RefCount<S, J> {
         RefCount::new(self)
     }
+
+    /// Connects when the `n`th subscriber comes, and stays connected: subscribers leaving
+    /// do not disconnect it (RxJava's and RxJS's `autoConnect`). With `n` zero it connects at
+    /// once. Dispose nothing to stop it: the connection ends when the source terminates, and
+    /// later subscribers join the terminated subject.
+    ///
+    /// Subscribers count as they subscribe, whatever they do later (but for one already
+    /// disposed then, which is not counted); the first `n` all see the source from its
+    /// first value.
+    ///
+    /// ```text
+    /// source:               -1-2-3-|
+    /// auto_connect(2) A:   ^-1-2-3-|
+    ///                 B:   ^ (connects)
+    /// ```
+    ///
+    /// # Examples
+    ///
+    /// ```
+    /// use rx::prelude::*;
+    /// use rx::testing::TestObserver;
+    ///
+    /// let shared = rx::source::from_iter([1, 2, 3]).publish().auto_connect(2);
+    /// let (a, b) = (TestObserver::new(), TestObserver::new());
+    /// shared.clone().subscribe_observer(a.clone());
+    /// a.assert_values(&[]);
+    /// shared.clone().subscribe_observer(b.clone());
+    /// a.assert_values(&[1, 2, 3]);
+    /// b.assert_values(&[1, 2, 3]);
+    /// ```
+    ///
+    /// # Performance
+    ///
+    /// As subscribing the connectable, plus one atomic increment per subscriber.
+    #[doc(alias = "autoConnect")]
+    pub fn auto_connect(self, n: usize) -> AutoConnect<S, J>
+    where
+        S: Subscribe<ConnectionObserver<<S as Observable>::Item, FlavourOf<J>>> + Clone,
+        FlavourOf<J>: BoxSubscription<
+                <S as Subscribe<ConnectionObserver<<S as Observable>::Item, FlavourOf<J>>>>::Subscription,
+            >,
+    {
+        if n == 0 {
+            self.connect();
+        }
+        AutoConnect::new(self, n)
+    }
 }
 
-impl<S, J> Clone for ConnectableObservable<S, J> {
+impl<S, J: Sealed> Clone for ConnectableObservable<S, J> {
     fn clone(&self) -> Self {
         ConnectableObservable {
             shared: self.shared.clone(),
@@ -233,7 +339,7 @@ impl<S, J> Clone for ConnectableObservable<S, J> {
     }
 }
 
-impl<S, J> fmt::Debug for ConnectableObservable<S, J> {
+impl<S, J: Sealed> fmt::Debug for ConnectableObservable<S, J> {
     fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
         let connected = self
             .shared
@@ -248,18 +354,18 @@ impl<S, J> fmt::Debug for ConnectableObservable<S, J> {
     }
 }
 
-impl<S: Observable, J> Observable for ConnectableObservable<S, J> {
+impl<S: Observable, J: Sealed> Observable for ConnectableObservable<S, J> {
     type Item = S::Item;
 }
 
 impl<S, J, O> Subscribe<O> for ConnectableObservable<S, J>
 where
     S: Observable,
-    <S as Observable>::Item: Clone + Send + 'static,
+    <S as Observable>::Item: Clone + 'static,
     J: Subject<<S as Observable>::Item>,
-    O: Observer<<S as Observable>::Item> + Send + 'static,
+    FlavourOf<J>: Accepts<<S as Observable>::Item, O>,
 {
-    type Subscription = SubjectSubscription<<S as Observable>::Item>;
+    type Subscription = SubjectSubscription<<S as Observable>::Item, FlavourOf<J>>;
 
     fn subscribe_observer(self, observer: O) -> Self::Subscription {
         // Subscribed outside the lock: the subject may replay, and the observer may connect.
@@ -271,17 +377,24 @@ where
 /// [`connect`](ConnectableObservable::connect); disposing it disconnects the source.
 ///
 /// [`is_disposed`](Subscription::is_disposed) is `true` once it was disposed or the source
-/// terminated. A cheap `Clone` handle.
-#[derive(Clone)]
-pub struct Connection {
-    link: Arc<Link>,
+/// terminated. A cheap `Clone` handle, of its subject's [flavour](crate::sync).
+pub struct Connection<F: Flavour = crate::sync::Shared> {
+    link: F::Ptr<Link<F>>,
 }
 
-impl Connection {
-    pub(crate) fn start<S, T>(&self, source: S, subject: SubjectObserver<T>)
+impl<F: Flavour> Clone for Connection<F> {
+    fn clone(&self) -> Self {
+        Connection {
+            link: self.link.clone(),
+        }
+    }
+}
+
+impl<F: Flavour> Connection<F> {
+    pub(crate) fn start<S, T>(&self, source: S, subject: SubjectObserver<T, F>)
     where
-        S: Subscribe<ConnectionObserver<T>>,
-        S::Subscription: Send + 'static,
+        S: Subscribe<ConnectionObserver<T, F>>,
+        F: BoxSubscription<S::Subscription>,
     {
         if self.link.is_disconnected() {
             return;
@@ -290,11 +403,11 @@ impl Connection {
             subject,
             link: self.link.clone(),
         });
-        self.link.set_upstream(Box::new(upstream));
+        self.link.set_upstream(F::box_subscription(upstream));
     }
 }
 
-impl Subscription for Connection {
+impl<F: Flavour> Subscription for Connection<F> {
     fn dispose(&self) {
         self.link.disconnect();
     }
@@ -304,7 +417,7 @@ impl Subscription for Connection {
     }
 }
 
-impl fmt::Debug for Connection {
+impl<F: Flavour> fmt::Debug for Connection<F> {
     fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
         f.debug_struct("Connection")
             .field("disconnected", &self.link.is_disconnected())
@@ -314,29 +427,32 @@ impl fmt::Debug for Connection {
 }
 
 /// The shared state of one connection.
-struct Link {
+pub(crate) struct Link<F: Flavour> {
     /// The source's subscription once `subscribe_observer` has returned (Rx.NET's
     /// SingleAssignmentDisposable): disposing before that disposes it as soon as it arrives.
-    upstream: Mutex<Upstream>,
+    upstream: F::Lock<Upstream<F>>,
     /// Mirrors `Upstream::disconnected` for the per-item checks, which take no lock.
-    disconnected: AtomicBool,
-    terminated: AtomicBool,
+    disconnected: F::Flag,
+    terminated: F::Flag,
+    /// Set before `terminated` when the source failed.
+    failed: F::Flag,
 }
 
-struct Upstream {
-    subscription: Option<Box<dyn Subscription + Send>>,
+struct Upstream<F: Flavour> {
+    subscription: Option<F::BoxedSubscription>,
     disconnected: bool,
 }
 
-impl Link {
+impl<F: Flavour> Link<F> {
     fn new() -> Self {
         Link {
-            upstream: Mutex::new(Upstream {
+            upstream: Lock::new(Upstream {
                 subscription: None,
                 disconnected: false,
             }),
-            disconnected: AtomicBool::new(false),
-            terminated: AtomicBool::new(false),
+            disconnected: Flag::new(false),
+            terminated: Flag::new(false),
+            failed: Flag::new(false),
         }
     }
 
@@ -349,7 +465,7 @@ impl Link {
         self.terminated.load(Ordering::Acquire)
     }
 
-    fn set_upstream(&self, subscription: Box<dyn Subscription + Send>) {
+    fn set_upstream(&self, subscription: F::BoxedSubscription) {
         let mut upstream = self.upstream.lock();
         if upstream.disconnected {
             drop(upstream);
@@ -374,18 +490,18 @@ impl Link {
 
 /// The observer a [`ConnectableObservable`] subscribes to its source: passes everything on to
 /// the subject, until the connection is disposed.
-pub struct ConnectionObserver<T> {
-    subject: SubjectObserver<T>,
-    link: Arc<Link>,
+pub struct ConnectionObserver<T, F: Flavour = crate::sync::Shared> {
+    subject: SubjectObserver<T, F>,
+    link: F::Ptr<Link<F>>,
 }
 
-impl<T> fmt::Debug for ConnectionObserver<T> {
+impl<T, F: Flavour> fmt::Debug for ConnectionObserver<T, F> {
     fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
         f.debug_struct("ConnectionObserver").finish_non_exhaustive()
     }
 }
 
-impl<T: Clone + Send> Observer<T> for ConnectionObserver<T> {
+impl<T: Clone, F: Flavour> Observer<T> for ConnectionObserver<T, F> {
     #[inline]
     fn on_next(&mut self, value: T) {
         // After a disconnection the subscribers are left with the subject; an asynchronous
@@ -399,6 +515,7 @@ impl<T: Clone + Send> Observer<T> for ConnectionObserver<T> {
         if !self.link.is_disconnected() {
             // Marked before the subject passes it on, so a subscriber reacting to it (a
             // `ref_count` starting over) sees the connection as ended.
+            self.link.failed.store(true, Ordering::Relaxed);
             self.link.terminated.store(true, Ordering::Release);
             self.subject.on_error(error)
         }

@@ -38,7 +38,7 @@ where
     S: Subscribe<ObserveOnObserver<Sch::Worker, O, <S as Observable>::Item>>,
     S::Subscription: Send + 'static,
     <S as Observable>::Item: Send + 'static,
-    O: Observer<<S as Observable>::Item> + Send + 'static,
+    O: Observer<<S as Observable>::Item> + crate::schedulers::ThreadObserver,
 {
     type Subscription = ObserveOnSubscription<S::Subscription>;
 
@@ -85,7 +85,7 @@ type ObserveOnDrain<W, O, T> = Drain<W, O, ObserveOnState<T>>;
 fn enqueue<W, O, T>(drain: &Arc<ObserveOnDrain<W, O, T>>, notification: Notification<T>)
 where
     W: Worker,
-    O: Observer<T> + Send + 'static,
+    O: Observer<T> + crate::schedulers::ThreadObserver,
     T: Send + 'static,
 {
     let start = drain.with(|state| {
@@ -132,7 +132,7 @@ enum Mode<W, O, T> {
 impl<W, O, T> Observer<T> for ObserveOnObserver<W, O, T>
 where
     W: Worker,
-    O: Observer<T> + Send + 'static,
+    O: Observer<T> + crate::schedulers::ThreadObserver,
     T: Send + 'static,
 {
     #[inline]

@@ -7,47 +7,80 @@
 //! of an earlier connection that leaves late cannot count down the current one (RxJava's
 //! `RefConnection` identity does the same). A subscriber leaves when the subject drops its
 //! observer — after a disposal, after the observer reported `is_disposed`, or after its
-//! terminal notification — so every way out is counted once, by a drop guard.
+//! terminal notification — so every way out is counted once, by a drop guard. The count takes
+//! the [flavour](crate::sync) of the subject: a `RefCell` for a local one.
 
 use super::multicast::{ConnectableObservable, Connection, ConnectionObserver};
 use crate::Error;
 use crate::observable::{Observable, Subscribe};
 use crate::observer::Observer;
+use crate::subjects::core::Accepts;
+use crate::subjects::sealed::Sealed;
 use crate::subjects::{Subject, SubjectSubscription};
 use crate::subscription::Subscription;
-use crate::sync::{Arc, Mutex};
+use crate::sync::imp::{BoxSubscription, Lock, Machinery};
 use std::fmt;
+
+type FlavourOf<J> = <J as Sealed>::Flavour;
 
 /// Connects a [`ConnectableObservable`] when the first subscriber comes and disconnects it when
 /// the last one leaves; built by [`ConnectableObservable::ref_count`],
-/// [`ObservableExt::share`](crate::ObservableExt::share) and
-/// [`ObservableExt::share_replay`](crate::ObservableExt::share_replay).
+/// [`ObservableExt::share`](crate::ObservableExt::share),
+/// [`ObservableExt::share_replay`](crate::ObservableExt::share_replay) and their `_local`
+/// forms.
 ///
 /// A cheap `Clone` handle: clones share the count.
 #[must_use = "observables do nothing unless subscribed"]
 #[doc(alias = "refCount")]
 #[doc(alias = "share")]
-pub struct RefCount<S, J> {
+pub struct RefCount<S, J: Sealed> {
     connectable: ConnectableObservable<S, J>,
-    count: Arc<Mutex<Count>>,
+    #[allow(clippy::type_complexity)]
+    count: <FlavourOf<J> as Machinery>::Ptr<<FlavourOf<J> as Machinery>::Lock<Count<J>>>,
+    resets: Resets,
 }
 
-struct Count {
+struct Count<J: Sealed> {
     subscribers: usize,
     generation: u64,
     /// The connection this generation started, once it exists.
-    connection: Option<Connection>,
+    connection: Option<Connection<FlavourOf<J>>>,
+    /// The source terminated with no reset asked for: subscribers join the terminated
+    /// subject from now on, and nothing connects again.
+    finished: bool,
 }
 
-impl<S, J> RefCount<S, J> {
+/// When a [`RefCount`] starts over with a fresh subject: RxJS `share`'s `resetOnError`,
+/// `resetOnComplete` and `resetOnRefCountZero`. All set for `ref_count` and `share`.
+#[derive(Clone, Copy, Debug)]
+pub(crate) struct Resets {
+    pub(crate) on_error: bool,
+    pub(crate) on_complete: bool,
+    pub(crate) on_ref_count_zero: bool,
+}
+
+impl<S, J: Sealed> RefCount<S, J> {
     pub(crate) fn new(connectable: ConnectableObservable<S, J>) -> Self {
+        RefCount::with_resets(
+            connectable,
+            Resets {
+                on_error: true,
+                on_complete: true,
+                on_ref_count_zero: true,
+            },
+        )
+    }
+
+    pub(crate) fn with_resets(connectable: ConnectableObservable<S, J>, resets: Resets) -> Self {
         RefCount {
             connectable,
-            count: Arc::new(Mutex::new(Count {
+            count: FlavourOf::<J>::new_ptr(Lock::new(Count {
                 subscribers: 0,
                 generation: 0,
                 connection: None,
+                finished: false,
             })),
+            resets,
         }
     }
 
@@ -59,7 +92,9 @@ impl<S, J> RefCount<S, J> {
                 return;
             }
             count.subscribers -= 1;
-            if count.subscribers > 0 {
+            // Without a reset on zero the connection runs on, and the next subscriber joins
+            // it (the count's next generation finds it running).
+            if count.subscribers > 0 || !self.resets.on_ref_count_zero {
                 return;
             }
             count.generation += 1;
@@ -70,8 +105,14 @@ impl<S, J> RefCount<S, J> {
         }
     }
 
-    /// The source of `generation` terminated: the next subscriber starts over.
-    fn terminated(&self, generation: u64) {
+    /// The source of `generation` terminated: the next subscriber starts over, unless no
+    /// reset is asked for this terminal.
+    fn terminated(&self, generation: u64, error: bool) {
+        let reset = if error {
+            self.resets.on_error
+        } else {
+            self.resets.on_complete
+        };
         let ended = {
             let mut count = self.count.lock();
             if count.generation != generation {
@@ -79,19 +120,24 @@ impl<S, J> RefCount<S, J> {
             }
             count.subscribers = 0;
             count.generation += 1;
+            count.finished = !reset;
             count.connection.take()
         };
         // Dropped outside the lock: it may drop the source's subscription.
         drop(ended);
-        self.connectable.reset();
+        if reset {
+            self.connectable.reset();
+        }
     }
 }
 
 impl<S, J> RefCount<S, J>
 where
-    S: Observable + Subscribe<ConnectionObserver<<S as Observable>::Item>> + Clone,
-    <S as Subscribe<ConnectionObserver<<S as Observable>::Item>>>::Subscription: Send + 'static,
-    <S as Observable>::Item: Clone + Send + 'static,
+    S: Observable + Subscribe<ConnectionObserver<<S as Observable>::Item, FlavourOf<J>>> + Clone,
+    FlavourOf<J>: BoxSubscription<
+        <S as Subscribe<ConnectionObserver<<S as Observable>::Item, FlavourOf<J>>>>::Subscription,
+    >,
+    <S as Observable>::Item: Clone + 'static,
     J: Subject<<S as Observable>::Item>,
 {
     /// Starts the connection of `generation`, unless its subscribers have all left already.
@@ -116,16 +162,17 @@ where
     }
 }
 
-impl<S, J> Clone for RefCount<S, J> {
+impl<S, J: Sealed> Clone for RefCount<S, J> {
     fn clone(&self) -> Self {
         RefCount {
             connectable: self.connectable.clone(),
             count: self.count.clone(),
+            resets: self.resets,
         }
     }
 }
 
-impl<S, J> fmt::Debug for RefCount<S, J> {
+impl<S, J: Sealed> fmt::Debug for RefCount<S, J> {
     fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
         f.debug_struct("RefCount")
             .field("subscribers", &self.count.lock().subscribers)
@@ -133,19 +180,26 @@ impl<S, J> fmt::Debug for RefCount<S, J> {
     }
 }
 
-impl<S: Observable, J> Observable for RefCount<S, J> {
+impl<S: Observable, J: Sealed> Observable for RefCount<S, J> {
     type Item = S::Item;
 }
 
 impl<S, J, O> Subscribe<O> for RefCount<S, J>
 where
-    S: Observable + Subscribe<ConnectionObserver<<S as Observable>::Item>> + Clone + Send + 'static,
-    <S as Subscribe<ConnectionObserver<<S as Observable>::Item>>>::Subscription: Send + 'static,
-    <S as Observable>::Item: Clone + Send + 'static,
+    S: Observable
+        + Subscribe<ConnectionObserver<<S as Observable>::Item, FlavourOf<J>>>
+        + Clone
+        + 'static,
+    FlavourOf<J>: BoxSubscription<
+        <S as Subscribe<ConnectionObserver<<S as Observable>::Item, FlavourOf<J>>>>::Subscription,
+    >,
+    <S as Observable>::Item: Clone + 'static,
     J: Subject<<S as Observable>::Item>,
-    O: Observer<<S as Observable>::Item> + Send + 'static,
+    O: Observer<<S as Observable>::Item> + 'static,
+    FlavourOf<J>: Accepts<<S as Observable>::Item, O>
+        + Accepts<<S as Observable>::Item, RefCountObserver<O, S, J>>,
 {
-    type Subscription = SubjectSubscription<<S as Observable>::Item>;
+    type Subscription = SubjectSubscription<<S as Observable>::Item, FlavourOf<J>>;
 
     fn subscribe_observer(self, observer: O) -> Self::Subscription {
         if observer.is_disposed() {
@@ -157,6 +211,23 @@ where
         }
         let (generation, first) = {
             let mut count = self.count.lock();
+            if count.subscribers == 0
+                && !count.finished
+                && !(self.resets.on_error && self.resets.on_complete)
+                && let Some(error) = self.connectable.terminated_by()
+            {
+                // The source terminated while nobody was subscribed.
+                count.finished = !(if error {
+                    self.resets.on_error
+                } else {
+                    self.resets.on_complete
+                });
+            }
+            if count.finished {
+                // Terminated for good: join the terminated subject, uncounted.
+                drop(count);
+                return self.connectable.subscribe_observer(observer);
+            }
             count.subscribers += 1;
             if count.subscribers == 1 {
                 count.generation += 1;
@@ -179,25 +250,33 @@ where
 }
 
 /// Counts its subscriber out when the subject drops it, however it left.
-struct Leave<S, J> {
+struct Leave<S, J: Sealed> {
     ref_count: RefCount<S, J>,
     generation: u64,
 }
 
-impl<S, J> Drop for Leave<S, J> {
+impl<S, J: Sealed> Drop for Leave<S, J> {
     fn drop(&mut self) {
         self.ref_count.release(self.generation);
     }
 }
 
-/// The observer [`RefCount`] registers with the subject for each subscriber.
-struct RefCountObserver<O, S, J> {
+/// The observer [`RefCount`] registers with the subject for each subscriber: the subscriber,
+/// and what counts it out when the subject drops it.
+pub struct RefCountObserver<O, S, J: Sealed> {
     observer: O,
     leave: Leave<S, J>,
 }
 
+impl<O, S, J: Sealed> fmt::Debug for RefCountObserver<O, S, J> {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        f.debug_struct("RefCountObserver").finish_non_exhaustive()
+    }
+}
+
 impl<T, O, S, J> Observer<T> for RefCountObserver<O, S, J>
 where
+    J: Sealed,
     O: Observer<T>,
 {
     #[inline]
@@ -208,12 +287,14 @@ where
     fn on_error(self, error: Error) {
         // Reset first, as RxJava does: a subscriber that resubscribes from its callback starts
         // a new connection instead of joining the terminated one.
-        self.leave.ref_count.terminated(self.leave.generation);
+        self.leave.ref_count.terminated(self.leave.generation, true);
         self.observer.on_error(error)
     }
 
     fn on_completed(self) {
-        self.leave.ref_count.terminated(self.leave.generation);
+        self.leave
+            .ref_count
+            .terminated(self.leave.generation, false);
         self.observer.on_completed()
     }
 

@@ -4,8 +4,8 @@ use crate::Error;
 use crate::notification::Notification;
 use crate::observable::{Observable, Subscribe};
 use crate::observer::Observer;
-use crate::operators::drain::{Drain, Ready, runs_inline};
-use crate::schedulers::{Reschedule, Scheduler, Worker};
+use crate::operators::drain::{Drain, Ready};
+use crate::schedulers::{DeferringScheduler, Reschedule, Scheduler, Worker};
 use crate::subscription::Subscription;
 use crate::sync::Arc;
 use std::fmt;
@@ -24,13 +24,9 @@ pub struct Sample<S, Sch> {
     scheduler: Sch,
 }
 
-impl<S, Sch: Scheduler> Sample<S, Sch> {
+impl<S, Sch: DeferringScheduler> Sample<S, Sch> {
     pub(crate) fn new(source: S, period: Duration, scheduler: Sch) -> Self {
         assert!(!period.is_zero(), "sample: the period must be non-zero");
-        assert!(
-            !runs_inline::<Sch::Worker>(),
-            "sample: Immediate runs tasks inline, so the periodic task would never return; use a scheduler that runs them elsewhere"
-        );
         Sample {
             source,
             period,
@@ -49,7 +45,7 @@ where
     S: Subscribe<SampleObserver<Sch::Worker, O, <S as Observable>::Item>>,
     S::Subscription: Send + 'static,
     <S as Observable>::Item: Send + 'static,
-    O: Observer<<S as Observable>::Item> + Send + 'static,
+    O: Observer<<S as Observable>::Item> + crate::schedulers::ThreadObserver,
 {
     type Subscription = Box<dyn Subscription + Send + Sync>;
 
@@ -116,7 +112,7 @@ pub struct SampleObserver<W, O, T> {
 impl<W, O, T> Observer<T> for SampleObserver<W, O, T>
 where
     W: Worker,
-    O: Observer<T> + Send + 'static,
+    O: Observer<T> + crate::schedulers::ThreadObserver,
     T: Send + 'static,
 {
     fn on_next(&mut self, value: T) {
@@ -286,12 +282,5 @@ mod tests {
     #[should_panic(expected = "period must be non-zero")]
     fn zero_period_panics() {
         let _ = empty::<i32>().sample(Duration::ZERO, TestScheduler::new());
-    }
-
-    #[test]
-    #[should_panic(expected = "Immediate runs tasks inline")]
-    fn immediate_panics() {
-        let _ = crate::source::empty::<i32>()
-            .sample(Duration::from_millis(1), crate::schedulers::Immediate);
     }
 }

@@ -7,6 +7,7 @@ use crate::schedulers::{Reschedule, Scheduler, Worker};
 use crate::subscription::Subscription;
 use crate::sync::{Arc, AtomicBool, Mutex, Ordering};
 use std::fmt;
+use std::time::{Duration, Instant};
 
 /// Subscribes to the source from a task on a scheduler's worker; built by
 /// [`ObservableExt::subscribe_on`](crate::ObservableExt::subscribe_on).
@@ -16,11 +17,30 @@ use std::fmt;
 pub struct SubscribeOn<S, Sch> {
     source: S,
     scheduler: Sch,
+    start: Start,
+}
+
+/// When the subscribing task runs: at once, or later for
+/// [`delay_subscription`](crate::ObservableExt::delay_subscription), which is this operator
+/// with a due time.
+#[derive(Clone, Copy, Debug)]
+pub(crate) enum Start {
+    Now,
+    After(Duration),
+    At(Instant),
 }
 
 impl<S, Sch> SubscribeOn<S, Sch> {
     pub(crate) fn new(source: S, scheduler: Sch) -> Self {
-        SubscribeOn { source, scheduler }
+        SubscribeOn::starting(source, scheduler, Start::Now)
+    }
+
+    pub(crate) fn starting(source: S, scheduler: Sch, start: Start) -> Self {
+        SubscribeOn {
+            source,
+            scheduler,
+            start,
+        }
     }
 }
 
@@ -33,7 +53,7 @@ where
     Sch: Scheduler,
     S: Subscribe<SubscribeOnObserver<O>> + Send + 'static,
     S::Subscription: Send + 'static,
-    O: Observer<<S as Observable>::Item> + Send + 'static,
+    O: Observer<<S as Observable>::Item> + crate::schedulers::ThreadObserver,
 {
     type Subscription =
         SubscribeOnSubscription<S::Subscription, <Sch::Worker as Worker>::TaskHandle>;
@@ -45,24 +65,31 @@ where
         let mut parts = Some((self.source, observer));
         // Where the worker would run the subscription at once anyway, it is run here, with
         // neither a task nor a slot to allocate; upstream's handle is then the handle.
-        let inline = worker.run_now(|| {
-            let (source, observer) = parts.take().expect("taken once");
-            source.subscribe_observer(SubscribeOnObserver {
-                observer,
-                slot: None,
-            })
-        });
-        if let Some(upstream) = inline {
-            return SubscribeOnSubscription {
-                mode: Mode::Direct(upstream),
-            };
-        }
+        let due = match self.start {
+            Start::Now => {
+                let inline = worker.run_now(|| {
+                    let (source, observer) = parts.take().expect("taken once");
+                    source.subscribe_observer(SubscribeOnObserver {
+                        observer,
+                        slot: None,
+                    })
+                });
+                if let Some(upstream) = inline {
+                    return SubscribeOnSubscription {
+                        mode: Mode::Direct(upstream),
+                    };
+                }
+                None
+            }
+            Start::After(delay) => Some(worker.now() + delay),
+            Start::At(due) => Some(due),
+        };
         let slot = Arc::new(Slot {
             disposed: AtomicBool::new(false),
             upstream: Mutex::new(None),
         });
         let task_slot = slot.clone();
-        let task = worker.schedule(move || {
+        let subscribe = move || {
             if let Some((source, observer)) = parts.take()
                 && !task_slot.is_disposed()
             {
@@ -73,7 +100,11 @@ where
                 task_slot.set(upstream);
             }
             Reschedule::Done
-        });
+        };
+        let task = match due {
+            None => worker.schedule(subscribe),
+            Some(due) => worker.schedule_at(due, subscribe),
+        };
         SubscribeOnSubscription {
             mode: Mode::Scheduled { task, slot },
         }

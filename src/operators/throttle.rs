@@ -57,7 +57,7 @@ pub struct ThrottleObserver<O, Sch> {
     observer: O,
     window: Duration,
     scheduler: Sch,
-    /// The end of the current window; values before it are dropped.
+    /// The end of the current window; values up to it, itself included, are dropped.
     closed_until: Option<Instant>,
 }
 
@@ -69,9 +69,11 @@ where
     #[inline]
     fn on_next(&mut self, value: T) {
         // Comparing with the window's end is what a timer reopening the gate at that instant
-        // would do (RxJava schedules one per window), without a task or a thread.
+        // would do (RxJava schedules one per window), without a task or a thread. A value at
+        // the very end is still inside: in RxJS and RxJava 3 the source's notification of that
+        // instant comes before the window's timer.
         let now = self.scheduler.now();
-        if self.closed_until.is_none_or(|end| now >= end) {
+        if self.closed_until.is_none_or(|end| now > end) {
             self.closed_until = Some(now + self.window);
             self.observer.on_next(value);
         }
@@ -120,14 +122,15 @@ mod tests {
     }
 
     #[test]
-    fn a_value_exactly_at_the_window_end_opens_the_next_window() {
+    fn a_value_exactly_at_the_window_end_is_dropped() {
         let sch = TestScheduler::new();
         let o = TimedObserver::new(&sch);
+        // Windows of 20 open at 10 and 40: the values at 30 and 60 fall on their ends.
         interval(ms(10), sch.clone())
             .throttle(ms(20), sch.clone())
             .subscribe_observer(o.clone());
-        sch.advance_by(ms(60));
-        o.assert_timeline(&[(ms(10), Next(0)), (ms(30), Next(2)), (ms(50), Next(4))]);
+        sch.advance_by(ms(70));
+        o.assert_timeline(&[(ms(10), Next(0)), (ms(40), Next(3)), (ms(70), Next(6))]);
     }
 
     #[test]
@@ -141,13 +144,21 @@ mod tests {
     }
 
     #[test]
-    fn zero_window_keeps_everything() {
+    fn zero_window_keeps_one_value_per_instant() {
         let o = TestObserver::new();
         from_iter(1..=3)
             .throttle(Duration::ZERO, TestScheduler::new())
             .subscribe_observer(o.clone());
-        o.assert_values(&[1, 2, 3]);
+        o.assert_values(&[1]);
         o.assert_completed();
+
+        let sch = TestScheduler::new();
+        let o = TimedObserver::new(&sch);
+        interval(ms(10), sch.clone())
+            .throttle(Duration::ZERO, sch.clone())
+            .subscribe_observer(o.clone());
+        sch.advance_by(ms(20));
+        o.assert_timeline(&[(ms(10), Next(0)), (ms(20), Next(1))]);
     }
 
     #[test]

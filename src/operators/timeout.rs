@@ -4,8 +4,8 @@ use crate::Error;
 use crate::notification::Notification;
 use crate::observable::{Observable, Subscribe};
 use crate::observer::Observer;
-use crate::operators::drain::{Drain, Ready, runs_inline};
-use crate::schedulers::{Reschedule, Scheduler, Worker};
+use crate::operators::drain::{Drain, Ready};
+use crate::schedulers::{DeferringScheduler, Reschedule, Scheduler, Worker};
 use crate::subscription::Subscription;
 use crate::sync::Arc;
 use std::collections::VecDeque;
@@ -22,12 +22,8 @@ pub struct Timeout<S, Sch> {
     scheduler: Sch,
 }
 
-impl<S, Sch: Scheduler> Timeout<S, Sch> {
+impl<S, Sch: DeferringScheduler> Timeout<S, Sch> {
     pub(crate) fn new(source: S, timeout: Duration, scheduler: Sch) -> Self {
-        assert!(
-            !runs_inline::<Sch::Worker>(),
-            "timeout: Immediate runs tasks inline, so the timer would fire before the source is subscribed; use a scheduler that runs them elsewhere"
-        );
         Timeout {
             source,
             timeout,
@@ -88,7 +84,7 @@ where
     S: Subscribe<TimeoutObserver<Sch::Worker, O, <S as Observable>::Item>>,
     S::Subscription: Send + 'static,
     <S as Observable>::Item: Send + 'static,
-    O: Observer<<S as Observable>::Item> + Send + 'static,
+    O: Observer<<S as Observable>::Item> + crate::schedulers::ThreadObserver,
 {
     type Subscription = Box<dyn Subscription + Send + Sync>;
 
@@ -173,7 +169,7 @@ pub struct TimeoutObserver<W, O, T> {
 impl<W, O, T> Observer<T> for TimeoutObserver<W, O, T>
 where
     W: Worker,
-    O: Observer<T> + Send + 'static,
+    O: Observer<T> + crate::schedulers::ThreadObserver,
     T: Send + 'static,
 {
     fn on_next(&mut self, value: T) {
@@ -407,12 +403,5 @@ mod tests {
         assert!(sch.is_empty());
         o.assert_values(&[0, 1]);
         o.assert_not_terminated();
-    }
-
-    #[test]
-    #[should_panic(expected = "Immediate runs tasks inline")]
-    fn immediate_panics() {
-        let _ = crate::source::empty::<i32>()
-            .timeout(Duration::from_millis(1), crate::schedulers::Immediate);
     }
 }

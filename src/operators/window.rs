@@ -177,6 +177,13 @@ pub struct WindowedObservable<'a, T> {
     inner: Arc<Inner<'a, T>>,
 }
 
+impl<'a, T> WindowedObservable<'a, T> {
+    /// The window over `inner`, for the other windowing operators.
+    pub(crate) fn new(inner: Arc<Inner<'a, T>>) -> Self {
+        WindowedObservable { inner }
+    }
+}
+
 impl<T> Clone for WindowedObservable<'_, T> {
     fn clone(&self) -> Self {
         WindowedObservable {

@@ -106,6 +106,66 @@ pub trait Scheduler: Clone + Send + Sync + 'static {
     fn now(&self) -> Instant;
 }
 
+/// A [`Scheduler`] whose workers queue a task and return from `schedule` before running it:
+/// every scheduler here but [`Immediate`], which runs each task inline, to its end.
+///
+/// Operators that must subscribe their source before their timer first fires, or whose
+/// periodic task must return to let values in (`timeout`, `sample`, `buffer_with_time`),
+/// require it, so passing [`Immediate`] is a compile error rather than a hang or a panic. A
+/// scheduler of your own implements it when its workers queue tasks.
+///
+/// ```
+/// use rx::schedulers::{DeferringScheduler, NewThread, RunLoop, TestScheduler};
+///
+/// fn defers<S: DeferringScheduler>(_: &S) -> bool { true }
+/// assert!(defers(&TestScheduler::new()) && defers(&RunLoop::new()) && defers(&NewThread));
+/// ```
+#[diagnostic::on_unimplemented(
+    message = "`{Self}` runs tasks inline, and this operator needs a scheduler that queues them",
+    label = "runs tasks inline",
+    note = "use a scheduler that runs tasks later: `NewThread`, `ThreadPool`, `RunLoop`, or `TestScheduler` in tests"
+)]
+pub trait DeferringScheduler: Scheduler {}
+
+#[diagnostic::do_not_recommend]
+impl DeferringScheduler for CurrentThread {}
+#[diagnostic::do_not_recommend]
+impl DeferringScheduler for NewThread {}
+#[diagnostic::do_not_recommend]
+impl DeferringScheduler for ThreadPool {}
+#[diagnostic::do_not_recommend]
+impl DeferringScheduler for Computational {}
+#[diagnostic::do_not_recommend]
+impl DeferringScheduler for RunLoop {}
+#[diagnostic::do_not_recommend]
+impl DeferringScheduler for TestScheduler {}
+#[cfg(feature = "tokio")]
+#[diagnostic::do_not_recommend]
+impl DeferringScheduler for Tokio {}
+
+/// An observer that an operator may hand to a scheduler's thread: any `Send + 'static` one.
+///
+/// Operators that deliver on a worker of a scheduler (`observe_on`, `subscribe_on`, `delay`,
+/// `debounce`, `timeout`, `sample`, `buffer_with_time`) require it of their observer. It is `Send + 'static` under a name of its own so that a closure capturing
+/// an `Rc` or a borrow is reported with what to do about it.
+///
+/// ```
+/// use rx::schedulers::ThreadObserver;
+/// use rx::testing::TestObserver;
+///
+/// fn crosses<O: ThreadObserver>(_: &O) -> bool { true }
+/// assert!(crosses(&TestObserver::<i32>::new()));
+/// ```
+#[diagnostic::on_unimplemented(
+    message = "`{Self}` must be `Send + 'static`: this chain delivers values on another thread",
+    label = "captures something that is not `Send`, or borrows",
+    note = "capture `Arc` and `Mutex` instead of `Rc` and `RefCell`, and move owned values in; or deliver on this thread (`CurrentThread`, `RunLoop`)"
+)]
+pub trait ThreadObserver: Send + 'static {}
+
+#[diagnostic::do_not_recommend]
+impl<O: Send + 'static> ThreadObserver for O {}
+
 /// Runs tasks one at a time, in due order. Disposing the worker (it is a [`Subscription`])
 /// cancels every task on it; dropping it does not.
 pub trait Worker: Subscription + Clone + Send + Sync + 'static {

@@ -2,6 +2,7 @@
 
 use super::Scheduler;
 use super::timed_queue::{Dispatch, Owner, Queue, QueueWorker};
+use crate::subscription::Subscription;
 use crate::sync::Arc;
 use std::fmt;
 use std::time::Instant;
@@ -12,7 +13,8 @@ use std::time::Instant;
 /// Workers handed out by [`worker`](Scheduler::worker) share the loop's queue; they may
 /// schedule from any thread. Tasks run in due order, first-in first-out for equal due times,
 /// when [`dispatch`](RunLoop::dispatch) or [`dispatch_if_ready`](RunLoop::dispatch_if_ready)
-/// is called. A panic in a task unwinds from that call; the loop stays usable.
+/// is called, or [`run_until_idle`](RunLoop::run_until_idle) and
+/// [`run_until_disposed`](RunLoop::run_until_disposed), which call them in a loop. A panic in a task unwinds from that call; the loop stays usable.
 ///
 /// A cheap `Clone` handle; clones drive the same queue. Once the last `RunLoop` handle is
 /// dropped nothing can run the pending tasks, so they are dropped, and tasks scheduled later
@@ -58,6 +60,59 @@ impl RunLoop {
     /// Runs one task if one is due, and returns at once either way; `true` if a task ran.
     pub fn dispatch_if_ready(&self) -> bool {
         self.queue.dispatch(false) == Dispatch::Ran
+    }
+
+    /// Runs every task that is due, and the tasks they make due, until none is; returns how
+    /// many ran. It never waits: a task due later stays queued. The call to put in a
+    /// program's own main loop, once per turn.
+    ///
+    /// ```
+    /// use rx::schedulers::{Reschedule, RunLoop, Scheduler, Worker};
+    /// use std::time::Duration;
+    ///
+    /// let run_loop = RunLoop::new();
+    /// let worker = run_loop.worker();
+    /// let again = worker.clone();
+    /// worker.schedule(move || {
+    ///     again.schedule(|| Reschedule::Done); // due at once: runs in this call too
+    ///     Reschedule::Done
+    /// });
+    /// worker.schedule_after(Duration::from_secs(3600), || Reschedule::Done);
+    /// assert_eq!(run_loop.run_until_idle(), 2);
+    /// assert!(!run_loop.is_empty()); // the one due in an hour
+    /// ```
+    pub fn run_until_idle(&self) -> usize {
+        let mut ran = 0;
+        while self.dispatch_if_ready() {
+            ran += 1;
+        }
+        ran
+    }
+
+    /// Runs tasks as they fall due, waiting for them, until `subscription` has ended
+    /// ([`is_disposed`](Subscription::is_disposed)): to run a pipeline scheduled on this loop
+    /// to its end from a program's `main`. It waits for as long as the subscription runs, also
+    /// while nothing is queued (another thread may still schedule on the loop).
+    ///
+    /// ```
+    /// use rx::prelude::*;
+    /// use rx::schedulers::RunLoop;
+    /// use rx::testing::TestObserver;
+    /// use std::time::Duration;
+    ///
+    /// let run_loop = RunLoop::new();
+    /// let observer = TestObserver::new();
+    /// let handle = rx::source::interval(Duration::from_millis(1), run_loop.clone())
+    ///     .take(3)
+    ///     .subscribe_observer(observer.clone());
+    /// run_loop.run_until_disposed(&handle);
+    /// observer.assert_values(&[0, 1, 2]);
+    /// observer.assert_completed();
+    /// ```
+    pub fn run_until_disposed(&self, subscription: &impl Subscription) {
+        while !subscription.is_disposed() {
+            self.dispatch();
+        }
     }
 
     /// Whether no task is queued, due or not.
@@ -124,9 +179,62 @@ impl fmt::Debug for RunLoop {
 mod tests {
     use super::*;
     use crate::schedulers::{Reschedule, Worker};
-    use crate::subscription::Subscription;
     use std::sync::mpsc;
     use std::time::Duration;
+
+    #[test]
+    fn run_until_idle_runs_what_is_due_in_order_and_leaves_the_rest() {
+        let run_loop = RunLoop::new();
+        let (tx, rx) = mpsc::channel();
+        let worker = run_loop.worker();
+        for n in 0..3 {
+            let tx = tx.clone();
+            worker.schedule(move || {
+                tx.send(n).unwrap();
+                Reschedule::Done
+            });
+        }
+        let later = worker.schedule_after(Duration::from_secs(3600), || Reschedule::Done);
+        assert_eq!(run_loop.run_until_idle(), 3);
+        assert_eq!(rx.try_iter().collect::<Vec<_>>(), [0, 1, 2]);
+        assert_eq!(run_loop.run_until_idle(), 0);
+        assert!(!run_loop.is_empty());
+        later.dispose();
+    }
+
+    #[test]
+    fn run_until_disposed_returns_at_once_for_an_ended_subscription() {
+        let run_loop = RunLoop::new();
+        let (tx, rx) = mpsc::channel();
+        run_loop.worker().schedule(move || {
+            tx.send(()).unwrap();
+            Reschedule::Done
+        });
+        run_loop.run_until_disposed(&crate::subscription::Finished);
+        assert!(rx.try_recv().is_err(), "nothing was dispatched");
+        assert_eq!(run_loop.run_until_idle(), 1);
+    }
+
+    #[test]
+    fn run_until_disposed_runs_tasks_scheduled_from_another_thread() {
+        let run_loop = RunLoop::new();
+        let handle = crate::subscription::FlagSubscription::new();
+        let (worker, flag) = (run_loop.worker(), handle.clone());
+        let producer = std::thread::spawn(move || {
+            for _ in 0..3 {
+                worker.schedule(|| Reschedule::Done);
+            }
+            let flag = flag.clone();
+            worker.schedule(move || {
+                flag.dispose();
+                Reschedule::Done
+            });
+        });
+        run_loop.run_until_disposed(&handle);
+        producer.join().unwrap();
+        assert!(handle.is_disposed());
+        assert!(run_loop.is_empty());
+    }
 
     #[test]
     fn runs_nothing_until_dispatched() {

@@ -542,11 +542,11 @@ mod tests {
         let (open, mut gate) = gates(2);
         let o = TestObserver::new();
         concat(vec![
-            just(1).boxed(),
-            on_a_thread(vec![2], tx.clone(), gate.remove(0)).boxed(),
-            from_iter(vec![3, 4]).boxed(),
-            on_a_thread(vec![5], tx, gate.remove(0)).boxed(),
-            just(6).boxed(),
+            just(1).boxed_once(),
+            on_a_thread(vec![2], tx.clone(), gate.remove(0)).boxed_once(),
+            from_iter(vec![3, 4]).boxed_once(),
+            on_a_thread(vec![5], tx, gate.remove(0)).boxed_once(),
+            just(6).boxed_once(),
         ])
         .subscribe_observer(o.clone());
         run_in_turn(&rx, open);
@@ -575,9 +575,9 @@ mod tests {
         let (open, mut gate) = gates(1);
         let o = TestObserver::new();
         let handle = concat(vec![
-            on_a_thread(vec![1], first_tx, gate.remove(0)).boxed(),
-            later.boxed(),
-            just(99).boxed(),
+            on_a_thread(vec![1], first_tx, gate.remove(0)).boxed_once(),
+            later.boxed_once(),
+            just(99).boxed_once(),
         ])
         .subscribe_observer(o.clone());
         run_in_turn(&first_rx, open);

@@ -18,6 +18,7 @@ mod never;
 mod range;
 mod throw;
 mod timer;
+mod timer_at;
 mod zip;
 
 pub use crate::interop::driver::PollSubscription;
@@ -41,4 +42,5 @@ pub use never::{Never, never};
 pub use range::{Range, RangeInteger, range};
 pub use throw::{Throw, throw};
 pub use timer::{Timer, timer};
+pub use timer_at::{TimerAt, timer_at};
 pub use zip::zip;

@@ -69,18 +69,26 @@ where
         // The worker handle is not kept: once the task has run (or its handle has cancelled
         // it) nothing holds the worker, so a thread-backed worker can end.
         let worker = self.scheduler.worker();
-        let mut observer = Some(observer);
-        worker.schedule_after(self.delay, move || {
-            if let Some(mut observer) = observer.take()
-                && !observer.is_disposed()
-            {
-                observer.on_next(0);
-                if !observer.is_disposed() {
-                    observer.on_completed();
-                }
+        worker.schedule_after(self.delay, fire_once(observer))
+    }
+}
+
+/// The task of a timer: `0` then completion, to an observer that still wants them.
+pub(crate) fn fire_once<O>(observer: O) -> impl FnMut() -> Reschedule + Send + 'static
+where
+    O: Observer<u64> + Send + 'static,
+{
+    let mut observer = Some(observer);
+    move || {
+        if let Some(mut observer) = observer.take()
+            && !observer.is_disposed()
+        {
+            observer.on_next(0);
+            if !observer.is_disposed() {
+                observer.on_completed();
             }
-            Reschedule::Done
-        })
+        }
+        Reschedule::Done
     }
 }
 

@@ -28,7 +28,8 @@ use crate::observable::{Observable, Subscribe};
 use crate::observer::Observer;
 use crate::schedulers::Scheduler;
 use crate::subscription::Subscription;
-use crate::sync::{Arc, AtomicBool, AtomicUsize, Mutex, Ordering};
+use crate::sync::imp::{Counter, Flag, Lock, RoleCell};
+use crate::sync::{Flavour, Local, Ordering, Shared};
 use slab::Slab;
 use std::collections::VecDeque;
 use std::fmt;
@@ -39,14 +40,14 @@ use std::time::{Duration, Instant};
 ///
 /// Not `DynObserver`: folding the `is_disposed` checks a source owes its observer into one
 /// virtual call per notification saves a second virtual call per item and per subscriber.
-trait Sink<T>: Send {
+pub trait Sink<T> {
     /// Delivers `value` unless the observer is disposed; answers whether it wants more.
     fn next(&mut self, value: T) -> bool;
     fn error(self: Box<Self>, error: Error);
     fn completed(self: Box<Self>);
 }
 
-impl<T, O: Observer<T> + Send> Sink<T> for O {
+impl<T, O: Observer<T>> Sink<T> for O {
     #[inline]
     fn next(&mut self, value: T) -> bool {
         if self.is_disposed() {
@@ -69,7 +70,35 @@ impl<T, O: Observer<T> + Send> Sink<T> for O {
     }
 }
 
+/// One trait object type for both flavours; a shared core keeps only `Send` ones (see
+/// [`Accepts`] and the `Send` impl of [`Core`]).
 type BoxedSink<T> = Box<dyn Sink<T>>;
+
+/// The observers a subject of flavour `Self` can keep: any for [`Local`], `Send` ones for
+/// [`Shared`]. The only place observers are boxed into a subject.
+#[diagnostic::on_unimplemented(
+    message = "a subject of flavour `{Self}` cannot keep an observer of type `{O}`",
+    label = "this observer is not `Send`, or does not accept `{T}`",
+    note = "a thread-safe subject (`rx::subjects::PublishSubject` and the others) keeps only `Send + 'static` observers; on one thread, use the same subject from `rx::subjects::local`, which keeps any"
+)]
+pub trait Accepts<T, O>: Flavour {
+    #[doc(hidden)]
+    fn box_sink(observer: O) -> BoxedSink<T>;
+}
+
+impl<T, O: Observer<T> + Send + 'static> Accepts<T, O> for Shared {
+    #[inline]
+    fn box_sink(observer: O) -> BoxedSink<T> {
+        Box::new(observer)
+    }
+}
+
+impl<T, O: Observer<T> + 'static> Accepts<T, O> for Local {
+    #[inline]
+    fn box_sink(observer: O) -> BoxedSink<T> {
+        Box::new(observer)
+    }
+}
 
 /// A scheduler's clock, type-erased so `ReplaySubject` needs no scheduler type parameter.
 trait Clock: Send + Sync {
@@ -85,8 +114,12 @@ impl<S: Scheduler> Clock for S {
 /// What a subject does with values besides passing them on.
 pub(crate) enum Kind<T> {
     Publish,
-    /// The latest value: the initial one until the first `on_next`.
-    Behavior(T),
+    /// The latest value: the initial one until the first `on_next`; twice, as the delivery
+    /// role and [`Core::latest`] each keep one.
+    Behavior {
+        initial: T,
+        latest: T,
+    },
     Replay(ReplayConfig),
     Async,
 }
@@ -135,21 +168,26 @@ impl ReplayConfig {
     }
 }
 
-/// The state of a subject, shared by every handle to it.
-pub(crate) struct Core<T> {
-    /// Requests for the delivery role; nonzero while a thread holds it. See the module docs.
-    wip: AtomicUsize,
-    /// Owned by the thread holding the delivery role.
-    delivery: DeliveryCell<Delivery<T>>,
+/// The state of a subject, shared by every handle to it; `F` says how (see [`crate::sync`]).
+pub(crate) struct Core<T, F: Flavour> {
+    /// Requests for the delivery role; nonzero while a caller holds it. See the module docs.
+    wip: F::Counter,
+    /// Owned by the caller holding the delivery role.
+    delivery: F::RoleCell<Delivery<T>>,
     /// What other threads and re-entrant calls hand to the holder; never held while an
     /// observer runs.
-    inbox: Mutex<Inbox<T>>,
+    inbox: F::Lock<Inbox<T>>,
     /// Bumped (under the inbox lock) by every disposal; the holder compares it with the count it
     /// last saw before each call to an observer, so a disposed observer is not called again.
-    disposals: AtomicUsize,
+    disposals: F::Counter,
     /// Set (under the inbox lock) when the first terminal notification is accepted: later
     /// notifications are ignored, and `SubjectObserver::is_disposed` reads it.
-    terminated: AtomicBool,
+    terminated: F::Flag,
+    /// Whether `Inbox::latest` is kept (a `BehaviorSubject`).
+    keeps_latest: bool,
+    /// `true` while the subject passes values on and keeps none (a `PublishSubject` that has
+    /// not terminated): one load tells `on_next` it may go straight to the subscribers.
+    plain: F::Flag,
     /// Kept outside the delivery role so a fresh subject of the same shape can be made from any
     /// thread.
     replay: Option<ReplayConfig>,
@@ -158,8 +196,14 @@ pub(crate) struct Core<T> {
 // SAFETY: `delivery` is the only field that is not `Sync`. It is accessed only by the thread
 // holding the delivery role: the one that moved `wip` from zero with an Acquire read-modify-write,
 // until it moves `wip` back to zero with a Release one, so accesses from successive holders are
-// ordered by happens-before. Everything reached through it is `Send` (`T: Send`, `Sink: Send`).
-unsafe impl<T: Send> Sync for Core<T> {}
+// ordered by happens-before. Everything reached through it is `Send`: `T: Send`, and every sink
+// of a shared core was boxed by `Accepts<T, O> for Shared`, which requires `O: Send`.
+unsafe impl<T: Send> Sync for Core<T, Shared> {}
+
+// SAFETY: what keeps `Core<T, Shared>` from being `Send` automatically is its boxed sinks,
+// whose trait object does not say `Send`; every one of them was boxed by
+// `Accepts<T, O> for Shared`, which requires `O: Send`. The rest is `Send` when `T` is.
+unsafe impl<T: Send> Send for Core<T, Shared> {}
 
 struct Inbox<T> {
     events: VecDeque<Event<T>>,
@@ -169,6 +213,9 @@ struct Inbox<T> {
     next_id: u64,
     /// Disposed subscriptions whose observers the holder has not dropped yet.
     vacated: Vec<(usize, u64)>,
+    /// A `BehaviorSubject`'s current value, as of the last `on_next` accepted (not delivered:
+    /// RxJava sets it before emitting); `None` after an error.
+    latest: Option<T>,
 }
 
 enum Event<T> {
@@ -220,11 +267,18 @@ enum State<T> {
     Async(Option<T>),
 }
 
-impl<T> Core<T> {
+impl<T, F: Flavour> Core<T, F> {
     pub(crate) fn new(kind: Kind<T>) -> Self {
+        let mut latest = None;
         let (state, replay) = match kind {
             Kind::Publish => (State::Publish, None),
-            Kind::Behavior(initial) => (State::Behavior(initial), None),
+            Kind::Behavior {
+                initial,
+                latest: copy,
+            } => {
+                latest = Some(copy);
+                (State::Behavior(initial), None)
+            }
             Kind::Replay(config) => (
                 State::Replay {
                     values: VecDeque::new(),
@@ -234,9 +288,10 @@ impl<T> Core<T> {
             ),
             Kind::Async => (State::Async(None), None),
         };
+        let plain = matches!(state, State::Publish);
         Core {
-            wip: AtomicUsize::new(0),
-            delivery: DeliveryCell::new(Delivery {
+            wip: Counter::new(0),
+            delivery: RoleCell::new(Delivery {
                 slots: Vec::new(),
                 state,
                 terminal: None,
@@ -244,16 +299,24 @@ impl<T> Core<T> {
                 events: VecDeque::new(),
                 vacated: Vec::new(),
             }),
-            inbox: Mutex::new(Inbox {
+            keeps_latest: latest.is_some(),
+            plain: Flag::new(plain),
+            inbox: Lock::new(Inbox {
                 events: VecDeque::new(),
                 live: Slab::new(),
                 next_id: 0,
                 vacated: Vec::new(),
+                latest,
             }),
-            disposals: AtomicUsize::new(0),
-            terminated: AtomicBool::new(false),
+            disposals: Counter::new(0),
+            terminated: Flag::new(false),
             replay,
         }
+    }
+
+    /// A new shared core of `kind`.
+    pub(crate) fn shared(kind: Kind<T>) -> F::Ptr<Self> {
+        F::new_ptr(Self::new(kind))
     }
 
     /// An empty replay subject configured like this one.
@@ -274,9 +337,32 @@ impl<T> Core<T> {
     fn is_live(&self, key: usize, id: u64) -> bool {
         self.inbox.lock().live.get(key) == Some(&id)
     }
+
+    /// A `BehaviorSubject`'s current value.
+    pub(crate) fn latest(&self) -> Option<T>
+    where
+        T: Clone,
+    {
+        self.inbox.lock().latest.clone()
+    }
+
+    /// Records a `BehaviorSubject`'s value as current, when the caller holds the delivery role
+    /// for it: values queued meanwhile by others are delivered after it, so the last of them
+    /// stays current.
+    #[cold]
+    fn accept_latest(&self, value: &T)
+    where
+        T: Clone,
+    {
+        let mut inbox = self.inbox.lock();
+        if !inbox.events.iter().any(|e| matches!(e, Event::Next(_))) {
+            inbox.latest = Some(value.clone());
+        }
+    }
 }
 
-impl<T: Clone + Send> Core<T> {
+impl<T: Clone, F: Flavour> Core<T, F> {
+    #[inline]
     pub(crate) fn on_next(&self, value: T) {
         // Acquire pairs with the Release that gave the role up, so this thread sees the last
         // holder's writes to `delivery`.
@@ -286,16 +372,39 @@ impl<T: Clone + Send> Core<T> {
             .is_ok()
         {
             self.hold_role(|d| {
-                if !self.is_terminated() {
-                    d.next(self, value)
+                // Acquire pairs with the Release store in `terminate`.
+                if self.plain.load(Ordering::Acquire) {
+                    d.broadcast(self, value)
+                } else {
+                    self.next_held(d, value)
                 }
             });
             return;
         }
+        self.queue_next(value);
+    }
+
+    /// `on_next` with the role held, for the kinds that keep values or once terminated.
+    #[inline(never)]
+    fn next_held(&self, d: &mut Delivery<T>, value: T) {
+        if !self.is_terminated() {
+            if self.keeps_latest {
+                self.accept_latest(&value);
+            }
+            d.next(self, value)
+        }
+    }
+
+    #[cold]
+    #[inline(never)]
+    fn queue_next(&self, value: T) {
         {
             let mut inbox = self.inbox.lock();
             if self.terminated.load(Ordering::Relaxed) {
                 return;
+            }
+            if self.keeps_latest {
+                inbox.latest = Some(value.clone());
             }
             inbox.events.push_back(Event::Next(value));
         }
@@ -317,33 +426,54 @@ impl<T: Clone + Send> Core<T> {
                 return; // the first terminal notification wins
             }
             self.terminated.store(true, Ordering::Release);
+            self.plain.store(false, Ordering::Release);
+            if matches!(event, Event::Error(_)) {
+                inbox.latest = None;
+            }
             inbox.events.push_back(event);
         }
         self.request_role();
     }
 
     // An associated function, not a method: `self: &Arc<Self>` is not allowed for loom's `Arc`.
-    fn subscribe<O>(this: &Arc<Self>, observer: O) -> SubjectSubscription<T>
+    fn subscribe<O>(this: &F::Ptr<Self>, observer: O) -> SubjectSubscription<T, F>
     where
-        O: Observer<T> + Send + 'static,
-        T: 'static,
+        F: Accepts<T, O>,
     {
-        let sink: BoxedSink<T> = Box::new(observer);
-        let (key, id) = {
-            let mut inbox = this.inbox.lock();
-            let id = inbox.next_id;
-            inbox.next_id += 1;
-            let key = if this.terminated.load(Ordering::Relaxed) {
-                None
-            } else {
-                Some(inbox.live.insert(id))
-            };
-            inbox.events.push_back(Event::Subscribe { key, id, sink });
-            (key, id)
+        let sink = F::box_sink(observer);
+        // Acquire, as in `on_next`. Taken before the lock, as everywhere: the holder takes the
+        // lock, never the other way round.
+        let holds_role = this
+            .wip
+            .compare_exchange(0, 1, Ordering::Acquire, Ordering::Relaxed)
+            .is_ok();
+        let mut inbox = this.inbox.lock();
+        let id = inbox.next_id;
+        inbox.next_id += 1;
+        let terminated = this.terminated.load(Ordering::Relaxed);
+        let key = if terminated {
+            None
+        } else {
+            Some(inbox.live.insert(id))
         };
-        this.request_role();
+        match key {
+            // Nothing recorded is waiting: register at once, without a trip through the inbox.
+            Some(key) if holds_role && inbox.events.is_empty() && inbox.vacated.is_empty() => {
+                drop(inbox);
+                this.hold_role(|d| d.register(this, key, id, sink));
+            }
+            _ => {
+                inbox.events.push_back(Event::Subscribe { key, id, sink });
+                drop(inbox);
+                if holds_role {
+                    this.hold_role(|d| d.drain_inbox(this));
+                } else {
+                    this.request_role();
+                }
+            }
+        }
         SubjectSubscription {
-            core: CoreRef::new(this),
+            core: F::downgrade(this),
             key,
             id,
         }
@@ -377,43 +507,54 @@ impl<T: Clone + Send> Core<T> {
 
     /// Runs `first` with the delivery role held (the caller moved `wip` from zero), then
     /// handles what others recorded meanwhile until `wip` drops back to zero.
+    #[inline(always)]
     fn hold_role(&self, first: impl FnOnce(&mut Delivery<T>)) {
         self.delivery.with_mut(|delivery| {
-            // SAFETY: the caller moved `wip` from zero, so this thread holds the delivery role
-            // and no other thread touches `delivery` until `wip` is zero again (see the `Sync`
+            // SAFETY: the caller moved `wip` from zero, so this caller holds the delivery role
+            // and nobody else touches `delivery` until `wip` is zero again (see the `Sync`
             // impl). Observers run inside, but cannot reach `delivery`: their calls back into
             // the subject find `wip` nonzero and go through the inbox.
             let delivery = unsafe { &mut *delivery };
-            let release = ReleaseOnUnwind(&self.wip);
+            let release = ReleaseOnUnwind::<F>(&self.wip);
             first(delivery);
-            let mut missed = 1;
-            loop {
-                // AcqRel: Release hands `delivery` to the next holder; Acquire makes the events
-                // recorded by the increments seen here visible.
-                missed = self.wip.fetch_sub(missed, Ordering::AcqRel) - missed;
-                if missed == 0 {
-                    break;
-                }
-                delivery.drain_inbox(self);
+            // AcqRel: Release hands `delivery` to the next holder; Acquire makes the events
+            // recorded by the increments seen here visible.
+            let missed = self.wip.fetch_sub(1, Ordering::AcqRel) - 1;
+            if missed != 0 {
+                self.drain_missed(delivery, missed);
             }
             mem::forget(release);
         })
+    }
+
+    /// The rest of [`hold_role`](Self::hold_role): `missed` requests came in while the role
+    /// was held.
+    #[cold]
+    #[inline(never)]
+    fn drain_missed(&self, delivery: &mut Delivery<T>, mut missed: usize) {
+        loop {
+            delivery.drain_inbox(self);
+            missed = self.wip.fetch_sub(missed, Ordering::AcqRel) - missed;
+            if missed == 0 {
+                break;
+            }
+        }
     }
 }
 
 /// Gives the delivery role up if an observer panics, so the subject keeps working: events that
 /// other calls recorded meanwhile are delivered by the next holder. A panic is not turned into
 /// an error (DESIGN §4); it unwinds to whoever called the subject.
-struct ReleaseOnUnwind<'a>(&'a AtomicUsize);
+struct ReleaseOnUnwind<'a, F: Flavour>(&'a F::Counter);
 
-impl Drop for ReleaseOnUnwind<'_> {
+impl<F: Flavour> Drop for ReleaseOnUnwind<'_, F> {
     fn drop(&mut self) {
         self.0.store(0, Ordering::Release);
     }
 }
 
-impl<T: Clone + Send> Delivery<T> {
-    fn drain_inbox(&mut self, core: &Core<T>) {
+impl<T: Clone> Delivery<T> {
+    fn drain_inbox<F: Flavour>(&mut self, core: &Core<T, F>) {
         loop {
             if self.events.is_empty() {
                 {
@@ -443,7 +584,7 @@ impl<T: Clone + Send> Delivery<T> {
 
     /// Applies disposals made since the last look, before calling the next observer.
     #[inline]
-    fn sync(&mut self, core: &Core<T>) {
+    fn sync<F: Flavour>(&mut self, core: &Core<T, F>) {
         // Acquire pairs with the Release increment in `unsubscribe`.
         if core.disposals.load(Ordering::Acquire) != self.seen_disposals {
             self.sync_slow(core);
@@ -451,7 +592,7 @@ impl<T: Clone + Send> Delivery<T> {
     }
 
     #[cold]
-    fn sync_slow(&mut self, core: &Core<T>) {
+    fn sync_slow<F: Flavour>(&mut self, core: &Core<T, F>) {
         {
             let mut inbox = core.inbox.lock();
             self.seen_disposals = core.disposals.load(Ordering::Relaxed);
@@ -480,7 +621,7 @@ impl<T: Clone + Send> Delivery<T> {
     }
 
     /// Forgets an observer that said it is disposed.
-    fn remove(&mut self, core: &Core<T>, key: usize) {
+    fn remove<F: Flavour>(&mut self, core: &Core<T, F>, key: usize) {
         let Some(entry) = self.slots[key].take() else {
             return;
         };
@@ -494,10 +635,21 @@ impl<T: Clone + Send> Delivery<T> {
         drop(entry);
     }
 
-    fn next(&mut self, core: &Core<T>, value: T) {
+    #[inline]
+    fn next<F: Flavour>(&mut self, core: &Core<T, F>, value: T) {
         if self.terminal.is_some() {
             return;
         }
+        // The kinds that keep values apart, so a `PublishSubject`'s path stays short.
+        if let State::Publish = self.state {
+            self.broadcast(core, value);
+        } else {
+            self.keep_and_broadcast(core, value);
+        }
+    }
+
+    #[inline(never)]
+    fn keep_and_broadcast<F: Flavour>(&mut self, core: &Core<T, F>, value: T) {
         match &mut self.state {
             State::Publish => {}
             State::Behavior(latest) => *latest = value.clone(),
@@ -527,33 +679,47 @@ impl<T: Clone + Send> Delivery<T> {
         self.broadcast(core, value);
     }
 
-    fn broadcast(&mut self, core: &Core<T>, value: T) {
-        let mut value = Some(value);
-        let mut key = 0;
-        loop {
-            self.sync(core);
-            let len = self.slots.len();
-            if key >= len {
-                break;
+    #[inline]
+    fn broadcast<F: Flavour>(&mut self, core: &Core<T, F>, value: T) {
+        self.sync(core);
+        // One subscriber is the common case; keep its path short and the loop out of line.
+        if self.slots.len() == 1 {
+            if let Some(entry) = &mut self.slots[0]
+                && !entry.sink.next(value)
+            {
+                self.remove(core, 0);
             }
-            if let Some(entry) = &mut self.slots[key] {
-                // The last slot is live (trailing empty slots are trimmed and nothing is added
-                // during a broadcast), so the value moves into it instead of being cloned.
-                let v = if key + 1 == len {
-                    value.take()
-                } else {
-                    value.clone()
-                };
-                let Some(v) = v else { break };
-                if !entry.sink.next(v) {
-                    self.remove(core, key);
-                }
-            }
-            key += 1;
+        } else {
+            self.broadcast_to_many(core, value);
         }
     }
 
-    fn terminate(&mut self, core: &Core<T>, terminal: Terminal) {
+    #[inline(never)]
+    fn broadcast_to_many<F: Flavour>(&mut self, core: &Core<T, F>, value: T) {
+        let mut key = 0;
+        loop {
+            if key + 1 >= self.slots.len() {
+                break;
+            }
+            if let Some(entry) = &mut self.slots[key]
+                && !entry.sink.next(value.clone())
+            {
+                self.remove(core, key);
+            }
+            key += 1;
+            self.sync(core);
+        }
+        // The last slot is live (trailing empty slots are trimmed and nothing is added during
+        // a broadcast), so the value moves into it instead of being cloned. Removals may have
+        // trimmed the table below `key`.
+        if let Some(Some(entry)) = self.slots.get_mut(key)
+            && !entry.sink.next(value)
+        {
+            self.remove(core, key);
+        }
+    }
+
+    fn terminate<F: Flavour>(&mut self, core: &Core<T, F>, terminal: Terminal) {
         debug_assert!(
             self.terminal.is_none(),
             "the inbox accepts one terminal notification"
@@ -589,7 +755,13 @@ impl<T: Clone + Send> Delivery<T> {
         inbox.vacated.clear();
     }
 
-    fn add(&mut self, core: &Core<T>, key: Option<usize>, id: u64, mut sink: BoxedSink<T>) {
+    fn add<F: Flavour>(
+        &mut self,
+        core: &Core<T, F>,
+        key: Option<usize>,
+        id: u64,
+        mut sink: BoxedSink<T>,
+    ) {
         if let Some(terminal) = self.terminal.clone() {
             // Late: what the kind replays after termination, then the terminal notification.
             let alive = match (&mut self.state, &terminal) {
@@ -615,12 +787,20 @@ impl<T: Clone + Send> Delivery<T> {
             // Disposed before it got here: its key may even belong to a newer subscription.
             return;
         }
-        if key >= self.slots.len() {
-            self.slots.resize_with(key + 1, || None);
-        }
+        self.register(core, key, id, sink);
+    }
+
+    /// Registers a live subscription, then starts it with what the kind replays.
+    fn register<F: Flavour>(&mut self, core: &Core<T, F>, key: usize, id: u64, sink: BoxedSink<T>) {
         // Registered before the replay, so a disposal made by a replayed value's callback
         // finds it.
-        self.slots[key] = Some(Entry { id, sink });
+        let entry = Some(Entry { id, sink });
+        if key < self.slots.len() {
+            self.slots[key] = entry;
+        } else {
+            self.slots.resize_with(key, || None);
+            self.slots.push(entry);
+        }
         match &mut self.state {
             State::Behavior(latest) => {
                 let latest = latest.clone();
@@ -648,7 +828,7 @@ impl<T: Clone + Send> Delivery<T> {
     }
 
     /// Delivers to one registered observer; answers whether it is still registered.
-    fn send_to(&mut self, core: &Core<T>, key: usize, id: u64, value: T) -> bool {
+    fn send_to<F: Flavour>(&mut self, core: &Core<T, F>, key: usize, id: u64, value: T) -> bool {
         self.sync(core);
         match self.slots.get_mut(key) {
             Some(Some(entry)) if entry.id == id => {
@@ -671,7 +851,11 @@ fn deliver_terminal<T>(sink: BoxedSink<T>, terminal: &Terminal) {
     }
 }
 
-fn trim_stale_now<T>(core: &Core<T>, values: &mut VecDeque<T>, times: &mut VecDeque<Instant>) {
+fn trim_stale_now<T, F: Flavour>(
+    core: &Core<T, F>,
+    values: &mut VecDeque<T>,
+    times: &mut VecDeque<Instant>,
+) {
     if let Some((age, clock)) = core.replay.as_ref().and_then(|c| c.window.as_ref()) {
         trim_stale(values, times, *age, clock.now());
     }
@@ -699,19 +883,20 @@ fn trim_stale<T>(
 ///
 /// The subscription it returns, a [`SubjectSubscription`], removes the observer when disposed.
 /// An observer whose [`is_disposed`](Observer::is_disposed) turns `true` is removed too, on the
-/// next notification.
+/// next notification. `F` is the subject's [flavour](crate::sync): a [`Shared`] subject takes
+/// `Send` observers, a [`Local`] one any.
 #[must_use = "observables do nothing unless subscribed"]
-pub struct SubjectObservable<T> {
-    core: Arc<Core<T>>,
+pub struct SubjectObservable<T, F: Flavour = Shared> {
+    core: F::Ptr<Core<T, F>>,
 }
 
-impl<T> SubjectObservable<T> {
-    pub(crate) fn new(core: Arc<Core<T>>) -> Self {
+impl<T, F: Flavour> SubjectObservable<T, F> {
+    pub(crate) fn new(core: F::Ptr<Core<T, F>>) -> Self {
         SubjectObservable { core }
     }
 }
 
-impl<T> Clone for SubjectObservable<T> {
+impl<T, F: Flavour> Clone for SubjectObservable<T, F> {
     fn clone(&self) -> Self {
         SubjectObservable {
             core: self.core.clone(),
@@ -719,7 +904,7 @@ impl<T> Clone for SubjectObservable<T> {
     }
 }
 
-impl<T> fmt::Debug for SubjectObservable<T> {
+impl<T, F: Flavour> fmt::Debug for SubjectObservable<T, F> {
     fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
         f.debug_struct("SubjectObservable")
             .field("terminated", &self.core.is_terminated())
@@ -727,18 +912,18 @@ impl<T> fmt::Debug for SubjectObservable<T> {
     }
 }
 
-impl<T> Observable for SubjectObservable<T> {
+impl<T, F: Flavour> Observable for SubjectObservable<T, F> {
     type Item = T;
 }
 
-impl<T, O> Subscribe<O> for SubjectObservable<T>
+impl<T, F, O> Subscribe<O> for SubjectObservable<T, F>
 where
-    T: Clone + Send + 'static,
-    O: Observer<T> + Send + 'static,
+    T: Clone + 'static,
+    F: Accepts<T, O>,
 {
-    type Subscription = SubjectSubscription<T>;
+    type Subscription = SubjectSubscription<T, F>;
 
-    fn subscribe_observer(self, observer: O) -> SubjectSubscription<T> {
+    fn subscribe_observer(self, observer: O) -> SubjectSubscription<T, F> {
         Core::subscribe(&self.core, observer)
     }
 }
@@ -750,17 +935,17 @@ where
 /// the subject; later notifications, through any of them, are ignored.
 /// [`is_disposed`](Observer::is_disposed) answers `true` from then on, so a source feeding a
 /// terminated subject stops.
-pub struct SubjectObserver<T> {
-    core: Arc<Core<T>>,
+pub struct SubjectObserver<T, F: Flavour = Shared> {
+    core: F::Ptr<Core<T, F>>,
 }
 
-impl<T> SubjectObserver<T> {
-    pub(crate) fn new(core: Arc<Core<T>>) -> Self {
+impl<T, F: Flavour> SubjectObserver<T, F> {
+    pub(crate) fn new(core: F::Ptr<Core<T, F>>) -> Self {
         SubjectObserver { core }
     }
 }
 
-impl<T> Clone for SubjectObserver<T> {
+impl<T, F: Flavour> Clone for SubjectObserver<T, F> {
     fn clone(&self) -> Self {
         SubjectObserver {
             core: self.core.clone(),
@@ -768,7 +953,7 @@ impl<T> Clone for SubjectObserver<T> {
     }
 }
 
-impl<T> fmt::Debug for SubjectObserver<T> {
+impl<T, F: Flavour> fmt::Debug for SubjectObserver<T, F> {
     fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
         f.debug_struct("SubjectObserver")
             .field("terminated", &self.core.is_terminated())
@@ -776,7 +961,7 @@ impl<T> fmt::Debug for SubjectObserver<T> {
     }
 }
 
-impl<T: Clone + Send> Observer<T> for SubjectObserver<T> {
+impl<T: Clone, F: Flavour> Observer<T> for SubjectObserver<T, F> {
     #[inline]
     fn on_next(&mut self, value: T) {
         self.core.on_next(value)
@@ -799,19 +984,23 @@ impl<T: Clone + Send> Observer<T> for SubjectObserver<T> {
 ///
 /// Once [`dispose`](Subscription::dispose) has returned, the observer gets nothing sent after
 /// that point (a delivery already running on another thread may still make the one call it was
-/// about to make), and it is dropped as soon as no delivery is running. [`is_disposed`](Subscription::is_disposed) is also `true` once the observer has
-/// received a terminal notification or been removed for answering `true` to `is_disposed`.
+/// about to make), and it is dropped as soon as no delivery is running.
+/// [`is_disposed`](Subscription::is_disposed) is also `true` once the observer has received a
+/// terminal notification or been removed for answering `true` to `is_disposed`.
 ///
 /// The handle does not keep the subject alive: once every other handle of the subject is
 /// dropped, the subject and its observers are freed, and the handle reports itself disposed.
-pub struct SubjectSubscription<T> {
-    core: CoreRef<T>,
+/// It reaches its subject weakly because the observer may keep the handle (merge and concat
+/// keep their sources' handles) while the subject keeps the observer: a strong reference would
+/// make a cycle that outlives every other handle of the subject.
+pub struct SubjectSubscription<T, F: Flavour = Shared> {
+    core: F::Weak<Core<T, F>>,
     /// `None` when the subject had terminated before the subscription was made.
     key: Option<usize>,
     id: u64,
 }
 
-impl<T> Clone for SubjectSubscription<T> {
+impl<T, F: Flavour> Clone for SubjectSubscription<T, F> {
     fn clone(&self) -> Self {
         SubjectSubscription {
             core: self.core.clone(),
@@ -821,7 +1010,7 @@ impl<T> Clone for SubjectSubscription<T> {
     }
 }
 
-impl<T> fmt::Debug for SubjectSubscription<T> {
+impl<T, F: Flavour> fmt::Debug for SubjectSubscription<T, F> {
     fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
         f.debug_struct("SubjectSubscription")
             .field("id", &self.id)
@@ -829,94 +1018,19 @@ impl<T> fmt::Debug for SubjectSubscription<T> {
     }
 }
 
-impl<T: Clone + Send> Subscription for SubjectSubscription<T> {
+impl<T: Clone, F: Flavour> Subscription for SubjectSubscription<T, F> {
     fn dispose(&self) {
         // A subject that is gone has dropped its observers: nothing is left to remove.
         if let Some(key) = self.key
-            && let Some(core) = self.core.upgrade()
+            && let Some(core) = F::upgrade(&self.core)
         {
             core.unsubscribe(key, self.id);
         }
     }
 
     fn is_disposed(&self) -> bool {
-        self.key.is_none_or(|key| {
-            self.core
-                .upgrade()
-                .is_none_or(|core| !core.is_live(key, self.id))
-        })
-    }
-}
-
-/// How a [`SubjectSubscription`] reaches its subject: weakly, as the observer may keep the
-/// handle (merge and concat keep their sources' handles) while the subject keeps the observer;
-/// a strong reference would make a cycle that outlives every other handle of the subject.
-#[cfg(not(loom))]
-struct CoreRef<T>(crate::sync::Weak<Core<T>>);
-
-#[cfg(not(loom))]
-impl<T> CoreRef<T> {
-    fn new(core: &Arc<Core<T>>) -> Self {
-        CoreRef(Arc::downgrade(core))
-    }
-
-    #[inline]
-    fn upgrade(&self) -> Option<Arc<Core<T>>> {
-        self.0.upgrade()
-    }
-}
-
-/// loom has no `Weak`, so under loom the handle keeps its subject alive; the models never
-/// depend on the subject being freed.
-#[cfg(loom)]
-struct CoreRef<T>(Arc<Core<T>>);
-
-#[cfg(loom)]
-impl<T> CoreRef<T> {
-    fn new(core: &Arc<Core<T>>) -> Self {
-        CoreRef(core.clone())
-    }
-
-    fn upgrade(&self) -> Option<Arc<Core<T>>> {
-        Some(self.0.clone())
-    }
-}
-
-impl<T> Clone for CoreRef<T> {
-    fn clone(&self) -> Self {
-        CoreRef(self.0.clone())
-    }
-}
-
-// ------------------------------------------------------------------------- loom-ready cell
-
-/// `UnsafeCell` with loom's closure API, so loom checks every access to the delivery state.
-#[cfg(not(loom))]
-struct DeliveryCell<T>(std::cell::UnsafeCell<T>);
-
-#[cfg(not(loom))]
-impl<T> DeliveryCell<T> {
-    fn new(value: T) -> Self {
-        DeliveryCell(std::cell::UnsafeCell::new(value))
-    }
-
-    #[inline]
-    fn with_mut<R>(&self, f: impl FnOnce(*mut T) -> R) -> R {
-        f(self.0.get())
-    }
-}
-
-#[cfg(loom)]
-struct DeliveryCell<T>(loom::cell::UnsafeCell<T>);
-
-#[cfg(loom)]
-impl<T> DeliveryCell<T> {
-    fn new(value: T) -> Self {
-        DeliveryCell(loom::cell::UnsafeCell::new(value))
-    }
-
-    fn with_mut<R>(&self, f: impl FnOnce(*mut T) -> R) -> R {
-        self.0.with_mut(f)
+        self.key
+            .is_none_or(|key| F::upgrade(&self.core).is_none_or(|core| !core.is_live(key, self.id)))
     }
 }
 

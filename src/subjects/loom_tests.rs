@@ -1,8 +1,8 @@
 //! Loom models of a subject's delivery. Run with
 //! `RUSTFLAGS="--cfg loom" LOOM_MAX_PREEMPTIONS=2 cargo test --release --lib loom_`.
 
-use super::PublishSubject;
 use crate::observer::Observer;
+use crate::subjects::PublishSubject;
 use crate::subscription::Subscription;
 use crate::sync::{Arc, AtomicBool, AtomicUsize, Ordering, thread};
 use crate::{Error, Subscribe};

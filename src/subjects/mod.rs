@@ -79,50 +79,108 @@
 
 mod async_subject;
 mod behavior;
-mod core;
+pub(crate) mod core;
+pub mod local;
 mod publish;
 mod replay;
 
 #[cfg(all(test, loom))]
 mod loom_tests;
 
-pub use self::core::{SubjectObservable, SubjectObserver, SubjectSubscription};
-pub use async_subject::AsyncSubject;
-pub use behavior::BehaviorSubject;
-pub use publish::PublishSubject;
-pub use replay::ReplaySubject;
+#[cfg(all(test, not(loom)))]
+mod flavour_tests;
 
-mod sealed {
-    pub trait Sealed {}
+pub use self::core::{SubjectObservable, SubjectObserver, SubjectSubscription};
+
+use crate::sync::Shared;
+
+/// The four subjects, generic over their [flavour](crate::sync).
+///
+/// Every subject is written once, over a [`Flavour`](crate::sync::Flavour); this module names those generic types.
+/// Code normally names them through their aliases: [`subjects::PublishSubject`](PublishSubject)
+/// and the others (thread-safe), and [`subjects::local`](local) (one thread). The aliases fix
+/// the flavour, which is what lets `PublishSubject::new()` pick its constructor without a type
+/// annotation; name the generic types to write code that serves both:
+///
+/// ```
+/// use rx::subjects::flavoured::PublishSubject;
+/// use rx::sync::Flavour;
+///
+/// fn send_twice<F: Flavour>(subject: &PublishSubject<i32, F>, v: i32) {
+///     subject.on_next(v);
+///     subject.on_next(v);
+/// }
+///
+/// send_twice(&rx::subjects::PublishSubject::new(), 1);
+/// send_twice(&rx::subjects::local::PublishSubject::new(), 1);
+/// ```
+pub mod flavoured {
+    pub use super::async_subject::AsyncSubject;
+    pub use super::behavior::BehaviorSubject;
+    pub use super::publish::PublishSubject;
+    pub use super::replay::ReplaySubject;
+}
+
+/// A thread-safe subject that passes each notification on to the observers subscribed at the
+/// time: [`flavoured::PublishSubject`] over the [`Shared`] flavour. Its methods are listed
+/// there.
+#[doc(alias = "Subject")]
+pub type PublishSubject<T> = flavoured::PublishSubject<T, Shared>;
+
+/// A thread-safe subject that starts each new subscriber with its latest value:
+/// [`flavoured::BehaviorSubject`] over the [`Shared`] flavour. Its methods are listed there.
+pub type BehaviorSubject<T> = flavoured::BehaviorSubject<T, Shared>;
+
+/// A thread-safe subject that replays the values it kept to each new subscriber:
+/// [`flavoured::ReplaySubject`] over the [`Shared`] flavour. Its methods are listed there.
+pub type ReplaySubject<T> = flavoured::ReplaySubject<T, Shared>;
+
+/// A thread-safe subject that emits only its last value, when it completes:
+/// [`flavoured::AsyncSubject`] over the [`Shared`] flavour. Its methods are listed there.
+pub type AsyncSubject<T> = flavoured::AsyncSubject<T, Shared>;
+
+pub(crate) mod sealed {
+    /// What every subject is, whatever its item: of a flavour. Lets the state built on a
+    /// subject (a `publish` connection) take the subject's flavour without naming its item.
+    pub trait Sealed {
+        type Flavour: crate::sync::Flavour;
+    }
 }
 
 /// What every subject offers; lets [`multicast`](crate::ObservableExt::multicast) take any of
-/// them. Implemented by the four subjects of this module only.
-pub trait Subject<T>: Clone + Send + Sync + 'static + sealed::Sealed {
+/// them. Implemented by the four subjects of this module, in both [flavours](crate::sync),
+/// only.
+pub trait Subject<T>: Clone + 'static + sealed::Sealed {
     /// The subject's observable side: subscribing registers an observer with the subject.
-    fn observable(&self) -> SubjectObservable<T>;
+    fn observable(&self) -> SubjectObservable<T, <Self as sealed::Sealed>::Flavour>;
 
     /// A new observer side: what it receives, the subject passes on to its subscribers.
-    fn observer(&self) -> SubjectObserver<T>;
+    fn observer(&self) -> SubjectObserver<T, <Self as sealed::Sealed>::Flavour>;
 
     /// Whether any observer is subscribed.
     fn has_observers(&self) -> bool;
 }
 
-// The inherent methods and the `Subject` impl of each subject are the same three forwarders.
+// The inherent methods and the `Subject` impl of each subject are the same forwarders.
 macro_rules! subject_handle {
     ($name:ident) => {
-        impl<T> $name<T> {
+        impl<T, F: $crate::sync::Flavour> $name<T, F> {
+            fn from_kind(kind: $crate::subjects::core::Kind<T>) -> Self {
+                $name {
+                    core: $crate::subjects::core::Core::<T, F>::shared(kind),
+                }
+            }
+
             /// The subject's observable side: subscribing registers an observer with the
             /// subject. Each call gives a new handle to the same subject.
-            pub fn observable(&self) -> $crate::subjects::SubjectObservable<T> {
+            pub fn observable(&self) -> $crate::subjects::SubjectObservable<T, F> {
                 $crate::subjects::SubjectObservable::new(self.core.clone())
             }
 
             /// A new observer side: what it receives, the subject passes on to its
             /// subscribers. Each call gives a new observer, so one can complete while others
             /// exist; the first terminal notification through any of them wins.
-            pub fn observer(&self) -> $crate::subjects::SubjectObserver<T> {
+            pub fn observer(&self) -> $crate::subjects::SubjectObserver<T, F> {
                 $crate::subjects::SubjectObserver::new(self.core.clone())
             }
 
@@ -131,9 +189,40 @@ macro_rules! subject_handle {
             pub fn has_observers(&self) -> bool {
                 self.core.has_observers()
             }
+
+            /// Whether the subject has accepted a terminal notification.
+            pub fn is_terminated(&self) -> bool {
+                self.core.is_terminated()
+            }
         }
 
-        impl<T> Clone for $name<T> {
+        impl<T: Clone, F: $crate::sync::Flavour> $name<T, F> {
+            /// Sends `value` to the subject, unless it has terminated: what an
+            /// [`observer()`](Self::observer)'s `on_next` does, without making an observer.
+            #[doc(alias = "onNext")]
+            #[doc(alias = "next")]
+            #[inline]
+            pub fn on_next(&self, value: T) {
+                self.core.on_next(value)
+            }
+
+            /// Terminates the subject with `error`, unless it has terminated already: what an
+            /// [`observer()`](Self::observer)'s `on_error` does.
+            #[doc(alias = "onError")]
+            pub fn on_error(&self, error: $crate::Error) {
+                self.core.on_error(error)
+            }
+
+            /// Completes the subject, unless it has terminated already: what an
+            /// [`observer()`](Self::observer)'s `on_completed` does.
+            #[doc(alias = "onComplete")]
+            #[doc(alias = "complete")]
+            pub fn on_completed(&self) {
+                self.core.on_completed()
+            }
+        }
+
+        impl<T, F: $crate::sync::Flavour> Clone for $name<T, F> {
             fn clone(&self) -> Self {
                 $name {
                     core: self.core.clone(),
@@ -141,7 +230,7 @@ macro_rules! subject_handle {
             }
         }
 
-        impl<T> ::std::fmt::Debug for $name<T> {
+        impl<T, F: $crate::sync::Flavour> ::std::fmt::Debug for $name<T, F> {
             fn fmt(&self, f: &mut ::std::fmt::Formatter<'_>) -> ::std::fmt::Result {
                 f.debug_struct(stringify!($name))
                     .field("has_observers", &self.core.has_observers())
@@ -150,14 +239,18 @@ macro_rules! subject_handle {
             }
         }
 
-        impl<T> $crate::subjects::sealed::Sealed for $name<T> {}
+        impl<T, F: $crate::sync::Flavour> $crate::subjects::sealed::Sealed for $name<T, F> {
+            type Flavour = F;
+        }
 
-        impl<T: Clone + Send + 'static> $crate::subjects::Subject<T> for $name<T> {
-            fn observable(&self) -> $crate::subjects::SubjectObservable<T> {
+        impl<T: Clone + 'static, F: $crate::sync::Flavour> $crate::subjects::Subject<T>
+            for $name<T, F>
+        {
+            fn observable(&self) -> $crate::subjects::SubjectObservable<T, F> {
                 $name::observable(self)
             }
 
-            fn observer(&self) -> $crate::subjects::SubjectObserver<T> {
+            fn observer(&self) -> $crate::subjects::SubjectObserver<T, F> {
                 $name::observer(self)
             }
 

@@ -2,7 +2,7 @@
 
 use super::core::{Core, Kind};
 use super::subject_handle;
-use crate::sync::Arc;
+use crate::sync::{Flavour, Local, Shared};
 
 /// A subject that passes each notification on to the observers subscribed at the time.
 ///
@@ -41,22 +41,27 @@ use crate::sync::Arc;
 /// b.assert_completed();
 /// ```
 #[doc(alias = "Subject")]
-pub struct PublishSubject<T> {
-    core: Arc<Core<T>>,
+pub struct PublishSubject<T, F: Flavour> {
+    core: F::Ptr<Core<T, F>>,
 }
 
-impl<T> PublishSubject<T> {
-    /// A subject with no subscribers.
+impl<T> PublishSubject<T, Shared> {
+    /// A thread-safe subject with no subscribers.
     pub fn new() -> Self {
-        PublishSubject {
-            core: Arc::new(Core::new(Kind::Publish)),
-        }
+        Self::from_kind(Kind::Publish)
     }
 }
 
-impl<T> Default for PublishSubject<T> {
+impl<T> PublishSubject<T, Local> {
+    /// A single-threaded subject with no subscribers.
+    pub fn new() -> Self {
+        Self::from_kind(Kind::Publish)
+    }
+}
+
+impl<T, F: Flavour> Default for PublishSubject<T, F> {
     fn default() -> Self {
-        Self::new()
+        Self::from_kind(Kind::Publish)
     }
 }
 
@@ -64,310 +69,327 @@ subject_handle!(PublishSubject);
 
 #[cfg(all(test, not(loom)))]
 mod tests {
-    use super::PublishSubject;
     use crate::prelude::*;
     use crate::testing::TestObserver;
     use crate::{Error, Notification};
     use std::sync::{Arc, Mutex};
 
-    #[test]
-    fn passes_on_only_what_comes_after_subscribing() {
-        let s = PublishSubject::new();
-        let mut input = s.observer();
-        input.on_next(0);
-        let a = TestObserver::new();
-        s.observable().subscribe_observer(a.clone());
-        input.on_next(1);
-        let b = TestObserver::new();
-        s.observable().subscribe_observer(b.clone());
-        input.on_next(2);
-        input.on_completed();
-        a.assert_notifications(&[
-            Notification::Next(1),
-            Notification::Next(2),
-            Notification::Completed,
-        ]);
-        b.assert_notifications(&[Notification::Next(2), Notification::Completed]);
-    }
+    // Each test runs against both flavours of the subject.
+    crate::subjects::flavour_tests::for_each_flavour! {
+        #[test]
+        fn passes_on_only_what_comes_after_subscribing() {
+            let s = PublishSubject::new();
+            let mut input = s.observer();
+            input.on_next(0);
+            let a = TestObserver::new();
+            s.observable().subscribe_observer(a.clone());
+            input.on_next(1);
+            let b = TestObserver::new();
+            s.observable().subscribe_observer(b.clone());
+            input.on_next(2);
+            input.on_completed();
+            a.assert_notifications(&[
+                Notification::Next(1),
+                Notification::Next(2),
+                Notification::Completed,
+            ]);
+            b.assert_notifications(&[Notification::Next(2), Notification::Completed]);
+        }
 
-    #[test]
-    fn late_subscriber_gets_the_terminal_notification_alone() {
-        let s = PublishSubject::<i32>::new();
-        s.observer().on_next(1);
-        s.observer().on_error(Error::msg("boom"));
-        let late = TestObserver::new();
-        let handle = s.observable().subscribe_observer(late.clone());
-        late.assert_values(&[]);
-        late.assert_error("boom");
-        assert!(handle.is_disposed());
-        assert!(!s.has_observers());
-    }
+        #[test]
+        fn late_subscriber_gets_the_terminal_notification_alone() {
+            let s = PublishSubject::<i32>::new();
+            s.observer().on_next(1);
+            s.observer().on_error(Error::msg("boom"));
+            let late = TestObserver::new();
+            let handle = s.observable().subscribe_observer(late.clone());
+            late.assert_values(&[]);
+            late.assert_error("boom");
+            assert!(handle.is_disposed());
+            assert!(!s.has_observers());
+        }
 
-    #[test]
-    fn the_first_terminal_notification_wins() {
-        let s = PublishSubject::new();
-        let o = TestObserver::new();
-        s.observable().subscribe_observer(o.clone());
-        let (mut first, second) = (s.observer(), s.observer());
-        first.on_next(1);
-        first.on_completed();
-        second.on_error(Error::msg("ignored"));
-        let mut third = s.observer();
-        third.on_next(2);
-        assert!(third.is_disposed());
-        o.assert_notifications(&[Notification::Next(1), Notification::Completed]);
-    }
+        #[test]
+        fn the_first_terminal_notification_wins() {
+            let s = PublishSubject::new();
+            let o = TestObserver::new();
+            s.observable().subscribe_observer(o.clone());
+            let (mut first, second) = (s.observer(), s.observer());
+            first.on_next(1);
+            first.on_completed();
+            second.on_error(Error::msg("ignored"));
+            let mut third = s.observer();
+            third.on_next(2);
+            assert!(third.is_disposed());
+            o.assert_notifications(&[Notification::Next(1), Notification::Completed]);
+        }
 
-    #[test]
-    fn observers_from_several_calls_feed_the_same_subject() {
-        let s = PublishSubject::new();
-        let o = TestObserver::new();
-        s.observable().subscribe_observer(o.clone());
-        let (mut a, mut b) = (s.observer(), s.observer());
-        a.on_next(1);
-        b.on_next(2);
-        a.on_completed();
-        b.on_next(3);
-        o.assert_values(&[1, 2]);
-        o.assert_completed();
-    }
+        #[test]
+        fn observers_from_several_calls_feed_the_same_subject() {
+            let s = PublishSubject::new();
+            let o = TestObserver::new();
+            s.observable().subscribe_observer(o.clone());
+            let (mut a, mut b) = (s.observer(), s.observer());
+            a.on_next(1);
+            b.on_next(2);
+            a.on_completed();
+            b.on_next(3);
+            o.assert_values(&[1, 2]);
+            o.assert_completed();
+        }
 
-    #[test]
-    fn dispose_removes_the_observer() {
-        let s = PublishSubject::new();
-        let (a, b) = (TestObserver::new(), TestObserver::new());
-        let ha = s.observable().subscribe_observer(a.clone());
-        s.observable().subscribe_observer(b.clone());
-        let mut input = s.observer();
-        input.on_next(1);
-        assert!(!ha.is_disposed());
-        ha.dispose();
-        ha.dispose();
-        assert!(ha.is_disposed());
-        input.on_next(2);
-        input.on_completed();
-        a.assert_values(&[1]);
-        a.assert_not_terminated();
-        b.assert_values(&[1, 2]);
-        b.assert_completed();
-        assert!(!s.has_observers());
-    }
+        #[test]
+        fn dispose_removes_the_observer() {
+            let s = PublishSubject::new();
+            let (a, b) = (TestObserver::new(), TestObserver::new());
+            let ha = s.observable().subscribe_observer(a.clone());
+            s.observable().subscribe_observer(b.clone());
+            let mut input = s.observer();
+            input.on_next(1);
+            assert!(!ha.is_disposed());
+            ha.dispose();
+            ha.dispose();
+            assert!(ha.is_disposed());
+            input.on_next(2);
+            input.on_completed();
+            a.assert_values(&[1]);
+            a.assert_not_terminated();
+            b.assert_values(&[1, 2]);
+            b.assert_completed();
+            assert!(!s.has_observers());
+        }
 
-    #[test]
-    fn an_observer_that_reports_disposed_is_removed() {
-        let s = PublishSubject::new();
-        let o = TestObserver::new();
-        let handle = s.observable().take(2).subscribe_observer(o.clone());
-        let mut input = s.observer();
-        input.on_next(1);
-        assert!(s.has_observers());
-        input.on_next(2);
-        assert!(!s.has_observers(), "take(2) finished, so it was dropped");
-        assert!(handle.is_disposed());
-        input.on_next(3);
-        o.assert_values(&[1, 2]);
-        o.assert_completed();
+        #[test]
+        fn an_observer_that_reports_disposed_is_removed() {
+            let s = PublishSubject::new();
+            let o = TestObserver::new();
+            let handle = s.observable().take(2).subscribe_observer(o.clone());
+            let mut input = s.observer();
+            input.on_next(1);
+            assert!(s.has_observers());
+            input.on_next(2);
+            assert!(!s.has_observers(), "take(2) finished, so it was dropped");
+            assert!(handle.is_disposed());
+            input.on_next(3);
+            o.assert_values(&[1, 2]);
+            o.assert_completed();
 
-        let external = TestObserver::new();
-        s.observable().subscribe_observer(external.clone());
-        external.dispose();
-        input.on_next(4);
-        external.assert_values(&[]);
-        assert!(!s.has_observers());
-    }
+            let external = TestObserver::new();
+            s.observable().subscribe_observer(external.clone());
+            external.dispose();
+            input.on_next(4);
+            external.assert_values(&[]);
+            assert!(!s.has_observers());
+        }
 
-    #[test]
-    fn an_observer_subscribed_inside_on_next_gets_the_next_value_not_the_current_one() {
-        let s = PublishSubject::new();
-        let inner = TestObserver::new();
-        let outer_seen = Arc::new(Mutex::new(Vec::new()));
-        let (s2, inner2, seen) = (s.clone(), inner.clone(), outer_seen.clone());
-        s.observable().subscribe(move |v: i32| {
-            seen.lock().unwrap().push(v);
-            if v == 1 {
-                s2.observable().subscribe_observer(inner2.clone());
-            }
-        });
-        let mut input = s.observer();
-        input.on_next(1);
-        input.on_next(2);
-        input.on_completed();
-        assert_eq!(*outer_seen.lock().unwrap(), [1, 2]);
-        inner.assert_values(&[2]);
-        inner.assert_completed();
-    }
-
-    #[test]
-    fn disposing_inside_on_next_stops_a_later_observer_at_once() {
-        let s = PublishSubject::new();
-        let later = TestObserver::new();
-        let handle = Arc::new(Mutex::new(
-            None::<crate::subjects::SubjectSubscription<i32>>,
-        ));
-        let h = handle.clone();
-        s.observable().subscribe(move |v: i32| {
-            if v == 2 {
-                h.lock().unwrap().as_ref().unwrap().dispose();
-            }
-        });
-        *handle.lock().unwrap() = Some(s.observable().subscribe_observer(later.clone()));
-        let mut input = s.observer();
-        input.on_next(1);
-        input.on_next(2);
-        input.on_next(3);
-        later.assert_values(&[1]);
-        later.assert_not_terminated();
-    }
-
-    #[test]
-    fn a_subscription_disposed_before_it_is_registered_gets_nothing() {
-        let s = PublishSubject::new();
-        let inner = TestObserver::new();
-        let (s2, inner2) = (s.clone(), inner.clone());
-        s.observable().subscribe(move |v: i32| {
-            if v == 1 {
-                // Queued behind the current delivery, and disposed while still queued.
-                let handle = s2.observable().subscribe_observer(inner2.clone());
-                assert!(!handle.is_disposed());
-                handle.dispose();
-                assert!(handle.is_disposed());
-            }
-        });
-        let mut input = s.observer();
-        input.on_next(1);
-        input.on_next(2);
-        input.on_completed();
-        inner.assert_notifications(&[]);
-    }
-
-    #[test]
-    fn an_observer_may_dispose_itself() {
-        let s = PublishSubject::new();
-        let slot = Arc::new(Mutex::new(
-            None::<crate::subjects::SubjectSubscription<i32>>,
-        ));
-        let seen = Arc::new(Mutex::new(Vec::new()));
-        let (h, log) = (slot.clone(), seen.clone());
-        let handle = s.observable().subscribe(move |v: i32| {
-            log.lock().unwrap().push(v);
-            h.lock().unwrap().as_ref().unwrap().dispose();
-        });
-        *slot.lock().unwrap() = Some(handle.clone());
-        let mut input = s.observer();
-        input.on_next(1);
-        input.on_next(2);
-        assert_eq!(*seen.lock().unwrap(), [1]);
-        assert!(handle.is_disposed());
-        assert!(!s.has_observers());
-        // The observer held its own handle, hence the subject: the cycle is broken by the
-        // disposal, which dropped the observer.
-        drop(slot);
-    }
-
-    #[test]
-    fn on_next_inside_on_next_is_delivered_after_the_current_value_to_everyone() {
-        let s = PublishSubject::new();
-        let log = Arc::new(Mutex::new(Vec::new()));
-        for name in ["a", "b"] {
-            let (log, s2) = (log.clone(), s.clone());
+        #[test]
+        fn an_observer_subscribed_inside_on_next_gets_the_next_value_not_the_current_one() {
+            let s = PublishSubject::new();
+            let inner = TestObserver::new();
+            let outer_seen = Arc::new(Mutex::new(Vec::new()));
+            let (s2, inner2, seen) = (s.clone(), inner.clone(), outer_seen.clone());
             s.observable().subscribe(move |v: i32| {
-                log.lock().unwrap().push(format!("{name}{v}"));
-                if name == "a" && v < 3 {
-                    s2.observer().on_next(v * 10);
+                seen.lock().unwrap().push(v);
+                if v == 1 {
+                    s2.observable().subscribe_observer(inner2.clone());
                 }
             });
+            let mut input = s.observer();
+            input.on_next(1);
+            input.on_next(2);
+            input.on_completed();
+            assert_eq!(*outer_seen.lock().unwrap(), [1, 2]);
+            inner.assert_values(&[2]);
+            inner.assert_completed();
         }
-        s.observer().on_next(1);
-        assert_eq!(*log.lock().unwrap(), ["a1", "b1", "a10", "b10"]);
-    }
 
-    #[test]
-    fn completing_inside_on_next_does_not_deadlock() {
-        let s = PublishSubject::new();
-        let o = TestObserver::new();
-        let s2 = s.clone();
-        s.observable().subscribe(move |v: i32| {
-            if v == 2 {
-                s2.observer().on_completed();
-            }
-        });
-        s.observable().subscribe_observer(o.clone());
-        let mut input = s.observer();
-        for v in 1..=3 {
-            input.on_next(v);
+        #[test]
+        // In the local copy the handle is not `Send`, so neither is the `Arc`: harmless here.
+        #[allow(clippy::arc_with_non_send_sync)]
+        fn disposing_inside_on_next_stops_a_later_observer_at_once() {
+            let s = PublishSubject::new();
+            let later = TestObserver::new();
+            let handle = Arc::new(Mutex::new(
+                None::<SubjectSubscription<i32>>,
+            ));
+            let h = handle.clone();
+            s.observable().subscribe(move |v: i32| {
+                if v == 2 {
+                    h.lock().unwrap().as_ref().unwrap().dispose();
+                }
+            });
+            *handle.lock().unwrap() = Some(s.observable().subscribe_observer(later.clone()));
+            let mut input = s.observer();
+            input.on_next(1);
+            input.on_next(2);
+            input.on_next(3);
+            later.assert_values(&[1]);
+            later.assert_not_terminated();
         }
-        o.assert_values(&[1, 2]);
-        o.assert_completed();
-    }
 
-    #[test]
-    fn a_subject_observer_stops_a_synchronous_source_once_terminated() {
-        let s = PublishSubject::new();
-        let o = TestObserver::new();
-        let s2 = s.clone();
-        s.observable().subscribe(move |v: i32| {
-            if v == 3 {
-                s2.observer().on_completed();
+        #[test]
+        fn a_subscription_disposed_before_it_is_registered_gets_nothing() {
+            let s = PublishSubject::new();
+            let inner = TestObserver::new();
+            let (s2, inner2) = (s.clone(), inner.clone());
+            s.observable().subscribe(move |v: i32| {
+                if v == 1 {
+                    // Queued behind the current delivery, and disposed while still queued.
+                    let handle = s2.observable().subscribe_observer(inner2.clone());
+                    assert!(!handle.is_disposed());
+                    handle.dispose();
+                    assert!(handle.is_disposed());
+                }
+            });
+            let mut input = s.observer();
+            input.on_next(1);
+            input.on_next(2);
+            input.on_completed();
+            inner.assert_notifications(&[]);
+        }
+
+        #[test]
+        // In the local copy the handle is not `Send`, so neither is the `Arc`: harmless here.
+        #[allow(clippy::arc_with_non_send_sync)]
+        fn an_observer_may_dispose_itself() {
+            let s = PublishSubject::new();
+            let slot = Arc::new(Mutex::new(
+                None::<SubjectSubscription<i32>>,
+            ));
+            let seen = Arc::new(Mutex::new(Vec::new()));
+            let (h, log) = (slot.clone(), seen.clone());
+            let handle = s.observable().subscribe(move |v: i32| {
+                log.lock().unwrap().push(v);
+                h.lock().unwrap().as_ref().unwrap().dispose();
+            });
+            *slot.lock().unwrap() = Some(handle.clone());
+            let mut input = s.observer();
+            input.on_next(1);
+            input.on_next(2);
+            assert_eq!(*seen.lock().unwrap(), [1]);
+            assert!(handle.is_disposed());
+            assert!(!s.has_observers());
+            // The observer held its own handle, hence the subject: the cycle is broken by the
+            // disposal, which dropped the observer.
+            drop(slot);
+        }
+
+        #[test]
+        fn on_next_inside_on_next_is_delivered_after_the_current_value_to_everyone() {
+            let s = PublishSubject::new();
+            let log = Arc::new(Mutex::new(Vec::new()));
+            for name in ["a", "b"] {
+                let (log, s2) = (log.clone(), s.clone());
+                s.observable().subscribe(move |v: i32| {
+                    log.lock().unwrap().push(format!("{name}{v}"));
+                    if name == "a" && v < 3 {
+                        s2.observer().on_next(v * 10);
+                    }
+                });
             }
-        });
-        s.observable().subscribe_observer(o.clone());
-        crate::source::from_iter(1..).subscribe_observer(s.observer());
-        o.assert_values(&[1, 2, 3]);
-        o.assert_completed();
-    }
+            s.observer().on_next(1);
+            assert_eq!(*log.lock().unwrap(), ["a1", "b1", "a10", "b10"]);
+        }
 
-    #[test]
-    fn shared_state_is_freed_when_everything_is_dropped() {
-        let s = PublishSubject::new();
-        let weak = Arc::downgrade(&s.core);
-        let o = TestObserver::new();
-        let handle = s.observable().subscribe_observer(o.clone());
-        let observable = s.observable();
-        let mut input = s.observer();
-        input.on_next(1);
-        drop((s, handle, observable, input));
-        assert!(weak.upgrade().is_none());
-        o.assert_values(&[1]);
-    }
+        #[test]
+        fn completing_inside_on_next_does_not_deadlock() {
+            let s = PublishSubject::new();
+            let o = TestObserver::new();
+            let s2 = s.clone();
+            s.observable().subscribe(move |v: i32| {
+                if v == 2 {
+                    s2.observer().on_completed();
+                }
+            });
+            s.observable().subscribe_observer(o.clone());
+            let mut input = s.observer();
+            for v in 1..=3 {
+                input.on_next(v);
+            }
+            o.assert_values(&[1, 2]);
+            o.assert_completed();
+        }
 
-    #[test]
-    fn disposing_drops_the_observer_at_once() {
-        let s = PublishSubject::<i32>::new();
-        let o = TestObserver::new();
-        let probe = Arc::new(());
-        let p = probe.clone();
-        let handle = s.observable().subscribe(move |_| {
-            let _ = &p;
-        });
-        s.observable().subscribe_observer(o.clone());
-        assert_eq!(Arc::strong_count(&probe), 2);
-        handle.dispose();
-        assert_eq!(Arc::strong_count(&probe), 1);
-    }
+        #[test]
+        fn a_subject_observer_stops_a_synchronous_source_once_terminated() {
+            let s = PublishSubject::new();
+            let o = TestObserver::new();
+            let s2 = s.clone();
+            s.observable().subscribe(move |v: i32| {
+                if v == 3 {
+                    s2.observer().on_completed();
+                }
+            });
+            s.observable().subscribe_observer(o.clone());
+            crate::source::from_iter(1..).subscribe_observer(s.observer());
+            o.assert_values(&[1, 2, 3]);
+            o.assert_completed();
+        }
 
-    #[test]
-    fn a_panicking_observer_leaves_the_subject_working() {
-        let s = PublishSubject::new();
-        let o = TestObserver::new();
-        let handle = s.observable().subscribe(|v: i32| assert!(v != 2, "two"));
-        s.observable().subscribe_observer(o.clone());
-        let mut input = s.observer();
-        input.on_next(1);
-        let panicked = std::panic::catch_unwind(std::panic::AssertUnwindSafe(|| input.on_next(2)));
-        assert!(panicked.is_err());
-        handle.dispose();
-        input.on_next(3);
-        input.on_completed();
-        o.assert_values(&[1, 3]);
-        o.assert_completed();
+        #[test]
+        fn shared_state_is_freed_when_everything_is_dropped() {
+            let s = PublishSubject::new();
+            let weak = downgrade(&s.core);
+            let o = TestObserver::new();
+            let handle = s.observable().subscribe_observer(o.clone());
+            let observable = s.observable();
+            let mut input = s.observer();
+            input.on_next(1);
+            drop((s, handle, observable, input));
+            assert!(is_freed(&weak));
+            o.assert_values(&[1]);
+        }
+
+        #[test]
+        fn disposing_drops_the_observer_at_once() {
+            let s = PublishSubject::<i32>::new();
+            let o = TestObserver::new();
+            let probe = Arc::new(());
+            let p = probe.clone();
+            let handle = s.observable().subscribe(move |_| {
+                let _ = &p;
+            });
+            s.observable().subscribe_observer(o.clone());
+            assert_eq!(Arc::strong_count(&probe), 2);
+            handle.dispose();
+            assert_eq!(Arc::strong_count(&probe), 1);
+        }
+
+        #[test]
+        fn a_panicking_observer_leaves_the_subject_working() {
+            let s = PublishSubject::new();
+            let o = TestObserver::new();
+            let handle = s.observable().subscribe(|v: i32| assert!(v != 2, "two"));
+            s.observable().subscribe_observer(o.clone());
+            let mut input = s.observer();
+            input.on_next(1);
+            let panicked = std::panic::catch_unwind(std::panic::AssertUnwindSafe(|| input.on_next(2)));
+            assert!(panicked.is_err());
+            handle.dispose();
+            input.on_next(3);
+            input.on_completed();
+            o.assert_values(&[1, 3]);
+            o.assert_completed();
+        }
     }
 
     #[test]
     fn is_send_and_sync() {
+        use crate::subjects::PublishSubject;
         static_assertions::assert_impl_all!(PublishSubject<i32>: Send, Sync, Clone);
         static_assertions::assert_impl_all!(crate::subjects::SubjectObservable<i32>: Send, Sync, Clone);
         static_assertions::assert_impl_all!(crate::subjects::SubjectObserver<i32>: Send, Sync, Clone);
         static_assertions::assert_impl_all!(crate::subjects::SubjectSubscription<i32>: Send, Sync);
         static_assertions::assert_not_impl_any!(PublishSubject<std::rc::Rc<i32>>: Send, Sync);
+    }
+
+    #[test]
+    fn a_local_subject_and_its_handles_are_neither_send_nor_sync() {
+        use crate::subjects::local;
+        static_assertions::assert_impl_all!(local::PublishSubject<i32>: Clone);
+        static_assertions::assert_not_impl_any!(local::PublishSubject<i32>: Send, Sync);
+        static_assertions::assert_not_impl_any!(local::SubjectObservable<i32>: Send, Sync);
+        static_assertions::assert_not_impl_any!(local::SubjectObserver<i32>: Send, Sync);
+        static_assertions::assert_not_impl_any!(local::SubjectSubscription<i32>: Send, Sync);
     }
 }

@@ -1,0 +1,343 @@
+//! [`ObservableExt::window_with_skip`](crate::ObservableExt::window_with_skip): windows of
+//! `count` values, one opened every `skip` values.
+//!
+//! The windows themselves, their buffering, abandonment and the reference-counted upstream
+//! are in `split_core`, as for [`window`](crate::ObservableExt::window).
+
+use super::split_core::Inner;
+use super::split_refs::{Refs, SplitSubscription};
+use super::window::WindowedObservable;
+use crate::Error;
+use crate::observable::{Observable, Subscribe};
+use crate::observer::Observer;
+use crate::sync::Arc;
+use std::collections::VecDeque;
+use std::fmt;
+use std::marker::PhantomData;
+
+/// Splits an observable into windows of `count` values, opening one every `skip` values;
+/// built by [`ObservableExt::window_with_skip`](crate::ObservableExt::window_with_skip).
+///
+/// The lifetime `'a` bounds what the windows' subscribers and the source's handle borrow; it
+/// is inferred.
+#[derive(Clone, Debug)]
+#[must_use = "observables do nothing unless subscribed"]
+#[doc(alias = "windowCount")]
+pub struct WindowWithSkip<'a, S> {
+    source: S,
+    count: usize,
+    skip: usize,
+    _inners: PhantomData<&'a ()>,
+}
+
+impl<S> WindowWithSkip<'_, S> {
+    pub(crate) fn new(source: S, count: usize, skip: usize) -> Self {
+        assert!(count > 0, "window_with_skip: count must be positive");
+        assert!(skip > 0, "window_with_skip: skip must be positive");
+        WindowWithSkip {
+            source,
+            count,
+            skip,
+            _inners: PhantomData,
+        }
+    }
+}
+
+impl<'a, S: Observable> Observable for WindowWithSkip<'a, S> {
+    type Item = WindowedObservable<'a, S::Item>;
+}
+
+impl<'a, S, O> Subscribe<O> for WindowWithSkip<'a, S>
+where
+    S: Subscribe<WindowWithSkipObserver<'a, O, <S as Observable>::Item>>,
+    <S as Subscribe<WindowWithSkipObserver<'a, O, <S as Observable>::Item>>>::Subscription:
+        Send + 'a,
+    <S as Observable>::Item: Clone,
+    O: Observer<WindowedObservable<'a, <S as Observable>::Item>>,
+{
+    type Subscription = SplitSubscription<'a>;
+
+    fn subscribe_observer(self, observer: O) -> SplitSubscription<'a> {
+        let refs = Arc::new(Refs::new());
+        let handle = self.source.subscribe_observer(WindowWithSkipObserver {
+            downstream: observer,
+            count: self.count,
+            skip: self.skip,
+            index: 0,
+            open: VecDeque::new(),
+            refs: refs.clone(),
+        });
+        refs.set_upstream(handle);
+        SplitSubscription::new(refs)
+    }
+}
+
+/// The observer [`WindowWithSkip`] subscribes upstream.
+pub struct WindowWithSkipObserver<'a, O, T> {
+    downstream: O,
+    count: usize,
+    skip: usize,
+    /// Values seen so far: a window opens at each multiple of `skip`.
+    index: u64,
+    /// The open windows, oldest first, each with the number of values it has received; at
+    /// most `ceil(count / skip)` of them.
+    open: VecDeque<(Arc<Inner<'a, T>>, usize)>,
+    refs: Arc<Refs<'a>>,
+}
+
+impl<'a, T, O> WindowWithSkipObserver<'a, O, T>
+where
+    O: Observer<WindowedObservable<'a, T>>,
+{
+    /// Whether the outer downstream still wants windows; releases its reference once it does
+    /// not.
+    fn wants_windows(&self) -> bool {
+        if self.refs.is_outer_released() {
+            return false;
+        }
+        if self.downstream.is_disposed() {
+            self.refs.release_outer();
+            return false;
+        }
+        true
+    }
+}
+
+impl<'a, T, O> Observer<T> for WindowWithSkipObserver<'a, O, T>
+where
+    T: Clone,
+    O: Observer<WindowedObservable<'a, T>>,
+{
+    fn on_next(&mut self, value: T) {
+        // Windows are opened by the value that goes into them, as `window` does (RxJava's
+        // `window(count, skip)`).
+        let mut opened = None;
+        if self.index.is_multiple_of(self.skip as u64)
+            && self.wants_windows()
+            && let Some(inner) = Inner::open(&self.refs)
+        {
+            self.open.push_back((inner.clone(), 0));
+            self.downstream
+                .on_next(WindowedObservable::new(inner.clone()));
+            self.wants_windows();
+            opened = Some(inner);
+        }
+        self.index += 1;
+        if let Some(((last, size), rest)) = self.open.make_contiguous().split_last_mut() {
+            for (window, size) in rest {
+                window.next(value.clone());
+                *size += 1;
+            }
+            last.next(value);
+            *size += 1;
+        }
+        while self
+            .open
+            .front()
+            .is_some_and(|(_, size)| *size >= self.count)
+        {
+            if let Some((window, _)) = self.open.pop_front() {
+                window.end(None);
+            }
+        }
+        if let Some(inner) = opened
+            && inner.abandon_unless_subscribed()
+        {
+            inner.end(None);
+            self.open.retain(|(window, _)| !Arc::ptr_eq(window, &inner));
+        }
+    }
+
+    fn on_error(self, error: Error) {
+        for (window, _) in &self.open {
+            window.end(Some(error.clone()));
+        }
+        if self.wants_windows() {
+            self.downstream.on_error(error);
+        }
+    }
+
+    fn on_completed(self) {
+        for (window, _) in &self.open {
+            window.end(None);
+        }
+        if self.wants_windows() {
+            self.downstream.on_completed();
+        }
+    }
+
+    #[inline]
+    fn is_disposed(&self) -> bool {
+        self.refs.is_unreferenced()
+    }
+}
+
+impl<O, T> fmt::Debug for WindowWithSkipObserver<'_, O, T> {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        f.debug_struct("WindowWithSkipObserver")
+            .field("count", &self.count)
+            .field("skip", &self.skip)
+            .field("index", &self.index)
+            .finish_non_exhaustive()
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use crate::Error;
+    use crate::Notification::{self, Completed, Next};
+    use crate::operators::WindowedObservable;
+    use crate::prelude::*;
+    use crate::source::{create, empty, from_iter, just};
+    use crate::testing::TestObserver;
+    use std::sync::{Arc, Mutex};
+
+    /// Subscribes each window with a test observer of its own.
+    #[derive(Clone)]
+    struct Windows {
+        outer: TestObserver<usize>,
+        windows: Arc<Mutex<Vec<TestObserver<i32>>>>,
+    }
+
+    impl Windows {
+        fn new() -> Self {
+            Windows {
+                outer: TestObserver::new(),
+                windows: Arc::default(),
+            }
+        }
+
+        fn contents(&self) -> Vec<Vec<Notification<i32>>> {
+            self.windows
+                .lock()
+                .unwrap()
+                .iter()
+                .map(|o| o.notifications())
+                .collect()
+        }
+    }
+
+    impl Observer<WindowedObservable<'_, i32>> for Windows {
+        fn on_next(&mut self, window: WindowedObservable<'_, i32>) {
+            let o = TestObserver::new();
+            let mut windows = self.windows.lock().unwrap();
+            windows.push(o.clone());
+            self.outer.on_next(windows.len() - 1);
+            drop(windows);
+            window.subscribe_observer(o);
+        }
+        fn on_error(self, error: Error) {
+            self.outer.on_error(error)
+        }
+        fn on_completed(self) {
+            self.outer.on_completed()
+        }
+    }
+
+    #[test]
+    fn overlapping_windows() {
+        let w = Windows::new();
+        from_iter(1..=5)
+            .window_with_skip(3, 1)
+            .subscribe_observer(w.clone());
+        assert_eq!(
+            w.contents(),
+            [
+                vec![Next(1), Next(2), Next(3), Completed],
+                vec![Next(2), Next(3), Next(4), Completed],
+                vec![Next(3), Next(4), Next(5), Completed],
+                vec![Next(4), Next(5), Completed],
+                vec![Next(5), Completed],
+            ]
+        );
+        w.outer.assert_values(&[0, 1, 2, 3, 4]);
+        w.outer.assert_completed();
+    }
+
+    #[test]
+    fn gaps_between_windows_are_dropped() {
+        let w = Windows::new();
+        from_iter(1..=8)
+            .window_with_skip(2, 3)
+            .subscribe_observer(w.clone());
+        assert_eq!(
+            w.contents(),
+            [
+                vec![Next(1), Next(2), Completed],
+                vec![Next(4), Next(5), Completed],
+                vec![Next(7), Next(8), Completed],
+            ]
+        );
+        w.outer.assert_completed();
+    }
+
+    #[test]
+    fn equal_count_and_skip_is_window() {
+        let w = Windows::new();
+        from_iter(1..=5)
+            .window_with_skip(2, 2)
+            .subscribe_observer(w.clone());
+        assert_eq!(
+            w.contents(),
+            [
+                vec![Next(1), Next(2), Completed],
+                vec![Next(3), Next(4), Completed],
+                vec![Next(5), Completed],
+            ]
+        );
+        let w = Windows::new();
+        empty().window_with_skip(2, 1).subscribe_observer(w.clone());
+        w.outer.assert_notifications(&[Completed]);
+    }
+
+    #[test]
+    fn an_error_reaches_every_open_window_then_the_outer() {
+        let w = Windows::new();
+        create(|mut e| {
+            e.on_next(1);
+            e.on_next(2);
+            e.on_error(Error::msg("boom"));
+        })
+        .window_with_skip(3, 1)
+        .subscribe_observer(w.clone());
+        let boom = || Notification::Error(Error::msg("boom"));
+        assert_eq!(
+            w.contents(),
+            [vec![Next(1), Next(2), boom()], vec![Next(2), boom()]]
+        );
+        w.outer.assert_error("boom");
+    }
+
+    #[test]
+    fn an_unsubscribed_window_is_abandoned_with_its_first_value() {
+        let late = Arc::new(Mutex::new(Vec::new()));
+        let l = late.clone();
+        from_iter(1..=3)
+            .window_with_skip(2, 1)
+            .subscribe(move |w| l.lock().unwrap().push(w));
+        let late = late.lock().unwrap();
+        assert_eq!(late.len(), 3);
+        let o = TestObserver::new();
+        late[1].clone().subscribe_observer(o.clone());
+        o.assert_notifications(&[Next(2), Completed]);
+    }
+
+    #[test]
+    fn outer_disposal_stops_an_endless_source_once_the_windows_end() {
+        let values = TestObserver::new();
+        let v = values.clone();
+        from_iter(0..)
+            .window_with_skip(3, 2)
+            .take(1)
+            .subscribe(move |window| {
+                window.subscribe_observer(v.clone());
+            });
+        values.assert_notifications(&[Next(0), Next(1), Next(2), Completed]);
+    }
+
+    #[test]
+    #[should_panic(expected = "skip must be positive")]
+    fn zero_skip_panics() {
+        let _ = just(1).window_with_skip(1, 0);
+    }
+}

@@ -1,0 +1,16 @@
+//! The wording of the compiler errors for the most common mistakes, pinned: each says what to
+//! do. The `.stderr` files are the expected messages; regenerate them with
+//! `TRYBUILD=overwrite cargo test --test compile_fail` after a deliberate change, and read
+//! the diff.
+//!
+//! - `opaque_return`: a function returns `impl Observable`, and its result is subscribed.
+//! - `wrong_item_closure`: a closure that takes another type than the item.
+//! - `non_send_capture`: a closure capturing an `Rc` in a chain that crosses threads.
+//! - `timeout_on_immediate`: a time operator given the `Immediate` scheduler.
+//! - A local subject moved to another thread belongs here too, beside the local subjects.
+
+#[test]
+fn compile_fail() {
+    let t = trybuild::TestCases::new();
+    t.compile_fail("tests/compile_fail/*.rs");
+}
