@@ -7,7 +7,7 @@
 //!
 //! Run it with `cargo run --release --features tokio --example search_as_you_type`. At a
 //! terminal, type what the search box holds after each keystroke, one line each (end with
-//! Ctrl-D); otherwise it plays a scripted session. The lookups are futures that sleep for a
+//! Ctrl-D); otherwise it plays a script. The lookups are futures that sleep for a
 //! random time on the tokio runtime; the ones a newer query replaces are dropped, which the
 //! program prints.
 
@@ -26,7 +26,7 @@ const NAMES: &str = "\
     skip_until start_with subscribe_on switch_map switch_on_next take take_until tap \
     throttle timeout window with_latest_from zip";
 
-/// Keystrokes of the scripted session: the pause before each, and what the box then holds.
+/// The scripted keystrokes: the pause before each, and what the box then holds.
 const SCRIPT: &[(u64, &str)] = &[
     (0, "s"),
     (60, "sw"),

@@ -10,10 +10,10 @@
 //!
 //! Run it with `cargo run --release --example ui_counter`. At a terminal, type `+`, `-` or
 //! `reset` to press a button, `<` to erase a character of the label, anything else to type
-//! it into the label (end with Ctrl-D); otherwise it plays a scripted session.
+//! it into the label (end with Ctrl-D); otherwise it plays a script.
 
 use rx::prelude::*;
-use rx::subjects::{BehaviorSubject, PublishSubject, SubjectObserver};
+use rx::subjects::{BehaviorSubject, PublishSubject};
 use std::cell::RefCell;
 use std::io::{BufRead, IsTerminal};
 use std::rc::Rc;
@@ -59,8 +59,8 @@ fn view(model: Model, label: String) -> String {
 /// button, which also clears it: single-threaded state, so `Rc<RefCell<..>>`.
 struct Widgets {
     label_text: Rc<RefCell<String>>,
-    label: SubjectObserver<String>,
-    buttons: SubjectObserver<Click>,
+    label: BehaviorSubject<String>,
+    buttons: PublishSubject<Click>,
 }
 
 /// An event from the user.
@@ -71,22 +71,28 @@ enum Event<'a> {
 }
 
 impl Widgets {
-    fn handle(&mut self, event: Event<'_>) {
+    /// Tells the pipeline what the text field now holds.
+    fn label_changed(&self) {
+        let text = self.label_text.borrow().clone();
+        self.label.observer().on_next(text);
+    }
+
+    fn handle(&self, event: Event<'_>) {
         match event {
             Event::Press(click) => {
-                self.buttons.on_next(click);
+                self.buttons.observer().on_next(click);
                 if click == Click::Reset {
                     self.label_text.borrow_mut().clear();
-                    self.label.on_next(String::new());
+                    self.label_changed();
                 }
             }
             Event::Type(text) => {
                 self.label_text.borrow_mut().push_str(text);
-                self.label.on_next(self.label_text.borrow().clone());
+                self.label_changed();
             }
             Event::Erase => {
                 self.label_text.borrow_mut().pop();
-                self.label.on_next(self.label_text.borrow().clone());
+                self.label_changed();
             }
         }
     }
@@ -123,10 +129,10 @@ fn main() {
             println!("frame {:>2} | {}", frames.len(), frames.last().unwrap());
         });
 
-    let mut widgets = Widgets {
+    let widgets = Widgets {
         label_text: Rc::new(RefCell::new(String::new())),
-        label: label.observer(),
-        buttons: buttons.observer(),
+        label,
+        buttons,
     };
     if std::io::stdin().is_terminal() {
         println!("+, - or reset press a button; < erases; other text goes into the label");
