@@ -37,7 +37,7 @@ pub use from_iter::{FromIter, from_iter};
 pub use interval::{Interval, interval};
 pub use just::{Just, just};
 pub use merge::{Merge, merge};
-pub use never::{Never, never};
+pub use never::{Never, NeverSubscription, never};
 pub use range::{Range, RangeInteger, range};
 pub use throw::{Throw, throw};
 pub use timer::{Timer, timer};
