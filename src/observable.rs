@@ -1709,9 +1709,12 @@ pub trait ObservableExt: Observable + Sized {
     /// Maps each value to an observable and emits the values of each in turn: the next is
     /// subscribed once the previous one has completed (RxJava's `concatMap`).
     ///
-    /// `f` is called as each value arrives; the observables it returns wait in a queue for
-    /// their turn. Inner observables that complete inside their own `subscribe` are chained
-    /// by a loop, so any number of them use constant stack.
+    /// The values wait in a queue for their turn, and `f` is called with each when its inner
+    /// observable is subscribed, as in RxJava and RxJS: a projection that starts work (a
+    /// request) starts it only then. It is called on whichever thread completed the previous
+    /// inner, so it must be `Send` when the inners need a `Send` observer. Inner observables
+    /// that complete inside their own `subscribe` are chained by a loop, so any number of
+    /// them use constant stack.
     ///
     /// ```text
     /// source:         -12|
@@ -1740,7 +1743,8 @@ pub trait ObservableExt: Observable + Sized {
     ///
     /// # Performance
     ///
-    /// As [`concat`](ObservableExt::concat).
+    /// As [`concat`](ObservableExt::concat), plus, per value, the count of a shared pointer
+    /// to `f` and an uncontended lock around its call.
     #[doc(alias = "concatMap")]
     fn concat_map<'a, U, F>(self, f: F) -> ConcatMap<'a, Self, F>
     where
