@@ -56,8 +56,11 @@ mod pairwise;
 mod reduce;
 mod ref_count;
 mod repeat;
+mod repeat_when;
 mod resubscribe;
 mod retry;
+mod retry_when;
+mod retry_with_backoff;
 mod sample;
 mod scan;
 mod skip;
@@ -141,8 +144,13 @@ pub use pairwise::{Pairwise, PairwiseObserver};
 pub use reduce::{Reduce, ReduceObserver};
 pub use ref_count::RefCount;
 pub use repeat::Repeat;
-pub use resubscribe::{ResubscribeObserver, ResubscribeSubscription};
+pub use repeat_when::{OnCompletedNotifier, RepeatWhen};
+pub use resubscribe::{
+    Counted, NoNotifier, ResubscribeNotifier, ResubscribeObserver, ResubscribeSubscription,
+};
 pub use retry::Retry;
+pub use retry_when::{OnErrorNotifier, RetryWhen};
+pub use retry_with_backoff::{Backoff, RetryWithBackoff};
 pub use sample::{Sample, SampleObserver};
 pub use scan::{Scan, ScanObserver};
 pub use skip::{Skip, SkipObserver};
