@@ -1850,9 +1850,12 @@ pub trait ObservableExt: Observable + Sized {
     /// Maps each value to an observable and emits the values of each in turn: the next is
     /// subscribed once the previous one has completed (RxJava's `concatMap`).
     ///
-    /// `f` is called as each value arrives; the observables it returns wait in a queue for
-    /// their turn. Inner observables that complete inside their own `subscribe` are chained
-    /// by a loop, so any number of them use constant stack.
+    /// The values wait in a queue for their turn, and `f` is called with each when its inner
+    /// observable is subscribed, as in RxJava and RxJS: a projection that starts work (a
+    /// request) starts it only then. It is called on whichever thread completed the previous
+    /// inner, so it must be `Send` when the inners need a `Send` observer. Inner observables
+    /// that complete inside their own `subscribe` are chained by a loop, so any number of
+    /// them use constant stack.
     ///
     /// ```text
     /// source:         -12|
@@ -1881,7 +1884,8 @@ pub trait ObservableExt: Observable + Sized {
     ///
     /// # Performance
     ///
-    /// As [`concat`](ObservableExt::concat).
+    /// As [`concat`](ObservableExt::concat), plus, per value, the count of a shared pointer
+    /// to `f` and an uncontended lock around its call.
     #[doc(alias = "concatMap")]
     fn concat_map<'a, U, F>(self, f: F) -> ConcatMap<'a, Self, F>
     where
@@ -3402,6 +3406,181 @@ pub trait ObservableExt: Observable + Sized {
         Self: Clone,
     {
         Repeat::new(self, None)
+    }
+
+    /// Subscribes to the source again after an error once a notifier says so: on each error
+    /// `f(&error, attempt)` is called (`attempt` is 1 for the first error) and the observable
+    /// it returns subscribed; its first value resubscribes the source, its completion
+    /// without a value completes the sequence, and its error ends it with that error (RxJS
+    /// 7's `retry({ delay })`, RxJava's `retryWhen` with one notifier per error).
+    ///
+    /// The notifier is disposed after its first value. Completion of the source passes
+    /// through. Attempts that end synchronously are run by a loop, so any number of them
+    /// use constant stack.
+    ///
+    /// ```text
+    /// source:                -1-#
+    /// f(e, 1):                  --0
+    /// retry_when(f):         -1---1-#...
+    /// ```
+    ///
+    /// # Examples
+    ///
+    /// ```
+    /// use rx::prelude::*;
+    /// use rx::schedulers::TestScheduler;
+    /// use rx::testing::TestObserver;
+    /// use std::time::Duration;
+    ///
+    /// let scheduler = TestScheduler::new();
+    /// // Timers need a `'static` observer, so the source may not borrow.
+    /// let attempts = std::sync::Arc::new(std::sync::atomic::AtomicU32::new(0));
+    /// let flaky = rx::source::defer(move || {
+    ///     let n = attempts.fetch_add(1, std::sync::atomic::Ordering::Relaxed);
+    ///     rx::source::just(n).try_map(|n| if n < 2 { Err(rx::Error::msg("busy")) } else { Ok(n) })
+    /// });
+    /// let observer = TestObserver::new();
+    /// let sch = scheduler.clone();
+    /// flaky
+    ///     .retry_when(move |_error, attempt| {
+    ///         rx::source::timer(Duration::from_secs(u64::from(attempt)), sch.clone())
+    ///     })
+    ///     .subscribe_observer(observer.clone());
+    /// scheduler.run();
+    /// observer.assert_values(&[2]);
+    /// observer.assert_completed();
+    /// assert_eq!(scheduler.elapsed(), Duration::from_secs(1 + 2));
+    /// ```
+    ///
+    /// # Errors
+    ///
+    /// The notifier's error; the source's errors only start notifiers.
+    ///
+    /// # Performance
+    ///
+    /// As [`retry`](ObservableExt::retry), plus what each notifier costs; the source's and
+    /// the notifier's handles must be `Send + 'static`.
+    #[doc(alias = "retryWhen")]
+    fn retry_when<F, N>(self, f: F) -> RetryWhen<Self, F>
+    where
+        Self: Clone,
+        F: FnMut(&Error, u32) -> N,
+        N: Observable,
+    {
+        RetryWhen::new(self, f)
+    }
+
+    /// Subscribes to the source again after it completes once a notifier says so: at the
+    /// `n`th completion `f(n)` is called and the observable it returns subscribed; its
+    /// first value resubscribes the source, its completion without a value completes the
+    /// sequence, and its error ends it (RxJS 7's `repeat({ delay })`).
+    ///
+    /// ```text
+    /// source:           -1|
+    /// f(1):               --0
+    /// repeat_when(f):   -1---1|...
+    /// ```
+    ///
+    /// # Examples
+    ///
+    /// ```
+    /// use rx::prelude::*;
+    /// use rx::schedulers::TestScheduler;
+    /// use rx::testing::TimedObserver;
+    /// use rx::Notification::{Completed, Next};
+    /// use std::time::Duration;
+    ///
+    /// let scheduler = TestScheduler::new();
+    /// let observer = TimedObserver::new(&scheduler);
+    /// let sch = scheduler.clone();
+    /// rx::source::just("poll")
+    ///     .repeat_when(move |n| {
+    ///         // Two more polls, a second apart.
+    ///         rx::source::timer(Duration::from_secs(1), sch.clone()).take(if n < 3 { 1 } else { 0 })
+    ///     })
+    ///     .subscribe_observer(observer.clone());
+    /// scheduler.run();
+    /// let s = Duration::from_secs;
+    /// observer.assert_timeline(&[
+    ///     (s(0), Next("poll")),
+    ///     (s(1), Next("poll")),
+    ///     (s(2), Next("poll")),
+    ///     (s(2), Completed),
+    /// ]);
+    /// ```
+    ///
+    /// # Errors
+    ///
+    /// The source's error, at once; the notifier's error.
+    ///
+    /// # Performance
+    ///
+    /// As [`retry_when`](ObservableExt::retry_when).
+    #[doc(alias = "repeatWhen")]
+    fn repeat_when<F, N>(self, f: F) -> RepeatWhen<Self, F>
+    where
+        Self: Clone,
+        F: FnMut(u32) -> N,
+        N: Observable,
+    {
+        RepeatWhen::new(self, f)
+    }
+
+    /// Subscribes to the source again after each of up to `retries` errors, waiting longer
+    /// each time: retry number `n` (from 1) starts `min(initial × 2^(n−1), max)` after the
+    /// `n`th error, on a timer of `scheduler` — exponential backoff with a cap. The error
+    /// after the last retry is passed on; completion passes through.
+    ///
+    /// ```text
+    /// source:                                      -#
+    /// retry_with_backoff(2, 10ms, 15ms, sch):      -#-(10ms)-#-(15ms)-#
+    /// ```
+    ///
+    /// # Examples
+    ///
+    /// ```
+    /// use rx::prelude::*;
+    /// use rx::schedulers::TestScheduler;
+    /// use rx::testing::TestObserver;
+    /// use std::time::Duration;
+    ///
+    /// let scheduler = TestScheduler::new();
+    /// let observer = TestObserver::<i32>::new();
+    /// let ms = Duration::from_millis;
+    /// rx::source::throw(rx::Error::msg("offline"))
+    ///     .retry_with_backoff(4, ms(100), ms(300), scheduler.clone())
+    ///     .subscribe_observer(observer.clone());
+    /// scheduler.run();
+    /// observer.assert_error("offline");
+    /// // 100 + 200 + 300 (capped) + 300 (capped)
+    /// assert_eq!(scheduler.elapsed(), ms(900));
+    /// ```
+    ///
+    /// # Scheduler
+    ///
+    /// The waits are timers of `scheduler`; each attempt is subscribed on the thread where
+    /// its timer fires.
+    ///
+    /// # Errors
+    ///
+    /// The source's error after `retries` retries.
+    ///
+    /// # Performance
+    ///
+    /// As [`retry_when`](ObservableExt::retry_when), with one timer task per retry.
+    #[doc(alias = "retryBackoff")]
+    fn retry_with_backoff<Sch>(
+        self,
+        retries: usize,
+        initial: std::time::Duration,
+        max: std::time::Duration,
+        scheduler: Sch,
+    ) -> RetryWithBackoff<Self, Sch>
+    where
+        Self: Clone,
+        Sch: crate::schedulers::Scheduler,
+    {
+        RetryWithBackoff::new(self, retries, initial, max, scheduler)
     }
 
     // ---------------------------------------------------------------- multicasting

@@ -115,7 +115,7 @@ mod tests {
     use crate::operators::NoElements;
     use crate::prelude::*;
     use crate::schedulers::{NewThread, TestScheduler};
-    use crate::source::{empty, from_iter, interval, just, never, throw, timer};
+    use crate::source::{empty, from_iter, interval, just, throw, timer};
     use crate::subjects::PublishSubject;
     use futures::executor::block_on;
     use futures::future::FutureExt;
@@ -198,9 +198,9 @@ mod tests {
 
     #[test]
     fn a_source_that_drops_its_observer_fails_the_future_at_once() {
-        // `never` drops its observer, since it will never deliver anything: waiting would
-        // be forever, so the future says so.
-        let error = block_on(never::<i32>().first_value()).unwrap_err();
+        // A `create` whose closure returns without terminating drops its observer: waiting
+        // would be forever, so the future says so.
+        let error = block_on(crate::source::create::<i32, _>(|_| {}).first_value()).unwrap_err();
         assert_eq!(
             error.to_string(),
             "the observable dropped its observer without terminating"

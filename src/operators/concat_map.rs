@@ -1,6 +1,15 @@
 //! [`ObservableExt::concat_map`](crate::ObservableExt::concat_map).
+//!
+//! The projection runs when its inner observable is subscribed, not when the value arrives
+//! (RxJava's and RxJS's `concatMap`): a projection that starts work (a request) starts it
+//! only when its turn comes. So the engine queues the values, each as a [`Deferred`] that
+//! calls the projection on subscribe. The projection is shared by the outer observer and
+//! whichever thread subscribes the next inner, behind a lock that is never contended: the
+//! engine subscribes one inner at a time.
 
-use crate::operators::flat_map::{FlatMap, Mode, forward_to_flat_map};
+use crate::observable::{Observable, Subscribe};
+use crate::operators::flat_map::{FlatMap, Mode, Project, forward_to_flat_map};
+use crate::sync::{Arc, Mutex};
 use std::fmt;
 
 /// Maps each value to an observable and emits their values one observable after another;
@@ -9,24 +18,102 @@ use std::fmt;
 #[must_use = "observables do nothing unless subscribed"]
 #[doc(alias = "concatMap")]
 pub struct ConcatMap<'a, S, F> {
-    inner: FlatMap<'a, S, F>,
+    source: S,
+    f: F,
+    _handles: std::marker::PhantomData<&'a ()>,
 }
 
 impl<S, F> ConcatMap<'_, S, F> {
     pub(crate) fn new(source: S, f: F) -> Self {
         ConcatMap {
-            inner: FlatMap::with_mode(source, f, Mode::CONCAT),
+            source,
+            f,
+            _handles: std::marker::PhantomData,
         }
     }
 }
 
 impl<S: fmt::Debug, F> fmt::Debug for ConcatMap<'_, S, F> {
     fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
-        f.debug_tuple("ConcatMap").field(&self.inner).finish()
+        f.debug_struct("ConcatMap")
+            .field("source", &self.source)
+            .finish_non_exhaustive()
     }
 }
 
-forward_to_flat_map!(ConcatMap<'a, S, F>, f = F, |this| this.inner);
+forward_to_flat_map!(
+    ConcatMap<'a, S, F>,
+    f = Projection<F>,
+    |this| FlatMap::with_mode(this.source, Projection::new(this.f), Mode::CONCAT)
+);
+
+/// The projection of a [`ConcatMap`] subscription, shared by the values waiting their turn.
+pub struct Projection<F> {
+    f: Arc<Mutex<F>>,
+}
+
+impl<F> Projection<F> {
+    fn new(f: F) -> Self {
+        Projection {
+            f: Arc::new(Mutex::new(f)),
+        }
+    }
+}
+
+impl<V, F> Project<V> for Projection<F> {
+    type Inner = Deferred<V, F>;
+
+    #[inline]
+    fn project(&mut self, value: V) -> Deferred<V, F> {
+        Deferred {
+            value,
+            f: self.f.clone(),
+        }
+    }
+}
+
+impl<F> fmt::Debug for Projection<F> {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        f.write_str("Projection")
+    }
+}
+
+/// A value of a [`ConcatMap`] waiting its turn: subscribing it maps it, then subscribes what
+/// the projection returned.
+pub struct Deferred<V, F> {
+    value: V,
+    f: Arc<Mutex<F>>,
+}
+
+impl<V, F, U> Observable for Deferred<V, F>
+where
+    F: FnMut(V) -> U,
+    U: Observable,
+{
+    type Item = U::Item;
+}
+
+impl<V, F, U, O> Subscribe<O> for Deferred<V, F>
+where
+    F: FnMut(V) -> U,
+    U: Subscribe<O>,
+{
+    type Subscription = U::Subscription;
+
+    #[inline]
+    fn subscribe_observer(self, observer: O) -> U::Subscription {
+        // The lock is released before subscribing: the inner may run synchronously and
+        // complete, and the engine then subscribes the next value's inner from here.
+        let inner = (self.f.lock())(self.value);
+        inner.subscribe_observer(observer)
+    }
+}
+
+impl<V, F> fmt::Debug for Deferred<V, F> {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        f.write_str("Deferred")
+    }
+}
 
 #[cfg(all(test, not(loom)))]
 mod tests {
@@ -43,25 +130,97 @@ mod tests {
     }
 
     #[test]
-    fn maps_eagerly_and_subscribes_in_order() {
+    fn maps_each_value_when_its_turn_comes() {
         let sch = TestScheduler::new();
         let o = TimedObserver::new(&sch);
-        let mut mapped = Vec::new();
+        // The projection runs on whichever thread completes the previous inner, so an
+        // inner that needs a `Send` observer needs a `Send` projection.
+        let mapped = std::sync::Arc::new(std::sync::Mutex::new(Vec::new()));
+        let inner_sch = sch.clone();
+        let mapped_in = mapped.clone();
         from_iter([1, 2, 3])
-            .concat_map(|v| {
-                mapped.push(v);
-                cold(&sch, [(ms(10), Next(v * 10)), (ms(10), Completed)])
+            .concat_map(move |v| {
+                mapped_in.lock().unwrap().push((v, inner_sch.now()));
+                cold(&inner_sch, [(ms(10), Next(v * 10)), (ms(10), Completed)])
             })
             .subscribe_observer(o.clone());
-        // `f` runs as each value arrives; the inners wait their turn.
-        assert_eq!(mapped, [1, 2, 3]);
+        // Only the first inner is subscribed, so only the first value is mapped.
+        assert_eq!(mapped.lock().unwrap().len(), 1);
         sch.run();
+        let mapped = mapped.lock().unwrap();
+        let start = mapped[0].1;
+        let at: Vec<_> = mapped.iter().map(|&(v, t)| (v, t - start)).collect();
+        assert_eq!(at, [(1, ms(0)), (2, ms(10)), (3, ms(20))]);
         o.assert_timeline(&[
             (ms(10), Next(10)),
             (ms(20), Next(20)),
             (ms(30), Next(30)),
             (ms(30), Completed),
         ]);
+    }
+
+    #[test]
+    fn a_projection_with_side_effects_runs_once_per_value_in_order() {
+        let calls = std::cell::Cell::new(0);
+        let o = TestObserver::new();
+        from_iter(1..=1000)
+            .concat_map(|v| {
+                calls.set(calls.get() + 1);
+                just(v)
+            })
+            .subscribe_observer(o.clone());
+        assert_eq!(calls.get(), 1000);
+        assert_eq!(o.values(), (1..=1000).collect::<Vec<_>>());
+        o.assert_completed();
+    }
+
+    #[test]
+    fn values_never_subscribed_are_never_mapped() {
+        let calls = std::sync::atomic::AtomicUsize::new(0);
+        let o = TestObserver::new();
+        from_iter([1, 2, 3])
+            .concat_map(|v| {
+                calls.fetch_add(1, std::sync::atomic::Ordering::Relaxed);
+                if v == 1 {
+                    throw(Error::msg("first")).boxed()
+                } else {
+                    just(v).boxed()
+                }
+            })
+            .subscribe_observer(o.clone());
+        o.assert_notifications(&[Error(Error::msg("first"))]);
+        assert_eq!(calls.into_inner(), 1);
+    }
+
+    #[test]
+    fn inners_completing_on_other_threads_map_the_next_value_there() {
+        let (tx, rx) = std::sync::mpsc::channel();
+        let o = TestObserver::new();
+        let calls = std::sync::Arc::new(std::sync::atomic::AtomicUsize::new(0));
+        let counter = calls.clone();
+        from_iter(0..3)
+            .concat_map(move |v| {
+                counter.fetch_add(1, std::sync::atomic::Ordering::SeqCst);
+                let tx = tx.clone();
+                crate::source::create_owned(move |emitter| tx.send((v, emitter)).unwrap())
+            })
+            .subscribe_observer(o.clone());
+        for expected in 0..3 {
+            let (v, mut emitter) = rx.recv().unwrap();
+            assert_eq!(v, expected);
+            assert_eq!(
+                calls.load(std::sync::atomic::Ordering::SeqCst),
+                expected + 1
+            );
+            std::thread::spawn(move || {
+                emitter.on_next(v);
+                emitter.on_completed();
+            })
+            .join()
+            .unwrap();
+        }
+        o.assert_values(&[0, 1, 2]);
+        o.assert_completed();
     }
 
     #[test]

@@ -36,6 +36,26 @@ pub(crate) fn identity<T>(value: T) -> T {
     value
 }
 
+/// How a flattening operator turns each value of its source into an inner observable: any
+/// `FnMut(V) -> U` closure, called as the value arrives, or the deferred projection of
+/// [`concat_map`](crate::ObservableExt::concat_map), which calls its closure only when the
+/// inner observable it stands for is subscribed.
+pub trait Project<V> {
+    /// The inner observable.
+    type Inner;
+    /// The inner observable for `value`.
+    fn project(&mut self, value: V) -> Self::Inner;
+}
+
+impl<V, U, F: FnMut(V) -> U> Project<V> for F {
+    type Inner = U;
+
+    #[inline]
+    fn project(&mut self, value: V) -> U {
+        self(value)
+    }
+}
+
 /// What the flattening engine does with a new inner observable.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
 pub(crate) enum Mode {
@@ -93,7 +113,7 @@ impl<S: fmt::Debug, F> fmt::Debug for FlatMap<'_, S, F> {
 impl<S, F, U> Observable for FlatMap<'_, S, F>
 where
     S: Observable,
-    F: FnMut(S::Item) -> U,
+    F: Project<S::Item, Inner = U>,
     U: Observable,
 {
     type Item = U::Item;
@@ -103,7 +123,7 @@ impl<'a, S, F, U, O> Subscribe<O> for FlatMap<'a, S, F>
 where
     S: Subscribe<FlatMapOuter<'a, O, F, U>>,
     <S as Subscribe<FlatMapOuter<'a, O, F, U>>>::Subscription: Send + 'a,
-    F: FnMut(<S as Observable>::Item) -> U,
+    F: Project<<S as Observable>::Item, Inner = U>,
     U: Subscribe<FlatMapInner<'a, O, U>>,
     <U as Subscribe<FlatMapInner<'a, O, U>>>::Subscription: Send + 'a,
     O: Observer<<U as Observable>::Item>,
@@ -227,7 +247,7 @@ pub struct FlatMapOuter<'a, O, F, U: Observable> {
 
 impl<V, O, F, U> Observer<V> for FlatMapOuter<'_, O, F, U>
 where
-    F: FnMut(V) -> U,
+    F: Project<V, Inner = U>,
     U: Observable,
     O: Observer<U::Item>,
 {
@@ -236,7 +256,7 @@ where
         if self.mode == Mode::Exhaust && self.core.lock().extra().active > 0 {
             return;
         }
-        let inner = (self.f)(value);
+        let inner = self.f.project(value);
         let mut locked = self.core.lock();
         if locked.is_closed() {
             return;

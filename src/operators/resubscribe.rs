@@ -1,8 +1,9 @@
-//! The engine behind [`retry`](crate::ObservableExt::retry) and
-//! [`repeat`](crate::ObservableExt::repeat): subscribe a clone of the source again when it
-//! ends in a given way.
+//! The engine behind [`retry`](crate::ObservableExt::retry),
+//! [`repeat`](crate::ObservableExt::repeat), [`retry_when`](crate::ObservableExt::retry_when)
+//! and [`repeat_when`](crate::ObservableExt::repeat_when): subscribe a clone of the source
+//! again when it ends in a given way, at once or when a notifier says so.
 //!
-//! Two constraints shape it.
+//! Three constraints shape it.
 //!
 //! - **Types.** The observer handed upstream cannot require `S: Subscribe<Self>` in its own
 //!   `Observer` impl: proving that bound needs the impl being proven, and the trait solver
@@ -15,14 +16,21 @@
 //!   from 0 runs the loop; an attempt that ends while the loop runs only raises `pending`, and
 //!   the loop picks the next attempt up after `subscribe_observer` returns. When an attempt
 //!   ends later on another thread, `pending` is 0 there and that thread runs the loop.
+//! - **Notifiers.** What follows an attempt's end is a [`Policy`]'s decision: deliver the
+//!   terminal notification, start again at once (`retry(n)`), or wait for a notifier
+//!   observable's first value (`retry_when`). The notifier is subscribed by the same loop, so
+//!   the loop is still the only place anything is subscribed and handles are stored; its
+//!   first value raises `pending` as a finished attempt does, its completion completes the
+//!   sequence and its error ends it.
 //!
 //! The downstream observer is moved into each attempt's observer and parked in the shared
-//! state between attempts, so exactly one owner holds it at any time.
+//! state between attempts (and while a notifier runs), so exactly one owner holds it at any
+//! time.
 
 use crate::Error;
-use crate::observable::Subscribe;
+use crate::observable::{Observable, Subscribe};
 use crate::observer::Observer;
-use crate::subscription::Subscription;
+use crate::subscription::{Finished, Subscription};
 use crate::sync::{Arc, AtomicBool, AtomicUsize, Mutex, Ordering};
 use std::fmt;
 
@@ -35,17 +43,101 @@ pub(crate) enum Trigger {
     Completed,
 }
 
-struct Shared<S, O> {
+/// How an attempt ended.
+pub(crate) enum Ended<'e> {
+    Error(&'e Error),
+    Completed,
+}
+
+/// What a [`Policy`] decides once an attempt has ended.
+pub(crate) enum Decision {
+    /// Deliver the attempt's terminal notification: the sequence ends.
+    Deliver,
+    /// Subscribe the source again now.
+    Again,
+    /// Subscribe the notifier the policy now holds, and the source again at its first value.
+    Wait,
+}
+
+/// Decides what follows the end of an attempt. Called with no lock of the engine held, as
+/// it may run user code, and never twice at once: one attempt runs at a time.
+pub(crate) trait Policy {
+    /// The observable whose first value starts the next attempt.
+    type Notifier;
+
+    /// What follows an attempt that ended as `ended` says.
+    fn decide(&mut self, ended: Ended<'_>) -> Decision;
+
+    /// The notifier asked for by the last [`Decision::Wait`].
+    fn take_notifier(&mut self) -> Option<Self::Notifier>;
+}
+
+/// The policy of `retry(n)` and `repeat(n)`: start again at once, `remaining` more times.
+#[derive(Debug)]
+pub struct Counted {
+    trigger: Trigger,
+    /// Resubscriptions left; `None` for no limit.
+    remaining: Option<usize>,
+}
+
+impl Policy for Counted {
+    type Notifier = NoNotifier;
+
+    fn decide(&mut self, ended: Ended<'_>) -> Decision {
+        let trigger = match ended {
+            Ended::Error(_) => Trigger::Error,
+            Ended::Completed => Trigger::Completed,
+        };
+        let again = trigger == self.trigger
+            && match &mut self.remaining {
+                None => true,
+                Some(0) => false,
+                Some(n) => {
+                    *n -= 1;
+                    true
+                }
+            };
+        if again {
+            Decision::Again
+        } else {
+            Decision::Deliver
+        }
+    }
+
+    fn take_notifier(&mut self) -> Option<NoNotifier> {
+        None
+    }
+}
+
+/// The notifier of a policy that never waits: it has no values, so none is ever built.
+#[derive(Debug)]
+pub enum NoNotifier {}
+
+impl Observable for NoNotifier {
+    type Item = ();
+}
+
+impl<O> Subscribe<O> for NoNotifier {
+    type Subscription = Finished;
+
+    fn subscribe_observer(self, _: O) -> Finished {
+        match self {}
+    }
+}
+
+struct Shared<S, O, P> {
     /// Attempts asked for and not yet run, plus one while the loop runs. Whoever raises it
     /// from 0 runs the loop, so attempts never overlap and never recurse.
     pending: AtomicUsize,
     /// Set when the handle is disposed or the downstream has received its terminal
     /// notification: no further attempt starts and nothing more is delivered.
     closed: AtomicBool,
-    trigger: Trigger,
     /// Runs attempts while `pending` is above 0. A `fn` pointer made where the source's
     /// `Subscribe` bound is proven, so the observer's impl does not need that bound.
-    drive: fn(&Arc<Shared<S, O>>),
+    drive: fn(&Arc<Shared<S, O, P>>),
+    /// Apart from `state`: the policy runs user code, which must not run under the lock that
+    /// `dispose` takes. Never contended, since attempts end one at a time.
+    policy: Mutex<P>,
     state: Mutex<State<S, O>>,
 }
 
@@ -54,12 +146,12 @@ struct State<S, O> {
     source: S,
     /// The downstream observer while no attempt holds it.
     observer: Option<O>,
-    /// Resubscriptions left; `None` for no limit.
-    remaining: Option<usize>,
-    /// The handle of the running attempt, so `dispose` reaches it. `None` while a new attempt
-    /// is being started. Boxed, hence `Send + 'static`, because this struct cannot name the
-    /// source's handle type: that would bring the overflowing bound back. A zero-sized
-    /// handle such as `Finished` is boxed without allocating.
+    /// Whether a notifier has been asked for and has not yet emitted or terminated.
+    waiting: bool,
+    /// The handle of the running attempt or notifier, so `dispose` reaches it. `None` while
+    /// a new one is being started. Boxed, hence `Send + 'static`, because this struct cannot
+    /// name the source's handle type: that would bring the overflowing bound back. A
+    /// zero-sized handle such as `Finished` is boxed without allocating.
     current: Option<Box<dyn Subscription + Send>>,
 }
 
@@ -75,15 +167,31 @@ where
     S: Subscribe<ResubscribeObserver<S, O>> + Clone,
     <S as Subscribe<ResubscribeObserver<S, O>>>::Subscription: Send + 'static,
 {
+    subscribe_with(source, observer, Counted { trigger, remaining })
+}
+
+/// Subscribes `source` with `observer`, and again whenever `policy` says so.
+pub(crate) fn subscribe_with<S, O, P>(
+    source: S,
+    observer: O,
+    policy: P,
+) -> ResubscribeSubscription<S, O, P>
+where
+    S: Subscribe<ResubscribeObserver<S, O, P>> + Clone,
+    <S as Subscribe<ResubscribeObserver<S, O, P>>>::Subscription: Send + 'static,
+    P: Policy,
+    P::Notifier: Subscribe<ResubscribeNotifier<S, O, P>>,
+    <P::Notifier as Subscribe<ResubscribeNotifier<S, O, P>>>::Subscription: Send + 'static,
+{
     let shared = Arc::new(Shared {
         pending: AtomicUsize::new(1),
         closed: AtomicBool::new(false),
-        trigger,
-        drive: drive::<S, O>,
+        drive: drive::<S, O, P>,
+        policy: Mutex::new(policy),
         state: Mutex::new(State {
             source,
             observer: Some(observer),
-            remaining,
+            waiting: false,
             current: None,
         }),
     });
@@ -93,62 +201,93 @@ where
 
 /// A handle that has nothing to run: for `repeat(0)`, which completes without subscribing.
 pub(crate) fn closed<S, O>(source: S) -> ResubscribeSubscription<S, O> {
-    fn never<S, O>(_: &Arc<Shared<S, O>>) {}
+    fn never<S, O, P>(_: &Arc<Shared<S, O, P>>) {}
     ResubscribeSubscription {
         shared: Arc::new(Shared {
             pending: AtomicUsize::new(0),
             closed: AtomicBool::new(true),
-            trigger: Trigger::Completed,
-            drive: never::<S, O>,
+            drive: never::<S, O, Counted>,
+            policy: Mutex::new(Counted {
+                trigger: Trigger::Completed,
+                remaining: Some(0),
+            }),
             state: Mutex::new(State {
                 source,
                 observer: None,
-                remaining: Some(0),
+                waiting: false,
                 current: None,
             }),
         }),
     }
 }
 
-/// Runs attempts until `pending` drops to 0. The caller has raised `pending` from 0.
-fn drive<S, O>(shared: &Arc<Shared<S, O>>)
+/// Runs attempts, and subscribes notifiers, until `pending` drops to 0. The caller has
+/// raised `pending` from 0.
+fn drive<S, O, P>(shared: &Arc<Shared<S, O, P>>)
 where
-    S: Subscribe<ResubscribeObserver<S, O>> + Clone,
-    <S as Subscribe<ResubscribeObserver<S, O>>>::Subscription: Send + 'static,
+    S: Subscribe<ResubscribeObserver<S, O, P>> + Clone,
+    <S as Subscribe<ResubscribeObserver<S, O, P>>>::Subscription: Send + 'static,
+    P: Policy,
+    P::Notifier: Subscribe<ResubscribeNotifier<S, O, P>>,
+    <P::Notifier as Subscribe<ResubscribeNotifier<S, O, P>>>::Subscription: Send + 'static,
 {
     loop {
-        let attempt = {
-            let mut state = shared.state.lock();
-            // `None` after a dispose that took the parked observer.
-            let observer = state.observer.take();
-            if shared.closed.load(Ordering::Acquire) {
-                Err(observer)
-            } else {
-                Ok(observer.map(|observer| (observer, state.source.clone())))
-            }
+        let notifier = if shared.closed.load(Ordering::Acquire) {
+            None
+        } else {
+            shared.policy.lock().take_notifier()
         };
-        if let Err(parked) = attempt {
-            // Disposed while this attempt was asked for: an observer parked after `dispose`
-            // looked is dropped here, outside the lock, as it runs other operators' code.
-            drop(parked);
-        } else if let Ok(Some((observer, source))) = attempt {
-            let subscription = source.subscribe_observer(ResubscribeObserver {
-                observer,
+        if let Some(notifier) = notifier {
+            let subscription = notifier.subscribe_observer(ResubscribeNotifier {
                 shared: shared.clone(),
+                fired: false,
             });
             let mut state = shared.state.lock();
-            // `dispose` sets `closed` before taking the lock, so either it finds this handle
-            // stored, or this sees the flag.
-            if shared.closed.load(Ordering::Acquire) {
-                drop(state);
-                subscription.dispose();
-            } else if state.observer.is_none() {
+            if !shared.closed.load(Ordering::Acquire) && state.waiting {
                 let previous = state.current.replace(Box::new(subscription));
                 drop(state);
                 drop(previous);
+            } else {
+                // It has already emitted or terminated (inside `subscribe`), or the
+                // sequence was disposed: cancel it, which is harmless if it has finished.
+                drop(state);
+                subscription.dispose();
             }
-            // Otherwise the attempt has already ended and parked the observer for the next
-            // one: its handle has nothing left to cancel.
+        } else {
+            let attempt = {
+                let mut state = shared.state.lock();
+                // `None` after a dispose that took the parked observer.
+                let observer = state.observer.take();
+                if shared.closed.load(Ordering::Acquire) {
+                    Err(observer)
+                } else {
+                    Ok(observer.map(|observer| (observer, state.source.clone())))
+                }
+            };
+            if let Err(parked) = attempt {
+                // Disposed while this attempt was asked for: an observer parked after
+                // `dispose` looked is dropped here, outside the lock, as it runs other
+                // operators' code.
+                drop(parked);
+            } else if let Ok(Some((observer, source))) = attempt {
+                let subscription = source.subscribe_observer(ResubscribeObserver {
+                    observer,
+                    shared: shared.clone(),
+                });
+                let mut state = shared.state.lock();
+                // `dispose` sets `closed` before taking the lock, so either it finds this
+                // handle stored, or this sees the flag.
+                if shared.closed.load(Ordering::Acquire) {
+                    drop(state);
+                    subscription.dispose();
+                } else if state.observer.is_none() {
+                    let previous = state.current.replace(Box::new(subscription));
+                    drop(state);
+                    drop(previous);
+                }
+                // Otherwise the attempt has already ended and parked the observer for the
+                // next one: its handle has nothing left to cancel.
+            }
         }
         // AcqRel: Release hands what this attempt did to whoever runs the loop next; Acquire
         // sees the parked observer of an attempt that ended meanwhile.
@@ -158,37 +297,40 @@ where
     }
 }
 
-/// The observer [`Retry`](super::Retry) and [`Repeat`](super::Repeat) subscribe upstream,
-/// once per attempt.
-pub struct ResubscribeObserver<S, O> {
+/// The observer [`Retry`](super::Retry), [`Repeat`](super::Repeat) and their `_when` forms
+/// subscribe upstream, once per attempt.
+pub struct ResubscribeObserver<S, O, P = Counted> {
     observer: O,
-    shared: Arc<Shared<S, O>>,
+    shared: Arc<Shared<S, O, P>>,
 }
 
-impl<S, O> ResubscribeObserver<S, O> {
-    /// Starts another attempt if this terminal is the trigger, the budget allows it and
-    /// downstream still listens; otherwise hands the observer back to deliver the terminal.
-    fn resubscribe(self, trigger: Trigger, downstream_disposed: bool) -> Option<O> {
-        let shared = self.shared;
+/// Starts another attempt, or waits for a notifier, if the policy says so and downstream
+/// still listens; otherwise hands the observer back to deliver the terminal.
+fn resubscribe<S, O, P: Policy>(
+    this: ResubscribeObserver<S, O, P>,
+    ended: Ended<'_>,
+    downstream_disposed: bool,
+) -> Option<O> {
+    {
+        let shared = this.shared;
         if shared.closed.load(Ordering::Acquire) {
             return None;
         }
+        let decision = if downstream_disposed {
+            Decision::Deliver
+        } else {
+            shared.policy.lock().decide(ended)
+        };
         let mut state = shared.state.lock();
-        let again = trigger == shared.trigger
-            && !downstream_disposed
-            && match &mut state.remaining {
-                None => true,
-                Some(0) => false,
-                Some(n) => {
-                    *n -= 1;
-                    true
-                }
-            };
-        if !again {
-            shared.closed.store(true, Ordering::Release);
-            return Some(self.observer);
+        match decision {
+            Decision::Deliver => {
+                shared.closed.store(true, Ordering::Release);
+                return Some(this.observer);
+            }
+            Decision::Again => {}
+            Decision::Wait => state.waiting = true,
         }
-        state.observer = Some(self.observer);
+        state.observer = Some(this.observer);
         let finished = state.current.take();
         drop(state);
         drop(finished);
@@ -199,7 +341,7 @@ impl<S, O> ResubscribeObserver<S, O> {
     }
 }
 
-impl<T, S, O: Observer<T>> Observer<T> for ResubscribeObserver<S, O> {
+impl<T, S, O: Observer<T>, P: Policy> Observer<T> for ResubscribeObserver<S, O, P> {
     #[inline]
     fn on_next(&mut self, value: T) {
         self.observer.on_next(value)
@@ -207,14 +349,14 @@ impl<T, S, O: Observer<T>> Observer<T> for ResubscribeObserver<S, O> {
 
     fn on_error(self, error: Error) {
         let downstream_disposed = self.observer.is_disposed();
-        if let Some(observer) = self.resubscribe(Trigger::Error, downstream_disposed) {
+        if let Some(observer) = resubscribe(self, Ended::Error(&error), downstream_disposed) {
             observer.on_error(error)
         }
     }
 
     fn on_completed(self) {
         let downstream_disposed = self.observer.is_disposed();
-        if let Some(observer) = self.resubscribe(Trigger::Completed, downstream_disposed) {
+        if let Some(observer) = resubscribe(self, Ended::Completed, downstream_disposed) {
             observer.on_completed()
         }
     }
@@ -225,21 +367,110 @@ impl<T, S, O: Observer<T>> Observer<T> for ResubscribeObserver<S, O> {
     }
 }
 
-impl<S, O> fmt::Debug for ResubscribeObserver<S, O> {
+impl<S, O, P> fmt::Debug for ResubscribeObserver<S, O, P> {
     fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
         f.debug_struct("ResubscribeObserver")
-            .field("trigger", &self.shared.trigger)
+            .field("closed", &self.shared.closed.load(Ordering::Acquire))
             .finish_non_exhaustive()
     }
 }
 
-/// The handle of a [`Retry`](super::Retry) or [`Repeat`](super::Repeat) subscription:
-/// disposing it disposes the running attempt and starts no other.
-pub struct ResubscribeSubscription<S, O> {
-    shared: Arc<Shared<S, O>>,
+/// The observer [`RetryWhen`](super::RetryWhen) and [`RepeatWhen`](super::RepeatWhen)
+/// subscribe to each notifier: its first value starts the next attempt, its completion
+/// completes the sequence and its error ends it.
+pub struct ResubscribeNotifier<S, O, P> {
+    shared: Arc<Shared<S, O, P>>,
+    /// Set by the first value: the rest are not wanted.
+    fired: bool,
 }
 
-impl<S, O> Subscription for ResubscribeSubscription<S, O> {
+impl<S, O, P> ResubscribeNotifier<S, O, P> {
+    /// Ends the wait, handing back the locked state; `None` if it had already ended or the
+    /// sequence is closed.
+    fn end_wait(&self) -> Option<crate::sync::MutexGuard<'_, State<S, O>>> {
+        let mut state = self.shared.state.lock();
+        if self.shared.closed.load(Ordering::Acquire) || !state.waiting {
+            return None;
+        }
+        state.waiting = false;
+        Some(state)
+    }
+
+    /// The notifier ended before its first value: so does the sequence, the same way.
+    fn finish<T>(self, error: Option<Error>)
+    where
+        O: Observer<T>,
+    {
+        if self.fired {
+            return;
+        }
+        let Some(mut state) = self.end_wait() else {
+            return;
+        };
+        self.shared.closed.store(true, Ordering::Release);
+        let observer = state.observer.take();
+        let handle = state.current.take();
+        drop(state);
+        drop(handle);
+        if let Some(observer) = observer {
+            match error {
+                Some(error) => observer.on_error(error),
+                None => observer.on_completed(),
+            }
+        }
+    }
+}
+
+impl<N, S: Observable, O: Observer<S::Item>, P> Observer<N> for ResubscribeNotifier<S, O, P> {
+    fn on_next(&mut self, _: N) {
+        if self.fired {
+            return;
+        }
+        self.fired = true;
+        let Some(mut state) = self.end_wait() else {
+            return;
+        };
+        let handle = state.current.take();
+        drop(state);
+        // The notifier's own handle, if stored already: it is not wanted any more.
+        if let Some(handle) = handle {
+            handle.dispose();
+        }
+        if self.shared.pending.fetch_add(1, Ordering::AcqRel) == 0 {
+            (self.shared.drive)(&self.shared);
+        }
+    }
+
+    fn on_error(self, error: Error) {
+        self.finish(Some(error));
+    }
+
+    fn on_completed(self) {
+        self.finish(None);
+    }
+
+    #[inline]
+    fn is_disposed(&self) -> bool {
+        self.fired || self.shared.closed.load(Ordering::Acquire)
+    }
+}
+
+impl<S, O, P> fmt::Debug for ResubscribeNotifier<S, O, P> {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        f.debug_struct("ResubscribeNotifier")
+            .field("fired", &self.fired)
+            .finish_non_exhaustive()
+    }
+}
+
+/// The handle of a [`Retry`](super::Retry) or [`Repeat`](super::Repeat) subscription, and of
+/// their `_when` forms: disposing it disposes the running attempt or notifier and starts no
+/// other.
+pub struct ResubscribeSubscription<S, O, P = Counted> {
+    shared: Arc<Shared<S, O, P>>,
+}
+
+impl<S, O, P> Subscription for ResubscribeSubscription<S, O, P> {
     fn dispose(&self) {
         // Release pairs with the Acquire loads in `drive` and in the observer.
         self.shared.closed.store(true, Ordering::Release);
@@ -266,7 +497,7 @@ impl<S, O> Subscription for ResubscribeSubscription<S, O> {
     }
 }
 
-impl<S, O> fmt::Debug for ResubscribeSubscription<S, O> {
+impl<S, O, P> fmt::Debug for ResubscribeSubscription<S, O, P> {
     fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
         f.debug_struct("ResubscribeSubscription")
             .field("closed", &self.shared.closed.load(Ordering::Acquire))
