@@ -387,6 +387,7 @@ pub fn pool() -> ThreadPool {
 // ------------------------------------------------------------------------ logged sources
 
 /// A source that logs its subscriptions and their ends.
+#[derive(Clone)]
 struct Logged {
     inner: Obs,
     what: String,
@@ -474,6 +475,7 @@ impl Subscription for LoggedSubscription {
 }
 
 /// A subject fed from threads, started when subscribed.
+#[derive(Clone)]
 struct Fed {
     threads: usize,
     per: usize,
@@ -519,6 +521,7 @@ impl<O: Observer<i64> + Send + 'static> Subscribe<O> for Fed {
 // ------------------------------------------------------------------------ probes
 
 /// Checks that the observable's output never has two `on_next` calls at once.
+#[derive(Clone)]
 struct Probe {
     inner: Obs,
     what: &'static str,
