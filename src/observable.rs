@@ -2585,10 +2585,10 @@ pub trait ObservableExt: Observable + Sized {
     /// let scheduler = TestScheduler::new();
     /// let observer = TestObserver::new();
     /// let s = scheduler.clone();
-    /// // Sessions per user, each ending 30 ms after it opened.
+    /// // Visits per user, each ending 30 ms after it opened.
     /// cold(&scheduler, [(ms(0), Next(("ann", 1))), (ms(10), Next(("ann", 2))), (ms(40), Next(("ann", 3))), (ms(50), Completed)])
     ///     .group_by_until(|(user, _)| *user, move |_| rx::source::timer(ms(30), s.clone()))
-    ///     .flat_map(|session| session.map(|(_, click)| click).to_vec())
+    ///     .flat_map(|visit| visit.map(|(_, click)| click).to_vec())
     ///     .subscribe_observer(observer.clone());
     /// scheduler.run();
     /// observer.assert_values(&[vec![1, 2], vec![3]]);
