@@ -2730,10 +2730,10 @@ pub trait ObservableExt: Observable + Sized {
     /// let scheduler = TestScheduler::new();
     /// let observer = TestObserver::new();
     /// let s = scheduler.clone();
-    /// // Sessions per user, each ending 30 ms after it opened.
+    /// // Visits per user, each ending 30 ms after it opened.
     /// cold(&scheduler, [(ms(0), Next(("ann", 1))), (ms(10), Next(("ann", 2))), (ms(40), Next(("ann", 3))), (ms(50), Completed)])
     ///     .group_by_until(|(user, _)| *user, move |_| rx::source::timer(ms(30), s.clone()))
-    ///     .flat_map(|session| session.map(|(_, click)| click).to_vec())
+    ///     .flat_map(|visit| visit.map(|(_, click)| click).to_vec())
     ///     .subscribe_observer(observer.clone());
     /// scheduler.run();
     /// observer.assert_values(&[vec![1, 2], vec![3]]);
@@ -5020,6 +5020,53 @@ pub trait ObservableExt: Observable + Sized {
         D: Observable,
     {
         DebounceWith::new(self, selector)
+    }
+
+    /// Holds each value and the completion until the instant `at` on `scheduler`'s clock,
+    /// and passes what comes after it on as soon as the worker runs (RxJS's `delay(date)`).
+    /// An error is not held, as with [`delay`](ObservableExt::delay): it is delivered as
+    /// soon as it arrives and drops the values still waiting.
+    ///
+    /// ```text
+    /// source:          -a-b----c-|
+    /// at:                   ^
+    /// delay_until(at): -----(ab)-c-|
+    /// ```
+    ///
+    /// # Examples
+    ///
+    /// ```
+    /// use rx::prelude::*;
+    /// use rx::schedulers::TestScheduler;
+    /// use rx::testing::{cold, TimedObserver};
+    /// use rx::Notification::{Completed, Next};
+    /// use std::time::Duration;
+    ///
+    /// let ms = Duration::from_millis;
+    /// let scheduler = TestScheduler::new();
+    /// let observer = TimedObserver::new(&scheduler);
+    /// let opening = scheduler.now() + ms(100);
+    /// cold(&scheduler, [(ms(10), Next('a')), (ms(120), Next('b')), (ms(130), Completed)])
+    ///     .delay_until(opening, scheduler.clone())
+    ///     .subscribe_observer(observer.clone());
+    /// scheduler.run();
+    /// observer.assert_timeline(&[(ms(100), Next('a')), (ms(120), Next('b')), (ms(130), Completed)]);
+    /// ```
+    ///
+    /// # Scheduler
+    ///
+    /// As [`delay`](ObservableExt::delay): values and the completion are delivered by a task
+    /// on a worker of `scheduler`.
+    ///
+    /// # Performance
+    ///
+    /// As [`delay`](ObservableExt::delay); the queue holds what arrives before `at`.
+    #[doc(alias = "delay")]
+    fn delay_until<Sch>(self, at: std::time::Instant, scheduler: Sch) -> Delay<Self, Sch>
+    where
+        Sch: crate::schedulers::Scheduler,
+    {
+        Delay::until(self, at, scheduler)
     }
 
     // ---------------------------------------------------------------- async interop

@@ -899,3 +899,50 @@ fn window_with_time_an_empty_source_gives_one_empty_window() {
     .to_be_with("(w|)", [('w', vec![])]);
     source.assert_subscriptions(&["(^!)"]);
 }
+
+// ========================================================== delay_until (delay(date))
+
+#[test]
+fn delay_until_holds_values_until_the_instant() {
+    let (sch, m) = setup();
+    let e1 = m.hot("  --a--a---a----a----a------------b---b---b---b--|");
+    let t = m.time("  --------------------|                           ");
+    m.expect(e1.clone().delay_until(sch.now() + t, sch.clone()))
+        .to_be("--------------------(aaaaa)-----b---b---b---b--|");
+    e1.assert_subscriptions(&["^----------------------------------------------!"]);
+}
+
+#[test]
+fn delay_until_an_instant_past_delays_nothing() {
+    let (sch, m) = setup();
+    let e1 = m.hot("  --a--a---a----a----a------------b---b---b---b--|");
+    m.expect(e1.delay_until(sch.now(), sch.clone()))
+        .to_be("--a--a---a----a----a------------b---b---b---b--|");
+}
+
+#[test]
+fn delay_until_an_instant_after_the_source_ends() {
+    let (sch, m) = setup();
+    let e1 = m.hot("---^--a-----a---a-----a---|             ");
+    let t = m.time("   ------------------------------|      ");
+    m.expect(e1.clone().delay_until(sch.now() + t, sch.clone()))
+        .to_be("   ------------------------------(aaaa|)");
+    e1.assert_subscriptions(&["   ^----------------------!             "]);
+}
+
+#[test]
+fn delay_until_errors_pass_at_once() {
+    let (sch, m) = setup();
+    let e1 = m.hot("  --a--a---a-----#     ");
+    let t = m.time("  --------------------|");
+    m.expect(e1.clone().delay_until(sch.now() + t, sch.clone()))
+        .to_be("---------------#     ");
+    e1.assert_subscriptions(&["^--------------!     "]);
+
+    let (sch, m) = setup();
+    let e1 = m.hot("---^---a--a---a---a--------b---b---b--#");
+    let t = m.time("   -----------------|                  ");
+    m.expect(e1.clone().delay_until(sch.now() + t, sch.clone()))
+        .to_be("   -----------------(aaaa)-b---b---b--#");
+    e1.assert_subscriptions(&["   ^----------------------------------!"]);
+}

@@ -14,20 +14,46 @@ use std::mem;
 use std::time::{Duration, Instant};
 
 /// Shifts each value and the completion later in time; built by
-/// [`ObservableExt::delay`](crate::ObservableExt::delay).
+/// [`ObservableExt::delay`](crate::ObservableExt::delay) and
+/// [`ObservableExt::delay_until`](crate::ObservableExt::delay_until).
 #[derive(Clone, Debug)]
 #[must_use = "observables do nothing unless subscribed"]
 pub struct Delay<S, Sch> {
     source: S,
-    delay: Duration,
+    delay: Shift,
     scheduler: Sch,
+}
+
+/// How far a notification is shifted: by a fixed delay, or to an instant (never earlier
+/// than it arrived). Either way due times only grow, which the queue relies on.
+#[derive(Clone, Copy, Debug)]
+enum Shift {
+    By(Duration),
+    Until(Instant),
+}
+
+impl Shift {
+    fn due(self, now: Instant) -> Instant {
+        match self {
+            Shift::By(delay) => now + delay,
+            Shift::Until(at) => at.max(now),
+        }
+    }
 }
 
 impl<S, Sch> Delay<S, Sch> {
     pub(crate) fn new(source: S, delay: Duration, scheduler: Sch) -> Self {
         Delay {
             source,
-            delay,
+            delay: Shift::By(delay),
+            scheduler,
+        }
+    }
+
+    pub(crate) fn until(source: S, at: Instant, scheduler: Sch) -> Self {
+        Delay {
+            source,
+            delay: Shift::Until(at),
             scheduler,
         }
     }
@@ -158,7 +184,7 @@ where
 /// The observer [`Delay`] subscribes upstream.
 pub struct DelayObserver<W, O, T> {
     drain: Arc<DelayDrain<W, O, T>>,
-    delay: Duration,
+    delay: Shift,
 }
 
 impl<W, O, T> Observer<T> for DelayObserver<W, O, T>
@@ -171,7 +197,7 @@ where
         if self.drain.is_closed() {
             return;
         }
-        let due = self.drain.worker().now() + self.delay;
+        let due = self.delay.due(self.drain.worker().now());
         arm(&self.drain, due, |state| {
             state.queue.push_back((due, value))
         });
@@ -190,7 +216,7 @@ where
     }
 
     fn on_completed(self) {
-        let due = self.drain.worker().now() + self.delay;
+        let due = self.delay.due(self.drain.worker().now());
         arm(&self.drain, due, |state| state.completed_at = Some(due));
     }
 
@@ -336,5 +362,43 @@ mod tests {
         sch.run();
         o.assert_values(&[0, 1]);
         o.assert_not_terminated();
+    }
+
+    #[test]
+    fn delay_until_holds_what_comes_before_the_instant_and_passes_the_rest() {
+        let sch = TestScheduler::new();
+        let o = TimedObserver::new(&sch);
+        let at = sch.now() + ms(50);
+        cold(
+            &sch,
+            [
+                (ms(10), Next('a')),
+                (ms(30), Next('b')),
+                (ms(70), Next('c')),
+                (ms(80), Completed),
+            ],
+        )
+        .delay_until(at, sch.clone())
+        .subscribe_observer(o.clone());
+        sch.run();
+        o.assert_timeline(&[
+            (ms(50), Next('a')),
+            (ms(50), Next('b')),
+            (ms(70), Next('c')),
+            (ms(80), Completed),
+        ]);
+    }
+
+    #[test]
+    fn delay_until_an_early_completion_waits_for_the_instant() {
+        let sch = TestScheduler::new();
+        let o = TimedObserver::new(&sch);
+        let at = sch.now() + ms(40);
+        cold(&sch, [(ms(10), Next(1)), (ms(20), Completed)])
+            .delay_until(at, sch.clone())
+            .subscribe_observer(o.clone());
+        sch.run();
+        o.assert_timeline(&[(ms(40), Next(1)), (ms(40), Completed)]);
+        assert!(sch.is_empty());
     }
 }
