@@ -74,13 +74,13 @@ impl Widgets {
     /// Tells the pipeline what the text field now holds.
     fn label_changed(&self) {
         let text = self.label_text.borrow().clone();
-        self.label.observer().on_next(text);
+        self.label.on_next(text);
     }
 
     fn handle(&self, event: Event<'_>) {
         match event {
             Event::Press(click) => {
-                self.buttons.observer().on_next(click);
+                self.buttons.on_next(click);
                 if click == Click::Reset {
                     self.label_text.borrow_mut().clear();
                     self.label_changed();
@@ -114,8 +114,9 @@ fn main() {
     let buttons = PublishSubject::<Click>::new();
     let label = BehaviorSubject::new(String::new());
 
-    // What the screen shows. The subjects are the thread-safe kind, so what their
-    // subscribers capture must be `Send`: a `Mutex` rather than a `RefCell`.
+    // What the screen shows: every frame drawn. `combine_latest` keeps the handles of its
+    // sources' subscriptions, which must be `Send`, so the subjects are the thread-safe kind
+    // and what their subscribers capture is `Send` too: a `Mutex` rather than a `RefCell`.
     let screen = Arc::new(Mutex::new(Vec::<String>::new()));
     let drawn = screen.clone();
     let _ui = buttons

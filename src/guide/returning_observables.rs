@@ -5,11 +5,45 @@
 //! that a function that returns or takes an observable has to say which type it is. This
 //! chapter shows the ways, from the cheapest.
 //!
+//! ## Returning: `impl Subscribe<O, Item = T>`
+//!
+//! Subscribing is [`Subscribe<O>`](crate::Subscribe), generic over the caller's observer `O`,
+//! so a function that returns an observable takes the observer type as a parameter and
+//! returns `impl Subscribe<O, Item = T>` (a bare `impl Observable<Item = T>` could have
+//! operators added to it, but not be subscribed). The caller never writes `O`: it is inferred
+//! from the observer the result is subscribed with. No allocation, no virtual call.
+//!
+//! ```
+//! use rx::prelude::*;
+//! use rx::testing::TestObserver;
+//!
+//! /// The squares of the even numbers among the first `count`.
+//! fn even_squares<O: Observer<i32>>(count: usize) -> impl Subscribe<O, Item = i32> {
+//!     rx::source::range(0, count).filter(|v| v % 2 == 0).map(|v| v * v)
+//! }
+//!
+//! let observer = TestObserver::new();
+//! even_squares(7).subscribe_observer(observer.clone());
+//! observer.assert_values(&[0, 4, 16, 36]);
+//! observer.assert_completed();
+//!
+//! // Operators apply to the result as to any observable.
+//! let mut seen = Vec::new();
+//! even_squares(5).map(|v| v + 1).subscribe(|v| seen.push(v));
+//! assert_eq!(seen, [1, 5, 17]);
+//! ```
+//!
+//! The subscription handle's type is hidden with the rest; write
+//! `impl Subscribe<O, Item = T, Subscription: Send>` when the result is to be merged, zipped
+//! or boxed, which need the handle to be `Send`.
+//!
 //! ## Returning: name the type
 //!
-//! A closure's type has no name, but a function's does: a function item, or a closure that
-//! captures nothing, converts to a `fn` pointer, and the whole return type can be written out.
-//! No allocation, no virtual call.
+//! To keep an observable in a struct field, or to return one that does not depend on the
+//! observer, name its type. A closure's type has no name, but a function's does: a function
+//! item, or a closure that captures nothing, converts to a `fn` pointer, and the whole type
+//! can be written out. The types grow with the chain; a type alias keeps them readable (see
+//! `RunningAverage` below).
 //!
 //! ```
 //! use rx::operators::{Filter, Map};
@@ -17,8 +51,10 @@
 //! use rx::source::Range;
 //! use rx::testing::TestObserver;
 //!
-//! /// The squares of the even numbers among the first `count`.
-//! fn even_squares(count: usize) -> Map<Filter<Range<i32>, fn(&i32) -> bool>, fn(i32) -> i32> {
+//! /// What `even_squares` returns.
+//! type EvenSquares = Map<Filter<Range<i32>, fn(&i32) -> bool>, fn(i32) -> i32>;
+//!
+//! fn even_squares(count: usize) -> EvenSquares {
 //!     rx::source::range(0, count)
 //!         .filter((|v: &i32| v % 2 == 0) as fn(&i32) -> bool)
 //!         .map((|v: i32| v * v) as fn(i32) -> i32)
@@ -27,10 +63,7 @@
 //! let observer = TestObserver::new();
 //! even_squares(7).subscribe_observer(observer.clone());
 //! observer.assert_values(&[0, 4, 16, 36]);
-//! observer.assert_completed();
 //! ```
-//!
-//! The types grow with the chain; a type alias keeps the signature readable (below).
 //!
 //! ## Returning: box it
 //!
@@ -68,9 +101,9 @@
 //!
 //! ## Accepting: build on any observable
 //!
-//! A function that only adds operators takes any `S: Observable` and returns what it builds:
-//! the operators ask nothing more of their source until the result is subscribed, and the
-//! caller's chain stays one static type.
+//! A function that only adds operators takes any `S: Observable` and returns the operator
+//! struct it builds, with `impl FnMut` for the closure: the operators ask nothing more of their
+//! source until the result is subscribed, and the caller's chain stays one static type.
 //!
 //! ```
 //! use rx::operators::{Map, Scan};
@@ -79,23 +112,40 @@
 //!
 //! /// The sum and the number of the values so far.
 //! type Total = (f64, u32);
-//! /// What `running_average` returns.
-//! type RunningAverage<S> = Map<Scan<S, Total, fn(Total, f64) -> Total>, fn(Total) -> f64>;
 //!
 //! /// The running average of a sequence of numbers.
-//! fn running_average<S>(source: S) -> RunningAverage<S>
+//! fn running_average<S>(
+//!     source: S,
+//! ) -> Map<Scan<S, Total, impl FnMut(Total, f64) -> Total>, impl FnMut(Total) -> f64>
 //! where
 //!     S: Observable<Item = f64>,
 //! {
+//!     source
+//!         .scan((0.0, 0), |(sum, n), v| (sum + v, n + 1))
+//!         .map(|(sum, n)| sum / f64::from(n))
+//! }
+//!
+//! let observer = TestObserver::new();
+//! running_average(rx::source::from_iter([2.0, 4.0, 9.0])).subscribe_observer(observer.clone());
+//! observer.assert_values(&[2.0, 3.0, 5.0]);
+//!
+//! // With `fn` pointers instead, the type has a name, here an alias.
+//! type RunningAverage<S> = Map<Scan<S, Total, fn(Total, f64) -> Total>, fn(Total) -> f64>;
+//!
+//! fn running_average_named<S: Observable<Item = f64>>(source: S) -> RunningAverage<S> {
 //!     source
 //!         .scan((0.0, 0), (|(sum, n), v| (sum + v, n + 1)) as fn(Total, f64) -> Total)
 //!         .map((|(sum, n)| sum / f64::from(n)) as fn(Total) -> f64)
 //! }
 //!
 //! let observer = TestObserver::new();
-//! running_average(rx::source::from_iter([2.0, 4.0, 9.0])).subscribe_observer(observer.clone());
-//! observer.assert_values(&[2.0, 3.0, 5.0]);
+//! running_average_named(rx::source::from_iter([1.0, 3.0])).subscribe_observer(observer.clone());
+//! observer.assert_values(&[1.0, 2.0]);
 //! ```
+//!
+//! The two forms do not nest without a box: the closure types of `running_average` name its
+//! source type, so `running_average(even_squares(..))`, whose source names the observer, is a
+//! type that contains itself. Box one of the two.
 //!
 //! ## Accepting: subscribe to any observable
 //!

@@ -47,7 +47,31 @@
 //! that pushes into the subject it is called from has its value delivered after the current
 //! one (not inside it), and the first terminal notification wins — through whichever of the
 //! subject's observers it comes. The [module documentation](crate::subjects) gives the rules
-//! in full. Subjects are thread-safe: their observers must be `Send`.
+//! in full.
+//!
+//! The subjects of [`rx::subjects`](crate::subjects) are thread-safe, so their observers must
+//! be `Send`. [`rx::subjects::local`](crate::subjects::local) has the same four for one
+//! thread: no atomic operation on their path, and observers that may hold `Rc` and `RefCell`
+//! (a UI's widgets). Operators that keep their sources' subscription handles
+//! (`combine_latest`, `zip`, `merge`, ...) still need the thread-safe kind.
+//!
+//! ```
+//! use rx::prelude::*;
+//! use rx::subjects::local::PublishSubject;
+//! use std::cell::RefCell;
+//! use std::rc::Rc;
+//!
+//! let label = Rc::new(RefCell::new(String::new()));
+//! let clicks = PublishSubject::<()>::new();
+//! let target = label.clone();
+//! clicks
+//!     .observable()
+//!     .scan(0, |count, ()| count + 1)
+//!     .subscribe(move |count| *target.borrow_mut() = format!("{count} clicks"));
+//! clicks.on_next(());
+//! clicks.on_next(());
+//! assert_eq!(*label.borrow(), "2 clicks");
+//! ```
 //!
 //! ## Multicasting: one subscription, many subscribers
 //!

@@ -34,7 +34,7 @@ impl Marbles {
     ///
     /// # Panics
     ///
-    /// If the diagram is malformed (see the [syntax](self#syntax)), or has a `^`.
+    /// If the diagram is malformed (see the [syntax](crate::testing::marbles#syntax)), or has a `^`.
     #[doc(alias = "createColdObservable")]
     #[track_caller]
     pub fn cold(&self, diagram: &str) -> ColdObservable<char> {

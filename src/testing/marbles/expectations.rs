@@ -48,7 +48,7 @@ impl Marbles {
     /// A subscription diagram has only `-`, spaces, time progressions, groups, one `^` and
     /// one `!`; `^` takes a frame and `!` takes none, so `^--!` disposes at frame 3. Frames
     /// count from frame zero. After the `!`, the recording observer reports
-    /// [`is_disposed`](Observer::is_disposed); anything that still arrives is recorded, so
+    /// [`is_disposed`](crate::Observer::is_disposed); anything that still arrives is recorded, so
     /// an operator that emits after it was disposed fails the expectation.
     ///
     /// ```

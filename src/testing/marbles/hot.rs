@@ -39,7 +39,7 @@ impl Marbles {
     ///
     /// # Panics
     ///
-    /// If the diagram is malformed (see the [syntax](self#syntax)).
+    /// If the diagram is malformed (see the [syntax](crate::testing::marbles#syntax)).
     #[doc(alias = "createHotObservable")]
     #[track_caller]
     pub fn hot(&self, diagram: &str) -> HotObservable<char> {
@@ -181,7 +181,7 @@ impl<T> HotObservable<T> {
     }
 
     /// Runs the scheduler until no task is left, then asserts the subscriptions made, as
-    /// [`ColdObservable::assert_subscriptions`] does.
+    /// [`ColdObservable::assert_subscriptions`](crate::testing::marbles::ColdObservable::assert_subscriptions) does.
     ///
     /// ```
     /// use rx::prelude::*;

@@ -90,7 +90,7 @@
 //! operator subscribes to its sources, and lets go of them, when it should
 //! ([`ColdObservable::assert_subscriptions`]). A source unsubscribes when it delivers its
 //! terminal notification, when its subscription is disposed, or when it notices that its
-//! observer [is disposed](Observer::is_disposed) (it checks before and after every
+//! observer [is disposed](crate::Observer::is_disposed) (it checks before and after every
 //! notification).
 
 mod cold;

@@ -44,7 +44,7 @@ impl Marbles {
     }
 
     /// The timeline `diagram` stands for, values being its characters: what
-    /// [`Expectation::to_be`] compares with. Times count from `^`, or from the start.
+    /// [`Expectation::to_be`](crate::testing::marbles::Expectation::to_be) compares with. Times count from `^`, or from the start.
     ///
     /// ```
     /// use rx::Notification::{Completed, Next};
