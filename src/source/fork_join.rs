@@ -74,7 +74,10 @@ mod tests {
         let sch = TestScheduler::new();
         let o = TimedObserver::new(&sch);
         fork_join((
-            cold(&sch, [(ms(10), Next(1)), (ms(30), Next(2)), (ms(50), Completed)]),
+            cold(
+                &sch,
+                [(ms(10), Next(1)), (ms(30), Next(2)), (ms(50), Completed)],
+            ),
             cold(&sch, [(ms(20), Next('x')), (ms(40), Completed)]),
         ))
         .subscribe_observer(o.clone());
