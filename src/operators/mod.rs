@@ -16,6 +16,7 @@ mod buffer_with_time_or_count;
 mod combine_core;
 mod combine_latest;
 mod combine_slots;
+mod combine_vec;
 mod concat_all;
 mod concat_map;
 mod concat_with;
@@ -120,6 +121,10 @@ pub use buffer_with_time::{BufferWithTime, BufferWithTimeObserver};
 pub use buffer_with_time_or_count::{BufferWithTimeOrCount, BufferWithTimeOrCountObserver};
 pub use combine_core::{CombineSubscription, CombineWithObserver};
 pub use combine_latest::{CombineLatest, CombineLatestObserver, CombineLatestWith, LatestSlot};
+pub use combine_vec::{
+    CombineAll, CombineAllObserver, CombineLatestAll, ForkJoinAll, LastValues, LatestValues,
+    PairedValues, VecSlot, VecSlots, ZipAll,
+};
 pub use concat_all::ConcatAll;
 pub use concat_map::{ConcatMap, Deferred, Projection};
 pub use concat_with::{ConcatWith, ConcatWithObserver, ConcatWithSubscription, ConcatWithTail};

@@ -5,11 +5,13 @@
 
 mod amb;
 mod combine_latest;
+mod combine_latest_all;
 mod concat;
 mod create;
 mod defer;
 mod empty;
 mod fork_join;
+mod fork_join_all;
 mod from_fn;
 mod from_iter;
 mod interval;
@@ -21,6 +23,7 @@ mod throw;
 mod timer;
 mod timer_at;
 mod zip;
+mod zip_all;
 
 pub use crate::interop::driver::PollSubscription;
 pub use crate::interop::from_future::{
@@ -30,11 +33,13 @@ pub use crate::interop::from_future::{
 pub use crate::interop::from_stream::{FromStream, from_stream};
 pub use amb::{Amb, amb};
 pub use combine_latest::combine_latest;
+pub use combine_latest_all::combine_latest_all;
 pub use concat::{Concat, ConcatObserver, ConcatSubscription, concat};
 pub use create::{Create, CreateOwned, Emitter, OwnedEmitter, create, create_owned};
 pub use defer::{Defer, defer};
 pub use empty::{Empty, empty};
 pub use fork_join::fork_join;
+pub use fork_join_all::fork_join_all;
 pub use from_fn::{FromFn, from_fn};
 pub use from_iter::{FromIter, from_iter};
 pub use interval::{Interval, interval};
@@ -46,3 +51,4 @@ pub use throw::{Throw, throw};
 pub use timer::{Timer, timer};
 pub use timer_at::{TimerAt, timer_at};
 pub use zip::zip;
+pub use zip_all::zip_all;

@@ -1,0 +1,360 @@
+//! [`fork_join_all`](crate::source::fork_join_all),
+//! [`combine_latest_all`](crate::source::combine_latest_all) and
+//! [`zip_all`](crate::source::zip_all): the engine of `combine_core`, over a `Vec` of
+//! sources of one type instead of a tuple.
+//!
+//! The slots are a `Vec`, and each source's observer knows its index at run time. The
+//! engine stores a source's handle in "slot 0" of its slots; here that is whichever slot the
+//! cursor points at, and the cursor is moved, under the engine's lock, before each source's
+//! handle is stored. Only the subscribing thread moves it, so the engine needs no change
+//! for slots it cannot index at compile time. What each operator does with a value or a
+//! completion is a [`Kind`]; counters of slots still missing a value, and of finished
+//! slots, keep every decision but the making of a row O(1).
+
+use super::combine_core::{CombineSubscription, Core, Step};
+use super::combine_slots::{Buffer, Handle, Slot, SlotAt, Slots};
+use crate::Error;
+use crate::observable::{Observable, Subscribe};
+use crate::observer::Observer;
+use crate::subscription::Subscription;
+use crate::sync::Arc;
+use std::collections::VecDeque;
+use std::fmt;
+use std::marker::PhantomData;
+
+/// Combines a `Vec` of observables of one type into `Vec`s of their values; built by
+/// [`fork_join_all`](crate::source::fork_join_all),
+/// [`combine_latest_all`](crate::source::combine_latest_all) and
+/// [`zip_all`](crate::source::zip_all), whose `K` says how.
+#[must_use = "observables do nothing unless subscribed"]
+pub struct CombineAll<'a, S, K> {
+    sources: Vec<S>,
+    _kind: PhantomData<(K, &'a ())>,
+}
+
+impl<S, K> CombineAll<'_, S, K> {
+    pub(crate) fn new(sources: Vec<S>) -> Self {
+        CombineAll {
+            sources,
+            _kind: PhantomData,
+        }
+    }
+}
+
+impl<S: Clone, K> Clone for CombineAll<'_, S, K> {
+    fn clone(&self) -> Self {
+        CombineAll::new(self.sources.clone())
+    }
+}
+
+impl<S: fmt::Debug, K> fmt::Debug for CombineAll<'_, S, K> {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        f.debug_struct("CombineAll")
+            .field("sources", &self.sources)
+            .field("kind", &std::any::type_name::<K>())
+            .finish()
+    }
+}
+
+/// [`fork_join_all`](crate::source::fork_join_all): the last value of each, once all have
+/// completed.
+#[doc(alias = "forkJoin")]
+pub type ForkJoinAll<'a, S> = CombineAll<'a, S, LastValues>;
+/// [`combine_latest_all`](crate::source::combine_latest_all): the latest value of each,
+/// whenever one emits.
+#[doc(alias = "combineLatest")]
+pub type CombineLatestAll<'a, S> = CombineAll<'a, S, LatestValues>;
+/// [`zip_all`](crate::source::zip_all): the `n`th value of each.
+#[doc(alias = "zip")]
+pub type ZipAll<'a, S> = CombineAll<'a, S, PairedValues>;
+
+/// One source's part of the shared state.
+pub struct VecSlot<'a, T> {
+    /// The last or latest value (fork_join, combine_latest).
+    value: Option<T>,
+    /// Values waiting for their row (zip).
+    queue: VecDeque<T>,
+    done: bool,
+    handle: Option<Handle<'a>>,
+}
+
+/// The slots of a [`CombineAll`] subscription.
+pub struct VecSlots<'a, T> {
+    slots: Vec<VecSlot<'a, T>>,
+    /// The slot whose handle is stored next.
+    cursor: usize,
+    /// Slots with no value (no latest value, or an empty queue).
+    missing: usize,
+    /// Slots whose source has completed.
+    finished: usize,
+}
+
+impl<'a, T> Slot<'a> for VecSlot<'a, T> {
+    fn handle(&mut self) -> &mut Option<Handle<'a>> {
+        &mut self.handle
+    }
+}
+
+impl<'a, T> Slots for VecSlots<'a, T> {
+    fn dispose(&mut self) {
+        for slot in &mut self.slots {
+            if let Some(handle) = slot.handle.take() {
+                handle.dispose();
+            }
+        }
+    }
+}
+
+impl<'a, T> SlotAt<0> for VecSlots<'a, T> {
+    type Slot = VecSlot<'a, T>;
+
+    fn at(&mut self) -> &mut VecSlot<'a, T> {
+        &mut self.slots[self.cursor]
+    }
+}
+
+impl<T> fmt::Debug for VecSlots<'_, T> {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        f.debug_struct("VecSlots")
+            .field("len", &self.slots.len())
+            .field("missing", &self.missing)
+            .field("finished", &self.finished)
+            .finish()
+    }
+}
+
+impl<T> fmt::Debug for VecSlot<'_, T> {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        f.debug_struct("VecSlot")
+            .field("done", &self.done)
+            .finish_non_exhaustive()
+    }
+}
+
+/// What a [`CombineAll`] does with each notification of a source: [`LastValues`],
+/// [`LatestValues`] or [`PairedValues`].
+pub(crate) trait Kind<T> {
+    /// A value from source `i`; returns whether the sequence completes, and what replaced
+    /// value to drop once the lock is released.
+    fn next(
+        slots: &mut VecSlots<'_, T>,
+        i: usize,
+        value: T,
+        rows: &mut Buffer<Vec<T>>,
+    ) -> (bool, Option<T>);
+    /// Source `i` completed: whether the sequence completes.
+    fn completed(slots: &mut VecSlots<'_, T>, i: usize, rows: &mut Buffer<Vec<T>>) -> bool;
+}
+
+/// How [`fork_join_all`](crate::source::fork_join_all) combines.
+#[derive(Debug)]
+pub enum LastValues {}
+/// How [`combine_latest_all`](crate::source::combine_latest_all) combines.
+#[derive(Debug)]
+pub enum LatestValues {}
+/// How [`zip_all`](crate::source::zip_all) combines.
+#[derive(Debug)]
+pub enum PairedValues {}
+
+fn replace<T>(slots: &mut VecSlots<'_, T>, i: usize, value: T) -> Option<T> {
+    let previous = slots.slots[i].value.replace(value);
+    if previous.is_none() {
+        slots.missing -= 1;
+    }
+    previous
+}
+
+impl<T> Kind<T> for LastValues {
+    fn next(
+        slots: &mut VecSlots<'_, T>,
+        i: usize,
+        value: T,
+        _: &mut Buffer<Vec<T>>,
+    ) -> (bool, Option<T>) {
+        (false, replace(slots, i, value))
+    }
+
+    fn completed(slots: &mut VecSlots<'_, T>, i: usize, rows: &mut Buffer<Vec<T>>) -> bool {
+        if slots.slots[i].value.is_none() {
+            return true;
+        }
+        if slots.finished == slots.slots.len() {
+            let row = slots
+                .slots
+                .iter_mut()
+                .filter_map(|s| s.value.take())
+                .collect();
+            rows.push(row);
+            return true;
+        }
+        false
+    }
+}
+
+impl<T: Clone> Kind<T> for LatestValues {
+    fn next(
+        slots: &mut VecSlots<'_, T>,
+        i: usize,
+        value: T,
+        rows: &mut Buffer<Vec<T>>,
+    ) -> (bool, Option<T>) {
+        let previous = replace(slots, i, value);
+        if slots.missing == 0 {
+            let row = slots.slots.iter().filter_map(|s| s.value.clone()).collect();
+            rows.push(row);
+        }
+        (false, previous)
+    }
+
+    fn completed(slots: &mut VecSlots<'_, T>, i: usize, _: &mut Buffer<Vec<T>>) -> bool {
+        slots.slots[i].value.is_none() || slots.finished == slots.slots.len()
+    }
+}
+
+impl<T> Kind<T> for PairedValues {
+    fn next(
+        slots: &mut VecSlots<'_, T>,
+        i: usize,
+        value: T,
+        rows: &mut Buffer<Vec<T>>,
+    ) -> (bool, Option<T>) {
+        let slot = &mut slots.slots[i];
+        if slot.queue.is_empty() {
+            slots.missing -= 1;
+        }
+        slot.queue.push_back(value);
+        if slots.missing == 0 {
+            let mut row = Vec::with_capacity(slots.slots.len());
+            let mut exhausted = false;
+            for slot in &mut slots.slots {
+                row.extend(slot.queue.pop_front());
+                if slot.queue.is_empty() {
+                    slots.missing += 1;
+                    // A finished source whose last value this row took: no row can follow.
+                    exhausted |= slot.done;
+                }
+            }
+            rows.push(row);
+            return (exhausted, None);
+        }
+        (false, None)
+    }
+
+    fn completed(slots: &mut VecSlots<'_, T>, i: usize, _: &mut Buffer<Vec<T>>) -> bool {
+        // A finished source with nothing left queued can never make another row.
+        slots.slots[i].queue.is_empty() || slots.slots.iter().any(|s| s.done && s.queue.is_empty())
+    }
+}
+
+/// The observer [`CombineAll`] subscribes to each of its sources.
+pub struct CombineAllObserver<'a, T, O, K> {
+    core: Arc<Core<VecSlots<'a, T>, Vec<T>, O>>,
+    index: usize,
+    _kind: PhantomData<fn() -> K>,
+}
+
+impl<'a, T, O, K> Observer<T> for CombineAllObserver<'a, T, O, K>
+where
+    O: Observer<Vec<T>>,
+    K: Kind<T>,
+{
+    fn on_next(&mut self, value: T) {
+        let i = self.index;
+        self.core.update(|slots, rows| {
+            let (complete, garbage) = K::next(slots, i, value, rows);
+            let step = if complete {
+                Step::Complete
+            } else {
+                Step::Continue
+            };
+            (step, garbage)
+        });
+    }
+
+    fn on_error(self, error: Error) {
+        self.core.update(|_, _| (Step::Fail(error), ()));
+    }
+
+    fn on_completed(self) {
+        let i = self.index;
+        self.core.update(|slots, rows| {
+            slots.slots[i].done = true;
+            slots.finished += 1;
+            let step = if K::completed(slots, i, rows) {
+                Step::Complete
+            } else {
+                Step::Continue
+            };
+            (step, ())
+        });
+    }
+
+    #[inline]
+    fn is_disposed(&self) -> bool {
+        self.core.is_stopped()
+    }
+}
+
+impl<T, O, K> fmt::Debug for CombineAllObserver<'_, T, O, K> {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        f.debug_struct("CombineAllObserver")
+            .field("source", &self.index)
+            .finish_non_exhaustive()
+    }
+}
+
+impl<S: Observable, K> Observable for CombineAll<'_, S, K> {
+    type Item = Vec<S::Item>;
+}
+
+impl<'a, S, K, O> Subscribe<O> for CombineAll<'a, S, K>
+where
+    S: Subscribe<CombineAllObserver<'a, <S as Observable>::Item, O, K>>,
+    <S as Subscribe<CombineAllObserver<'a, <S as Observable>::Item, O, K>>>::Subscription:
+        Send + 'a,
+    K: Kind<<S as Observable>::Item>,
+    O: Observer<Vec<<S as Observable>::Item>>,
+{
+    type Subscription = CombineSubscription<VecSlots<'a, S::Item>, Vec<S::Item>, O>;
+
+    fn subscribe_observer(self, observer: O) -> Self::Subscription {
+        let n = self.sources.len();
+        let slots = VecSlots {
+            slots: (0..n)
+                .map(|_| VecSlot {
+                    value: None,
+                    queue: VecDeque::new(),
+                    done: false,
+                    handle: None,
+                })
+                .collect(),
+            cursor: 0,
+            missing: n,
+            finished: 0,
+        };
+        let core = Arc::new(Core::new(slots, observer));
+        if n == 0 {
+            // Nothing can ever be combined.
+            core.update(|_, _| (Step::Complete, ()));
+        }
+        for (index, source) in self.sources.into_iter().enumerate() {
+            // A source that ended the sequence inside its `subscribe` spares the rest.
+            if core.is_stopped() {
+                break;
+            }
+            let handle = source.subscribe_observer(CombineAllObserver {
+                core: core.clone(),
+                index,
+                _kind: PhantomData,
+            });
+            if !handle.is_disposed() {
+                core.update(|slots, _| {
+                    slots.cursor = index;
+                    (Step::Continue, ())
+                });
+                core.set_handle::<0, _>(handle);
+            }
+        }
+        CombineSubscription::new(core)
+    }
+}
