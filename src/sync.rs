@@ -161,3 +161,8 @@ fn take_mut<T>(slot: &mut T, f: impl FnOnce(T) -> T) {
         std::ptr::write(slot, f(old));
     }
 }
+
+#[cfg(loom)]
+pub(crate) use loom::sync::atomic::AtomicPtr;
+#[cfg(not(loom))]
+pub(crate) use std::sync::atomic::AtomicPtr;
