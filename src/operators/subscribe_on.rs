@@ -38,6 +38,7 @@ where
     type Subscription =
         SubscribeOnSubscription<S::Subscription, <Sch::Worker as Worker>::TaskHandle>;
 
+    #[inline]
     fn subscribe_observer(self, observer: O) -> Self::Subscription {
         // The worker handle is not kept: once the task has run, nothing here holds the worker,
         // so a thread-backed worker can end.
@@ -57,26 +58,41 @@ where
                 mode: Mode::Direct(upstream),
             };
         }
-        let slot = Arc::new(Slot {
-            disposed: AtomicBool::new(false),
-            upstream: Mutex::new(None),
-        });
-        let task_slot = slot.clone();
-        let task = worker.schedule(move || {
-            if let Some((source, observer)) = parts.take()
-                && !task_slot.is_disposed()
-            {
-                let upstream = source.subscribe_observer(SubscribeOnObserver {
-                    observer,
-                    slot: Some(task_slot.clone()),
-                });
-                task_slot.set(upstream);
-            }
-            Reschedule::Done
-        });
-        SubscribeOnSubscription {
-            mode: Mode::Scheduled { task, slot },
+        schedule_subscription(&worker, parts)
+    }
+}
+
+/// The path through a task, apart so that the inline one stays small enough to inline.
+#[inline(never)]
+fn schedule_subscription<W, S, O>(
+    worker: &W,
+    mut parts: Option<(S, O)>,
+) -> SubscribeOnSubscription<S::Subscription, W::TaskHandle>
+where
+    W: Worker,
+    S: Subscribe<SubscribeOnObserver<O>> + Send + 'static,
+    S::Subscription: Send + 'static,
+    O: Observer<<S as Observable>::Item> + Send + 'static,
+{
+    let slot = Arc::new(Slot {
+        disposed: AtomicBool::new(false),
+        upstream: Mutex::new(None),
+    });
+    let task_slot = slot.clone();
+    let task = worker.schedule(move || {
+        if let Some((source, observer)) = parts.take()
+            && !task_slot.is_disposed()
+        {
+            let upstream = source.subscribe_observer(SubscribeOnObserver {
+                observer,
+                slot: Some(task_slot.clone()),
+            });
+            task_slot.set(upstream);
         }
+        Reschedule::Done
+    });
+    SubscribeOnSubscription {
+        mode: Mode::Scheduled { task, slot },
     }
 }
 

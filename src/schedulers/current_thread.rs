@@ -122,10 +122,7 @@ impl LazyCore {
         if !current.is_null() {
             return current;
         }
-        let made = Arc::into_raw(Arc::new(Core {
-            disposed: AtomicBool::new(false),
-        }))
-        .cast_mut();
+        let made = Arc::into_raw(spare_core()).cast_mut();
         match self
             .0
             .compare_exchange(ptr::null_mut(), made, Ordering::AcqRel, Ordering::Acquire)
@@ -167,9 +164,44 @@ impl Drop for LazyCore {
         let core = self.0.load(Ordering::Acquire);
         if !core.is_null() {
             // SAFETY: the count this pointer owns, released once.
-            drop(unsafe { Arc::from_raw(core) });
+            keep_core(unsafe { Arc::from_raw(core) });
         }
     }
+}
+
+#[cfg(not(loom))]
+thread_local! {
+    /// A core no one holds any more, kept for the next worker on this thread that needs one:
+    /// a worker cloned for one nested `schedule` and then dropped is the common case, and
+    /// reusing its core saves an allocation and a free each time.
+    static SPARE: LocalCell<Option<Arc<Core>>> = const { LocalCell::new(None) };
+}
+
+/// A core to make a worker's state from: this thread's spare, or a new one.
+fn spare_core() -> Arc<Core> {
+    #[cfg(not(loom))]
+    if let Ok(Some(core)) = SPARE.try_with(LocalCell::take) {
+        return core;
+    }
+    Arc::new(Core {
+        disposed: AtomicBool::new(false),
+    })
+}
+
+/// Releases a count of a core; the last one, with no other handle and no task holding it,
+/// becomes the thread's spare, reset. Its address may then name another worker, which is why
+/// tasks are told apart by the core they hold alive, never by an address kept past it.
+/// Out of line: a worker that never made its core only tests for null when it drops.
+#[inline(never)]
+fn keep_core(mut core: Arc<Core>) {
+    #[cfg(not(loom))]
+    if let Some(unique) = Arc::get_mut(&mut core) {
+        *unique.disposed.get_mut() = false;
+        // On a thread that is exiting the spare is gone: the core is freed instead.
+        let _ = SPARE.try_with(move |spare| spare.set(Some(core)));
+        return;
+    }
+    drop(core);
 }
 
 /// A trampoline's tasks keep nothing else going: there is nothing to release.
@@ -770,6 +802,63 @@ mod tests {
     }
 
     #[test]
+    fn tasks_due_now_run_in_order_around_timed_ones() {
+        let log = Log::default();
+        let worker = CurrentThread.worker();
+        let (w, l) = (worker.clone(), log.clone());
+        let past = Instant::now() - Duration::from_secs(1);
+        worker.schedule(move || {
+            // Scheduled now with nothing timed queued: ready, first-in first-out, and ahead
+            // of a timed task scheduled after them even with a due time already past.
+            w.schedule(push(&l, 1));
+            w.schedule(push(&l, 2));
+            w.schedule_at(past, push(&l, 3));
+            // Once a timed task is queued, a task due now is ordered by the clock: after the
+            // one due in the past, before one due later.
+            w.schedule_at(Instant::now() + Duration::from_millis(2), push(&l, 7));
+            w.schedule(push(&l, 4));
+            let (w2, l2) = (w.clone(), l.clone());
+            let mut runs = 0;
+            w.schedule(move || {
+                runs += 1;
+                l2.lock().unwrap().push(4 + runs);
+                // A zero delay queues it again behind what is due now, without waiting.
+                if runs == 1 {
+                    w2.schedule(push(&l2, 100));
+                    Reschedule::After(Duration::ZERO)
+                } else {
+                    Reschedule::Done
+                }
+            });
+            Reschedule::Done
+        });
+        assert_eq!(*log.lock().unwrap(), [1, 2, 3, 4, 5, 100, 6, 7]);
+    }
+
+    #[test]
+    fn the_owner_task_rescheduling_at_once_loops_without_the_queue() {
+        let log = Log::default();
+        let worker = CurrentThread.worker();
+        let (w, l) = (worker.clone(), log.clone());
+        let mut n = 0;
+        worker.schedule(move || {
+            n += 1;
+            l.lock().unwrap().push(n);
+            if n == 2 {
+                // Queued while the owner's task runs: it runs before the owner's next run,
+                // which was asked for after it.
+                w.schedule(push(&l, 10));
+            }
+            if n < 4 {
+                Reschedule::After(Duration::ZERO)
+            } else {
+                Reschedule::Done
+            }
+        });
+        assert_eq!(*log.lock().unwrap(), [1, 2, 10, 3, 4]);
+    }
+
+    #[test]
     fn cancelled_and_disposed_tasks_do_not_run() {
         let log = Log::default();
         let (a, b) = (CurrentThread.worker(), CurrentThread.worker());
@@ -821,6 +910,22 @@ mod tests {
         fresh.schedule(push(&log, 2));
         assert_eq!(fresh.run_now(|| 3), None);
         assert!(log.lock().unwrap().is_empty());
+    }
+
+    #[test]
+    fn a_reused_core_starts_fresh() {
+        let log = Log::default();
+        for round in 0..3 {
+            let worker = CurrentThread.worker();
+            let clone = worker.clone();
+            assert!(!clone.is_disposed(), "round {round}");
+            clone.schedule(push(&log, round));
+            // Disposed, then dropped: the core this thread keeps for the next worker must
+            // not carry the disposal over.
+            worker.dispose();
+            assert!(clone.is_disposed());
+        }
+        assert_eq!(*log.lock().unwrap(), [0, 1, 2]);
     }
 
     #[test]
@@ -928,7 +1033,7 @@ mod loom_tests {
             let racers: Vec<_> = (0..2)
                 .map(|_| {
                     let worker = worker.clone();
-                    thread::spawn(move || worker.clone())
+                    thread::spawn(move || CurrentThreadWorker::clone(&worker))
                 })
                 .collect();
             let clones: Vec<CurrentThreadWorker> =
@@ -946,7 +1051,7 @@ mod loom_tests {
         loom::model(|| {
             let worker = Arc::new(CurrentThread.worker());
             let w = worker.clone();
-            let cloner = thread::spawn(move || w.clone());
+            let cloner = thread::spawn(move || CurrentThreadWorker::clone(&w));
             worker.dispose();
             let clone = cloner.join().unwrap();
             assert!(clone.is_disposed());

@@ -201,7 +201,7 @@ fn run_case(case: &str, iters: u64) -> Result<(), String> {
                 .subscribe(sink);
         }),
         "interval_take3_immediate" => run_op(iters, || {
-            interval(black_box(Duration::from_nanos(1)), Immediate)
+            interval(black_box(Duration::ZERO), Immediate)
                 .take(3)
                 .subscribe(sink);
         }),

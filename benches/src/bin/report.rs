@@ -22,6 +22,8 @@ const SCHEDULER_TARGET: f64 = 2.0;
 /// the same machine code measures up to this far apart (cases 1 and 2, or the hand-written,
 /// rx and rxRust versions of a pipeline the compiler folds into the same instructions).
 const NOISE_NS: f64 = 0.5;
+/// Below this gap rx and the best peer count as tied.
+const PEER_TIE_NS: f64 = 0.3;
 /// A hand-written twin faster than this is the harness floor: a pipeline folded away.
 const FLOOR_NS: f64 = 2.0;
 
@@ -553,6 +555,50 @@ impl<'a> Suite<'a> {
                 r.reference.number,
                 format_ratio(r.ratio("rx", "rxrust"))
             ))
+        );
+
+        // At or under the best peer: RPP (same kind of machine, not this run) or rxRust Local.
+        let peers: Vec<(&Row, f64, f64, &str)> = self
+            .rows
+            .iter()
+            .filter_map(|r| {
+                let rx = r.cell("rx").median_ns?;
+                let rpp = r.reference.rpp_ns.map(|ns| (ns, "RPP"));
+                let rxrust = r.cell("rxrust").median_ns.map(|ns| (ns, "rxRust"));
+                let (best, name) = [rpp, rxrust]
+                    .into_iter()
+                    .flatten()
+                    .min_by(|a, b| a.0.total_cmp(&b.0))?;
+                Some((r, rx, best, name))
+            })
+            .collect();
+        let above: Vec<&(&Row, f64, f64, &str)> = peers
+            .iter()
+            .filter(|(_, rx, best, _)| rx - best >= PEER_TIE_NS)
+            .collect();
+        let _ = writeln!(
+            md,
+            "- **At or under the best peer** (RPP's figure or rxRust `Local`; gaps under \
+             {PEER_TIE_NS} ns count as ties): {} of {}{}.",
+            peers.len() - above.len(),
+            peers.len(),
+            if above.is_empty() {
+                String::new()
+            } else {
+                format!(
+                    "; above it: {}",
+                    above
+                        .iter()
+                        .map(|(r, rx, best, name)| format!(
+                            "{} ({} against {name} {})",
+                            r.reference.number,
+                            format_ns(*rx),
+                            format_ns(*best)
+                        ))
+                        .collect::<Vec<_>>()
+                        .join(", ")
+                )
+            }
         );
 
         // The immediate scheduler within 2x of hand-written.
