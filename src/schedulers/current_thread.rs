@@ -193,7 +193,9 @@ fn spare_core() -> Arc<Core> {
 /// tasks are told apart by the core they hold alive, never by an address kept past it.
 /// Out of line: a worker that never made its core only tests for null when it drops.
 #[inline(never)]
-fn keep_core(mut core: Arc<Core>) {
+fn keep_core(core: Arc<Core>) {
+    #[cfg(not(loom))]
+    let mut core = core;
     #[cfg(not(loom))]
     if let Some(unique) = Arc::get_mut(&mut core) {
         *unique.disposed.get_mut() = false;
@@ -495,13 +497,19 @@ impl CurrentThreadWorker {
                     let Some(next) = cell.run() else {
                         continue;
                     };
+                    // Decided before the queue is borrowed: nothing may drop a task (whose
+                    // captures may schedule) while it is.
+                    let due = match next {
+                        Reschedule::Done => continue,
+                        Reschedule::After(delay) if delay.is_zero() => None,
+                        Reschedule::After(delay) => Some(Instant::now() + delay),
+                        Reschedule::At(due) => Some(due),
+                    };
                     QUEUE.with(|q| {
                         let mut q = q.borrow_mut();
-                        match next {
-                            Reschedule::Done => return,
-                            Reschedule::After(delay) if delay.is_zero() => q.push_now(cell),
-                            Reschedule::After(delay) => q.push_timed(Instant::now() + delay, cell),
-                            Reschedule::At(due) => q.push_timed(due, cell),
+                        match due {
+                            None => q.push_now(cell),
+                            Some(due) => q.push_timed(due, cell),
                         }
                         HOT.with(|h| h.queued.set(h.queued.get() + 1));
                     });
