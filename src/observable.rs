@@ -700,9 +700,10 @@ pub trait ObservableExt: Observable + Sized {
     ///
     /// # Performance
     ///
-    /// Holds up to `count` values in a ring buffer (a `VecDeque`). It is allocated on the
-    /// first value with room for all `count` (for a window above 1024 values it grows as
-    /// values arrive instead) and never reallocates once full. No lock.
+    /// `take_last(1)` keeps the latest value in place and allocates nothing. A larger window
+    /// holds up to `count` values in a ring buffer (a `VecDeque`), allocated once, on the
+    /// first value, with room for all `count` (for a window above 1024 values it grows as
+    /// values arrive instead), and never reallocated once full. No lock.
     fn take_last(self, count: usize) -> TakeLast<Self> {
         TakeLast::new(self, count)
     }

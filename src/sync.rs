@@ -551,3 +551,7 @@ impl<T> RoleCell<T> for std::cell::UnsafeCell<T> {
         f(self.get())
     }
 }
+#[cfg(loom)]
+pub(crate) use loom::sync::atomic::AtomicPtr;
+#[cfg(not(loom))]
+pub(crate) use std::sync::atomic::AtomicPtr;

@@ -61,7 +61,9 @@ impl<T, O: Observer<Vec<T>>> Observer<T> for BufferObserver<O, T> {
     #[inline]
     fn on_next(&mut self, value: T) {
         if self.buffer.capacity() == 0 {
-            self.buffer.reserve_exact(self.count.min(MAX_PREALLOCATED));
+            // A fresh `Vec` of the right size: one call to the allocator, where growing the
+            // empty one goes through `reserve`'s general path.
+            self.buffer = Vec::with_capacity(self.count.min(MAX_PREALLOCATED));
         }
         self.buffer.push(value);
         if self.buffer.len() == self.count {

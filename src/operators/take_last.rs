@@ -41,8 +41,7 @@ where
     fn subscribe_observer(self, observer: O) -> Self::Subscription {
         self.source.subscribe_observer(TakeLastObserver {
             observer,
-            count: self.count,
-            window: VecDeque::new(),
+            window: Window::new(self.count),
         })
     }
 }
@@ -51,23 +50,48 @@ where
 #[derive(Debug)]
 pub struct TakeLastObserver<O, T> {
     observer: O,
-    count: usize,
-    /// The latest `count` values at most, oldest first.
-    window: VecDeque<T>,
+    window: Window<T>,
+}
+
+/// The latest values, oldest first.
+#[derive(Debug)]
+enum Window<T> {
+    /// `take_last(0)`: nothing is kept.
+    None,
+    /// `take_last(1)`, the common case: the latest value in place, no allocation.
+    One(Option<T>),
+    /// The latest `count` values at most, in a buffer allocated once, on the first value.
+    Many { count: usize, values: VecDeque<T> },
+}
+
+impl<T> Window<T> {
+    fn new(count: usize) -> Self {
+        match count {
+            0 => Window::None,
+            1 => Window::One(None),
+            count => Window::Many {
+                count,
+                values: VecDeque::new(),
+            },
+        }
+    }
 }
 
 impl<T, O: Observer<T>> Observer<T> for TakeLastObserver<O, T> {
     #[inline]
     fn on_next(&mut self, value: T) {
-        if self.window.len() == self.count {
-            if self.count == 0 {
-                return;
+        match &mut self.window {
+            Window::None => {}
+            Window::One(latest) => *latest = Some(value),
+            Window::Many { count, values } => {
+                if values.len() == *count {
+                    values.pop_front();
+                } else if values.capacity() == 0 {
+                    *values = VecDeque::with_capacity((*count).min(MAX_RESERVED));
+                }
+                values.push_back(value);
             }
-            self.window.pop_front();
-        } else if self.window.capacity() == 0 {
-            self.window.reserve_exact(self.count.min(MAX_RESERVED));
         }
-        self.window.push_back(value);
     }
 
     #[inline]
@@ -77,13 +101,25 @@ impl<T, O: Observer<T>> Observer<T> for TakeLastObserver<O, T> {
         self.observer.on_error(error)
     }
 
+    #[inline]
     fn on_completed(self) {
         let mut observer = self.observer;
-        for value in self.window {
-            if observer.is_disposed() {
-                return;
+        match self.window {
+            Window::None | Window::One(None) => {}
+            Window::One(Some(value)) => {
+                if observer.is_disposed() {
+                    return;
+                }
+                observer.on_next(value);
             }
-            observer.on_next(value);
+            Window::Many { values, .. } => {
+                for value in values {
+                    if observer.is_disposed() {
+                        return;
+                    }
+                    observer.on_next(value);
+                }
+            }
         }
         if !observer.is_disposed() {
             observer.on_completed();
@@ -102,7 +138,6 @@ mod tests {
     use crate::source::{create, empty, from_iter, throw};
     use crate::testing::TestObserver;
     use crate::{Error, Notification};
-    use std::collections::VecDeque;
 
     #[test]
     fn emits_the_last_values_on_completion() {
@@ -151,16 +186,49 @@ mod tests {
         let o = TestObserver::new();
         let mut take_last = super::TakeLastObserver {
             observer: o.clone(),
-            count: 3,
-            window: VecDeque::new(),
+            window: super::Window::new(3),
         };
         for v in 0..100 {
             take_last.on_next(v);
         }
-        assert_eq!(take_last.window.capacity(), 3);
+        let super::Window::Many { values, .. } = &take_last.window else {
+            panic!("a window of 3 keeps a buffer");
+        };
+        assert_eq!(values.capacity(), 3);
         take_last.on_completed();
         o.assert_values(&[97, 98, 99]);
         o.assert_completed();
+    }
+
+    #[test]
+    fn take_last_one_keeps_the_latest_in_place() {
+        let o = TestObserver::new();
+        let mut take_last = super::TakeLastObserver {
+            observer: o.clone(),
+            window: super::Window::new(1),
+        };
+        for v in 0..10 {
+            take_last.on_next(v);
+        }
+        assert!(matches!(take_last.window, super::Window::One(Some(9))));
+        take_last.on_completed();
+        o.assert_notifications(&[Notification::Next(9), Notification::Completed]);
+
+        let o = TestObserver::<i32>::new();
+        empty().take_last(1).subscribe_observer(o.clone());
+        o.assert_notifications(&[Notification::Completed]);
+
+        // Disposed before the completion: the kept value is not delivered.
+        let o = TestObserver::new();
+        let probe = o.clone();
+        create(move |mut e| {
+            e.on_next(1);
+            probe.dispose();
+            e.on_completed();
+        })
+        .take_last(1)
+        .subscribe_observer(o.clone());
+        o.assert_notifications(&[]);
     }
 
     #[test]

@@ -4,13 +4,12 @@ use super::cell::{Cell, CellHeader, new_cell};
 use super::immediate::sleep_until;
 use super::{Reschedule, Scheduler, Task, Worker};
 use crate::subscription::Subscription;
-use crate::sync::{Arc, AtomicBool, Ordering};
-use std::cell::RefCell;
+use crate::sync::{Arc, AtomicBool, AtomicPtr, Ordering};
+use std::cell::{Cell as LocalCell, RefCell};
 use std::cmp::Ordering as CmpOrdering;
-use std::collections::BinaryHeap;
+use std::collections::{BinaryHeap, VecDeque};
 use std::fmt;
 use std::ptr;
-use std::sync::atomic::AtomicPtr;
 use std::time::Instant;
 
 /// Runs tasks on the thread that schedules them, through a queue on that thread (a
@@ -101,7 +100,8 @@ struct Core {
 ///
 /// Null until made; then a pointer from `Arc::into_raw` that owns one count. Filling it is one
 /// compare-and-swap, where a `OnceLock` costs several times more, and a fresh worker is filled
-/// each time it is cloned. `std`'s atomic: this worker is not modelled under loom.
+/// each time it is cloned. Threads meet here (a worker is `Sync`: clones and disposals may race
+/// on a fresh one), so it is modelled under loom (`loom_*` below).
 struct LazyCore(AtomicPtr<Core>);
 
 impl LazyCore {
@@ -109,6 +109,7 @@ impl LazyCore {
         LazyCore(AtomicPtr::new(ptr::null_mut()))
     }
 
+    #[inline]
     fn get(&self) -> Option<&Core> {
         // SAFETY: a non-null pointer came from `Arc::into_raw`, and the count it owns is
         // released only when `self` drops. Acquire pairs with the publishing swap in `make`.
@@ -121,10 +122,7 @@ impl LazyCore {
         if !current.is_null() {
             return current;
         }
-        let made = Arc::into_raw(Arc::new(Core {
-            disposed: AtomicBool::new(false),
-        }))
-        .cast_mut();
+        let made = Arc::into_raw(spare_core()).cast_mut();
         match self
             .0
             .compare_exchange(ptr::null_mut(), made, Ordering::AcqRel, Ordering::Acquire)
@@ -160,13 +158,52 @@ impl LazyCore {
 }
 
 impl Drop for LazyCore {
+    #[inline]
     fn drop(&mut self) {
-        let core = *self.0.get_mut();
+        // Exclusive access: no other thread can store now; an acquire load is a plain load.
+        let core = self.0.load(Ordering::Acquire);
         if !core.is_null() {
             // SAFETY: the count this pointer owns, released once.
-            drop(unsafe { Arc::from_raw(core) });
+            keep_core(unsafe { Arc::from_raw(core) });
         }
     }
+}
+
+#[cfg(not(loom))]
+thread_local! {
+    /// A core no one holds any more, kept for the next worker on this thread that needs one:
+    /// a worker cloned for one nested `schedule` and then dropped is the common case, and
+    /// reusing its core saves an allocation and a free each time.
+    static SPARE: LocalCell<Option<Arc<Core>>> = const { LocalCell::new(None) };
+}
+
+/// A core to make a worker's state from: this thread's spare, or a new one.
+fn spare_core() -> Arc<Core> {
+    #[cfg(not(loom))]
+    if let Ok(Some(core)) = SPARE.try_with(LocalCell::take) {
+        return core;
+    }
+    Arc::new(Core {
+        disposed: AtomicBool::new(false),
+    })
+}
+
+/// Releases a count of a core; the last one, with no other handle and no task holding it,
+/// becomes the thread's spare, reset. Its address may then name another worker, which is why
+/// tasks are told apart by the core they hold alive, never by an address kept past it.
+/// Out of line: a worker that never made its core only tests for null when it drops.
+#[inline(never)]
+fn keep_core(core: Arc<Core>) {
+    #[cfg(not(loom))]
+    let mut core = core;
+    #[cfg(not(loom))]
+    if let Some(unique) = Arc::get_mut(&mut core) {
+        *unique.disposed.get_mut() = false;
+        // On a thread that is exiting the spare is gone: the core is freed instead.
+        let _ = SPARE.try_with(move |spare| spare.set(Some(core)));
+        return;
+    }
+    drop(core);
 }
 
 /// A trampoline's tasks keep nothing else going: there is nothing to release.
@@ -238,184 +275,283 @@ impl Ord for Entry {
     }
 }
 
-/// A thread's trampoline queue.
-struct Trampoline {
+/// What the owner looks at around every task of its own: plain `Cell`s of a type without a
+/// destructor, so that reaching them is one access to thread-local storage, without the
+/// check a thread-local with a destructor pays on every access. The queue itself is only
+/// touched when something is queued.
+struct Hot {
     /// Whether a `schedule` call on this thread owns the queue and is draining it.
-    draining: bool,
-    heap: BinaryHeap<Entry>,
+    owned: LocalCell<bool>,
+    /// How many tasks the queue holds, ready and timed.
+    queued: LocalCell<usize>,
     /// Orders equal due times first-in first-out and names entries; never an address.
-    next_seq: u64,
-    /// The latest clock reading taken to queue a task due now: a due time not after it has
+    next_seq: LocalCell<u64>,
+    /// Whether the owner's own task is waiting to run again while a queued task runs: a task
+    /// scheduled now must then be ordered against it by the clock.
+    inline_pending: LocalCell<bool>,
+}
+
+impl Hot {
+    fn seq(&self) -> u64 {
+        let seq = self.next_seq.get();
+        self.next_seq.set(seq + 1);
+        seq
+    }
+}
+
+/// A thread's trampoline queue.
+///
+/// Tasks scheduled now go to `ready`, first-in first-out, as long as nothing timed is
+/// queued: then every ready task was scheduled before every timed one, and runs first (a
+/// timed task whose due time had already passed when it was scheduled counts as due when it
+/// was scheduled, as in Rx.NET), so no clock is read to order them. Once a timed task is
+/// queued, a task scheduled now is stamped with the clock and ordered among the timed ones.
+struct Queue {
+    ready: VecDeque<Arc<CtCell>>,
+    heap: BinaryHeap<Entry>,
+    /// The latest clock reading taken to stamp a task due now: a due time not after it has
     /// passed, so the task can run without the clock being read again.
     clock: Option<Instant>,
 }
 
-impl Trampoline {
-    fn seq(&mut self) -> u64 {
-        let seq = self.next_seq;
-        self.next_seq += 1;
-        seq
+impl Queue {
+    fn push_timed(&mut self, due: Instant, cell: Arc<CtCell>) {
+        let seq = HOT.with(Hot::seq);
+        self.heap.push(Entry { due, seq, cell });
     }
 
-    fn push(&mut self, due: Instant, cell: Arc<CtCell>) {
-        let seq = self.seq();
-        self.heap.push(Entry { due, seq, cell });
+    fn push_now(&mut self, cell: Arc<CtCell>) {
+        if self.heap.is_empty() && !HOT.with(|h| h.inline_pending.get()) {
+            self.ready.push_back(cell);
+        } else {
+            let now = Instant::now();
+            self.clock = Some(now);
+            self.push_timed(now, cell);
+        }
     }
 }
 
 thread_local! {
-    static TRAMPOLINE: RefCell<Trampoline> = const {
-        RefCell::new(Trampoline {
-            draining: false,
+    static HOT: Hot = const {
+        Hot {
+            owned: LocalCell::new(false),
+            queued: LocalCell::new(0),
+            next_seq: LocalCell::new(0),
+            inline_pending: LocalCell::new(false),
+        }
+    };
+    static QUEUE: RefCell<Queue> = const {
+        RefCell::new(Queue {
+            ready: VecDeque::new(),
             heap: BinaryHeap::new(),
-            next_seq: 0,
             clock: None,
         })
     };
 }
 
-/// Ends ownership of the thread's queue when a task panics: the queue is left empty (its
-/// tasks are cancelled, and dropped once the queue is no longer borrowed). A drain that
-/// finds the queue empty ends ownership itself, and forgets this guard.
+/// Ownership of the thread's queue. Released by [`Owner::release`] once the queue is
+/// empty; dropped instead only when a task panics, and then it empties the queue (its tasks
+/// are cancelled, and dropped once the queue is no longer borrowed).
 struct Owner;
+
+impl Owner {
+    #[inline]
+    fn release(self) {
+        HOT.with(|h| {
+            h.owned.set(false);
+            h.inline_pending.set(false);
+        });
+        std::mem::forget(self);
+    }
+}
 
 impl Drop for Owner {
     fn drop(&mut self) {
-        let leftover = TRAMPOLINE.with(|t| {
-            let mut t = t.borrow_mut();
-            t.draining = false;
-            std::mem::take(&mut t.heap)
+        HOT.with(|h| {
+            h.owned.set(false);
+            h.queued.set(0);
+            h.inline_pending.set(false);
         });
-        for entry in leftover {
-            entry.cell.cancel();
-        }
-    }
-}
-
-/// The owner's own task, run without boxing.
-struct Inline<T> {
-    due: Instant,
-    seq: u64,
-    task: T,
-}
-
-/// Keeps the queue's buffer between owners up to this many entries, so that a task that
-/// queues another does not allocate the buffer anew each time, while a burst does not pin
-/// a large buffer to the thread.
-const KEPT_CAPACITY: usize = 64;
-
-enum Step {
-    Inline,
-    /// A queued task, and whether it is known to be due without reading the clock.
-    Queued(Entry, bool),
-    /// Nothing is left to run, and the queue has no owner any more.
-    Idle,
-}
-
-/// Where a `schedule` call stands towards the thread's queue.
-enum Claim {
-    /// No one owned the queue: this call does now.
-    Owner(Owner),
-    /// A `schedule` call further up is draining the queue.
-    Nested,
-    /// The thread is exiting and its queue is gone.
-    Gone,
-}
-
-impl CurrentThreadWorker {
-    /// Makes the calling `schedule` the owner of the thread's queue, if no one owns it.
-    fn claim() -> Claim {
-        let owned = TRAMPOLINE.try_with(|t| {
-            let mut t = t.borrow_mut();
-            !std::mem::replace(&mut t.draining, true)
+        let leftover = QUEUE.try_with(|q| {
+            let mut q = q.try_borrow_mut().ok()?;
+            Some((std::mem::take(&mut q.ready), std::mem::take(&mut q.heap)))
         });
-        match owned {
-            Ok(true) => Claim::Owner(Owner),
-            Ok(false) => Claim::Nested,
-            Err(_) => Claim::Gone,
-        }
-    }
-
-    /// Runs the owner's own task, which is due now, then drains the thread's queue. Nothing
-    /// is queued before the owner's first run, so it needs no due time nor sequence number
-    /// until it reschedules, and the clock is not read for it.
-    fn run_owned<T: Task>(&self, owner: Owner, mut task: T) {
-        let inline = next_due(task.run()).map(|due| Inline {
-            due,
-            seq: TRAMPOLINE.with(|t| t.borrow_mut().seq()),
-            task,
-        });
-        self.drain(owner, inline);
-    }
-
-    /// Drains the thread's queue, along with the owner's own task if it is still to run.
-    fn drain<T: Task>(&self, owner: Owner, mut inline: Option<Inline<T>>) {
-        loop {
-            let step = TRAMPOLINE.with(|t| {
-                let mut t = t.borrow_mut();
-                let top = t.heap.peek().map(|e| (e.due, e.seq));
-                let queued = match (&inline, top) {
-                    (None, None) => {
-                        t.draining = false;
-                        if t.heap.capacity() > KEPT_CAPACITY {
-                            // Empty: dropping it runs no task's destructor.
-                            t.heap = BinaryHeap::new();
-                        }
-                        return Step::Idle;
-                    }
-                    (Some(own), Some(top)) => top < (own.due, own.seq),
-                    (Some(_), None) => false,
-                    (None, Some(_)) => true,
-                };
-                if !queued {
-                    return Step::Inline;
-                }
-                let entry = t.heap.pop().expect("peeked");
-                let due = t.clock.is_some_and(|now| entry.due <= now);
-                Step::Queued(entry, due)
-            });
-            match step {
-                Step::Idle => {
-                    // Ownership has ended above; the guard is only for unwinding.
-                    std::mem::forget(owner);
-                    return;
-                }
-                Step::Inline => {
-                    let Inline { due, mut task, .. } = inline.take().expect("inline task");
-                    sleep_until(due);
-                    if self.is_disposed() {
-                        continue;
-                    }
-                    if let Some(due) = next_due(task.run()) {
-                        let seq = TRAMPOLINE.with(|t| t.borrow_mut().seq());
-                        inline = Some(Inline { due, seq, task });
-                    }
-                }
-                Step::Queued(entry, due) => {
-                    if !due {
-                        if entry.cell.is_cancelled() {
-                            continue;
-                        }
-                        sleep_until(entry.due);
-                    }
-                    if entry.cell.is_cancelled() {
-                        continue;
-                    }
-                    let Some(due) = entry.cell.run().and_then(next_due) else {
-                        continue;
-                    };
-                    TRAMPOLINE.with(|t| t.borrow_mut().push(due, entry.cell));
-                }
+        if let Ok(Some((ready, heap))) = leftover {
+            for cell in ready {
+                cell.cancel();
+            }
+            for entry in heap {
+                entry.cell.cancel();
             }
         }
     }
 }
 
-fn next_due(next: Reschedule) -> Option<Instant> {
+/// When the owner's own task is due.
+#[derive(Clone, Copy)]
+enum Due {
+    /// Now: it runs without the clock being read. Only while nothing is queued.
+    Now,
+    At(Instant),
+}
+
+/// The owner's own task, run without boxing.
+struct Inline<T> {
+    due: Due,
+    seq: u64,
+    task: T,
+}
+
+/// Keeps the queue's buffers between owners up to this many entries, so that a task that
+/// queues another does not allocate them anew each time, while a burst does not pin large
+/// buffers to the thread.
+const KEPT_CAPACITY: usize = 64;
+
+enum Step {
+    Inline,
+    /// A queued task, and its due time unless it is known to have passed.
+    Queued(Arc<CtCell>, Option<Instant>),
+}
+
+impl CurrentThreadWorker {
+    /// Makes the calling `schedule` the owner of the thread's queue, if no one owns it. The
+    /// queue is empty then: only an owner's tasks queue anything, and an owner returns only
+    /// once the queue is empty (or clears it when a task panics).
+    #[inline]
+    fn claim() -> Option<Owner> {
+        // Not `then_some(Owner)`: that would make an `Owner`, whose drop clears the queue,
+        // even when the queue is someone else's.
+        if HOT.with(|h| h.owned.replace(true)) {
+            None
+        } else {
+            Some(Owner)
+        }
+    }
+
+    /// Drains the thread's queue, along with the owner's own task if it is still to run.
+    fn drain<T: Task>(&self, owner: Owner, mut inline: Option<Inline<T>>) {
+        // The latest clock reading this drain took: a due time not after it has passed.
+        let mut now: Option<Instant> = None;
+        let mut used_queue = false;
+        loop {
+            let step = if HOT.with(|h| h.queued.get()) == 0 {
+                if inline.is_none() {
+                    break;
+                }
+                Step::Inline
+            } else {
+                used_queue = true;
+                QUEUE.with(|q| {
+                    let mut q = q.borrow_mut();
+                    if let Some(cell) = q.ready.pop_front() {
+                        HOT.with(|h| h.queued.set(h.queued.get() - 1));
+                        return Step::Queued(cell, None);
+                    }
+                    let top = q.heap.peek().map(|e| (e.due, e.seq)).expect("queued");
+                    let own_first = inline.as_ref().is_some_and(|own| match own.due {
+                        Due::Now => true,
+                        Due::At(due) => (due, own.seq) <= top,
+                    });
+                    if own_first {
+                        return Step::Inline;
+                    }
+                    let entry = q.heap.pop().expect("peeked");
+                    HOT.with(|h| h.queued.set(h.queued.get() - 1));
+                    let passed = q.clock.is_some_and(|clock| entry.due <= clock)
+                        || now.is_some_and(|now| entry.due <= now);
+                    Step::Queued(entry.cell, (!passed).then_some(entry.due))
+                })
+            };
+            match step {
+                Step::Inline => {
+                    // Run in place: moving the task out and back in on every run costs more
+                    // than the run of a small task (the copies defeat store forwarding).
+                    let own = inline.as_mut().expect("inline task");
+                    HOT.with(|h| h.inline_pending.set(false));
+                    if let Due::At(due) = own.due {
+                        wait_until(due, &mut now);
+                    }
+                    if self.is_disposed() {
+                        inline = None;
+                        continue;
+                    }
+                    match inline_again(own.task.run()) {
+                        Some(due) => {
+                            own.due = due;
+                            own.seq = HOT.with(Hot::seq);
+                        }
+                        None => inline = None,
+                    }
+                }
+                Step::Queued(cell, due) => {
+                    HOT.with(|h| h.inline_pending.set(inline.is_some()));
+                    if let Some(due) = due {
+                        if cell.is_cancelled() {
+                            continue;
+                        }
+                        wait_until(due, &mut now);
+                    }
+                    if cell.is_cancelled() {
+                        continue;
+                    }
+                    let Some(next) = cell.run() else {
+                        continue;
+                    };
+                    // Decided before the queue is borrowed: nothing may drop a task (whose
+                    // captures may schedule) while it is.
+                    let due = match next {
+                        Reschedule::Done => continue,
+                        Reschedule::After(delay) if delay.is_zero() => None,
+                        Reschedule::After(delay) => Some(Instant::now() + delay),
+                        Reschedule::At(due) => Some(due),
+                    };
+                    QUEUE.with(|q| {
+                        let mut q = q.borrow_mut();
+                        match due {
+                            None => q.push_now(cell),
+                            Some(due) => q.push_timed(due, cell),
+                        }
+                        HOT.with(|h| h.queued.set(h.queued.get() + 1));
+                    });
+                }
+            }
+        }
+        if used_queue {
+            QUEUE.with(|q| {
+                let mut q = q.borrow_mut();
+                // Empty: dropping them runs no task's destructor.
+                if q.heap.capacity() > KEPT_CAPACITY {
+                    q.heap = BinaryHeap::new();
+                }
+                if q.ready.capacity() > KEPT_CAPACITY {
+                    q.ready = VecDeque::new();
+                }
+            });
+        }
+        owner.release();
+    }
+}
+
+/// When the owner's own task runs again. A zero delay needs no clock while nothing is
+/// queued (the task runs again at once); otherwise it is ordered among the queued tasks by
+/// the clock.
+#[inline]
+fn inline_again(next: Reschedule) -> Option<Due> {
     match next {
         Reschedule::Done => None,
-        Reschedule::At(due) => Some(due),
-        Reschedule::After(delay) => Some(Instant::now() + delay),
+        Reschedule::At(due) => Some(Due::At(due)),
+        Reschedule::After(delay) if delay.is_zero() && HOT.with(|h| h.queued.get()) == 0 => {
+            Some(Due::Now)
+        }
+        Reschedule::After(delay) => Some(Due::At(Instant::now() + delay)),
+    }
+}
+
+/// Waits until `due`, unless `now`, the latest reading of the clock, shows it has passed;
+/// keeps the reading taken.
+fn wait_until(due: Instant, now: &mut Option<Instant>) {
+    if now.is_none_or(|now| due > now) {
+        *now = Some(sleep_until(due));
     }
 }
 
@@ -423,58 +559,59 @@ impl Worker for CurrentThreadWorker {
     type TaskHandle = CurrentThreadTask;
 
     fn schedule_at<T: Task>(&self, due: Instant, task: T) -> CurrentThreadTask {
-        let finished = CurrentThreadTask { cell: None };
         if self.is_disposed() {
-            return finished;
+            return CurrentThreadTask { cell: None };
         }
         match Self::claim() {
-            Claim::Owner(owner) => {
-                // Nothing is queued yet, so the owner's task runs first: the sequence number
-                // only has to be no later than those of the tasks it queues.
-                let seq = TRAMPOLINE.with(|t| t.borrow_mut().seq());
-                self.drain(owner, Some(Inline { due, seq, task }));
-                finished
+            Some(owner) => {
+                let due = Due::At(due);
+                self.drain(owner, Some(Inline { due, seq: 0, task }));
+                CurrentThreadTask { cell: None }
             }
-            Claim::Nested => self.enqueue(Some(due), task),
-            // The thread is exiting and its queue is gone: run the task inline.
-            Claim::Gone => {
-                super::Immediate.worker().schedule_at(due, task);
-                finished
-            }
+            None => self.enqueue(Some(due), task),
         }
     }
 
-    /// As `schedule_at(now)`, but the owner's task runs without reading the clock.
+    /// As `schedule_at(now)`, but without reading the clock unless a timed task is queued.
+    #[inline]
     fn schedule<T: Task>(&self, task: T) -> CurrentThreadTask {
-        let finished = CurrentThreadTask { cell: None };
         if self.is_disposed() {
-            return finished;
+            return CurrentThreadTask { cell: None };
         }
-        match Self::claim() {
-            Claim::Owner(owner) => {
-                self.run_owned(owner, task);
-                finished
-            }
-            Claim::Nested => self.enqueue(None, task),
-            // The thread is exiting and its queue is gone: run the task inline.
-            Claim::Gone => {
-                super::Immediate.worker().schedule(task);
-                finished
-            }
+        let Some(owner) = Self::claim() else {
+            return self.enqueue(None, task);
+        };
+        // Nothing is queued: the owner's task runs first, at once, and when it neither asks
+        // to run again nor queues anything, that is all.
+        let mut task = task;
+        let next = task.run();
+        if next == Reschedule::Done && HOT.with(|h| h.queued.get()) == 0 {
+            owner.release();
+        } else {
+            let inline = inline_again(next).map(|due| Inline {
+                due,
+                seq: HOT.with(Hot::seq),
+                task,
+            });
+            self.drain(owner, inline);
         }
+        CurrentThreadTask { cell: None }
     }
 
     /// Runs `f` as the owner's task when no queue is owned on this thread, then drains what
     /// it queued; `None` if the worker is disposed or a queue is being drained.
+    #[inline]
     fn run_now<R>(&self, f: impl FnOnce() -> R) -> Option<R> {
         if self.is_disposed() {
             return None;
         }
-        let Claim::Owner(owner) = Self::claim() else {
-            return None;
-        };
+        let owner = Self::claim()?;
         let result = f();
-        self.drain::<fn() -> Reschedule>(owner, None);
+        if HOT.with(|h| h.queued.get()) == 0 {
+            owner.release();
+        } else {
+            self.drain::<fn() -> Reschedule>(owner, None);
+        }
         Some(result)
     }
 
@@ -489,16 +626,36 @@ impl CurrentThreadWorker {
     /// due at `due` or, if `None`, now.
     fn enqueue<T: Task>(&self, due: Option<Instant>, task: T) -> CurrentThreadTask {
         let cell = new_cell(self.core.arc(), task);
-        TRAMPOLINE.with(|t| {
-            let mut t = t.borrow_mut();
-            let due = due.unwrap_or_else(|| {
-                let now = Instant::now();
-                t.clock = Some(now);
-                now
-            });
-            t.push(due, cell.clone());
+        let queued = QUEUE.try_with(|q| {
+            let mut q = q.borrow_mut();
+            match due {
+                Some(due) => q.push_timed(due, cell.clone()),
+                None => q.push_now(cell.clone()),
+            }
         });
+        if queued.is_ok() {
+            HOT.with(|h| h.queued.set(h.queued.get() + 1));
+        } else {
+            // The thread is exiting and its queue is gone: run the task inline.
+            run_inline(&*cell, due);
+        }
         CurrentThreadTask { cell: Some(cell) }
+    }
+}
+
+/// Runs a cell to its end on the calling thread, sleeping until each due time.
+fn run_inline(cell: &CtCell, due: Option<Instant>) {
+    if let Some(due) = due {
+        sleep_until(due);
+    }
+    while let Some(next) = cell.run() {
+        match next {
+            Reschedule::Done => return,
+            Reschedule::At(due) => {
+                sleep_until(due);
+            }
+            Reschedule::After(delay) => std::thread::sleep(delay),
+        }
     }
 }
 
@@ -510,21 +667,37 @@ impl Subscription for CurrentThreadWorker {
         }
         // Drop this worker's tasks queued on this thread now. Comparing the workers' `Arc`s
         // is sound: both are alive, so the address cannot have been reused.
-        let removed = TRAMPOLINE.try_with(|t| {
-            let Ok(mut t) = t.try_borrow_mut() else {
+        let mine = |cell: &Arc<CtCell>| ptr::eq(Arc::as_ptr(cell.header()), core);
+        let removed = QUEUE.try_with(|q| {
+            let Ok(mut q) = q.try_borrow_mut() else {
                 return Vec::new();
             };
-            let (mine, rest): (Vec<Entry>, Vec<Entry>) = std::mem::take(&mut t.heap)
-                .into_iter()
-                .partition(|e| ptr::eq(Arc::as_ptr(e.cell.header()), core));
-            t.heap = BinaryHeap::from(rest);
-            mine
+            let mut removed = Vec::new();
+            let ready = std::mem::take(&mut q.ready);
+            for cell in ready {
+                if mine(&cell) {
+                    removed.push(cell);
+                } else {
+                    q.ready.push_back(cell);
+                }
+            }
+            let heap = std::mem::take(&mut q.heap).into_vec();
+            for entry in heap {
+                if mine(&entry.cell) {
+                    removed.push(entry.cell);
+                } else {
+                    q.heap.push(entry);
+                }
+            }
+            HOT.with(|h| h.queued.set(h.queued.get() - removed.len()));
+            removed
         });
-        for entry in removed.into_iter().flatten() {
-            entry.cell.cancel();
+        for cell in removed.into_iter().flatten() {
+            cell.cancel();
         }
     }
 
+    #[inline]
     fn is_disposed(&self) -> bool {
         self.core
             .get()
@@ -637,6 +810,63 @@ mod tests {
     }
 
     #[test]
+    fn tasks_due_now_run_in_order_around_timed_ones() {
+        let log = Log::default();
+        let worker = CurrentThread.worker();
+        let (w, l) = (worker.clone(), log.clone());
+        let past = Instant::now() - Duration::from_secs(1);
+        worker.schedule(move || {
+            // Scheduled now with nothing timed queued: ready, first-in first-out, and ahead
+            // of a timed task scheduled after them even with a due time already past.
+            w.schedule(push(&l, 1));
+            w.schedule(push(&l, 2));
+            w.schedule_at(past, push(&l, 3));
+            // Once a timed task is queued, a task due now is ordered by the clock: after the
+            // one due in the past, before one due later.
+            w.schedule_at(Instant::now() + Duration::from_millis(2), push(&l, 7));
+            w.schedule(push(&l, 4));
+            let (w2, l2) = (w.clone(), l.clone());
+            let mut runs = 0;
+            w.schedule(move || {
+                runs += 1;
+                l2.lock().unwrap().push(4 + runs);
+                // A zero delay queues it again behind what is due now, without waiting.
+                if runs == 1 {
+                    w2.schedule(push(&l2, 100));
+                    Reschedule::After(Duration::ZERO)
+                } else {
+                    Reschedule::Done
+                }
+            });
+            Reschedule::Done
+        });
+        assert_eq!(*log.lock().unwrap(), [1, 2, 3, 4, 5, 100, 6, 7]);
+    }
+
+    #[test]
+    fn the_owner_task_rescheduling_at_once_loops_without_the_queue() {
+        let log = Log::default();
+        let worker = CurrentThread.worker();
+        let (w, l) = (worker.clone(), log.clone());
+        let mut n = 0;
+        worker.schedule(move || {
+            n += 1;
+            l.lock().unwrap().push(n);
+            if n == 2 {
+                // Queued while the owner's task runs: it runs before the owner's next run,
+                // which was asked for after it.
+                w.schedule(push(&l, 10));
+            }
+            if n < 4 {
+                Reschedule::After(Duration::ZERO)
+            } else {
+                Reschedule::Done
+            }
+        });
+        assert_eq!(*log.lock().unwrap(), [1, 2, 10, 3, 4]);
+    }
+
+    #[test]
     fn cancelled_and_disposed_tasks_do_not_run() {
         let log = Log::default();
         let (a, b) = (CurrentThread.worker(), CurrentThread.worker());
@@ -688,6 +918,22 @@ mod tests {
         fresh.schedule(push(&log, 2));
         assert_eq!(fresh.run_now(|| 3), None);
         assert!(log.lock().unwrap().is_empty());
+    }
+
+    #[test]
+    fn a_reused_core_starts_fresh() {
+        let log = Log::default();
+        for round in 0..3 {
+            let worker = CurrentThread.worker();
+            let clone = worker.clone();
+            assert!(!clone.is_disposed(), "round {round}");
+            clone.schedule(push(&log, round));
+            // Disposed, then dropped: the core this thread keeps for the next worker must
+            // not carry the disposal over.
+            worker.dispose();
+            assert!(clone.is_disposed());
+        }
+        assert_eq!(*log.lock().unwrap(), [0, 1, 2]);
     }
 
     #[test]
@@ -777,5 +1023,47 @@ mod tests {
             Reschedule::Done
         });
         assert_eq!(*log.lock().unwrap(), [1]);
+    }
+}
+
+#[cfg(all(test, loom))]
+mod loom_tests {
+    use super::*;
+    use crate::sync::thread;
+
+    /// Two threads clone one fresh worker at once: both clones share the one core that wins
+    /// the compare-and-swap, the loser's is freed (loom reports a leaked `Arc` otherwise), and
+    /// a disposal through either reaches all.
+    #[test]
+    fn loom_clones_racing_on_a_fresh_worker_share_one_core() {
+        loom::model(|| {
+            let worker = Arc::new(CurrentThread.worker());
+            let racers: Vec<_> = (0..2)
+                .map(|_| {
+                    let worker = worker.clone();
+                    thread::spawn(move || CurrentThreadWorker::clone(&worker))
+                })
+                .collect();
+            let clones: Vec<CurrentThreadWorker> =
+                racers.into_iter().map(|r| r.join().unwrap()).collect();
+            clones[1].dispose();
+            assert!(worker.is_disposed());
+            assert!(clones.iter().all(|c| c.is_disposed()));
+        });
+    }
+
+    /// A disposal racing a clone of a fresh worker: whichever makes the core, the clone and
+    /// the original both end up disposed, and nothing leaks.
+    #[test]
+    fn loom_dispose_races_with_clone_on_a_fresh_worker() {
+        loom::model(|| {
+            let worker = Arc::new(CurrentThread.worker());
+            let w = worker.clone();
+            let cloner = thread::spawn(move || CurrentThreadWorker::clone(&w));
+            worker.dispose();
+            let clone = cloner.join().unwrap();
+            assert!(clone.is_disposed());
+            assert!(worker.is_disposed());
+        });
     }
 }

@@ -64,16 +64,8 @@ impl Worker for ImmediateWorker {
     const RUNS_INLINE: bool = true;
 
     #[inline]
-    fn schedule_at<T: Task>(&self, due: Instant, mut task: T) -> Finished {
-        let mut due = due;
-        loop {
-            sleep_until(due);
-            match task.run() {
-                Reschedule::Done => return Finished,
-                Reschedule::At(next) => due = next,
-                Reschedule::After(delay) => due = Instant::now() + delay,
-            }
-        }
+    fn schedule_at<T: Task>(&self, due: Instant, task: T) -> Finished {
+        run_from(Some(due), None, task)
     }
 
     #[inline]
@@ -82,13 +74,34 @@ impl Worker for ImmediateWorker {
     }
 
     #[inline]
-    fn schedule<T: Task>(&self, mut task: T) -> Finished {
-        // No clock read for the common case of a task that runs once, now.
-        match task.run() {
-            Reschedule::Done => Finished,
-            Reschedule::At(next) => self.schedule_at(next, task),
-            Reschedule::After(delay) => self.schedule_after(delay, task),
+    fn schedule<T: Task>(&self, task: T) -> Finished {
+        // No clock read for a task that runs now, nor for one that asks to run again at once.
+        run_from(None, None, task)
+    }
+}
+
+/// Runs `task` inline from `due` (`None`: now) until it is done. The clock is read only to
+/// learn whether a due time has passed, and not again while the latest reading (`now`)
+/// already shows that it has: a periodic task behind its schedule, or one with a zero
+/// period, reads it no more than once per wait.
+#[inline]
+fn run_from<T: Task>(mut due: Option<Instant>, mut now: Option<Instant>, mut task: T) -> Finished {
+    loop {
+        if let Some(due) = due
+            && now.is_none_or(|now| due > now)
+        {
+            now = Some(sleep_until(due));
         }
+        due = match task.run() {
+            Reschedule::Done => return Finished,
+            Reschedule::At(next) => Some(next),
+            Reschedule::After(delay) if delay.is_zero() => None,
+            Reschedule::After(delay) => {
+                let read = Instant::now();
+                now = Some(read);
+                Some(read + delay)
+            }
+        };
     }
 }
 
@@ -103,13 +116,14 @@ impl Subscription for ImmediateWorker {
     }
 }
 
-/// Sleeps until `due`; returns at once if it has passed. `thread::sleep` may wake early on
-/// some platforms, hence the loop.
-pub(crate) fn sleep_until(due: Instant) {
+/// Sleeps until `due`; returns at once if it has passed. Returns the clock's last reading,
+/// which is not before `due`. `thread::sleep` may wake early on some platforms, hence the
+/// loop.
+pub(crate) fn sleep_until(due: Instant) -> Instant {
     loop {
         let now = Instant::now();
         if now >= due {
-            return;
+            return now;
         }
         std::thread::sleep(due - now);
     }

@@ -47,15 +47,34 @@ use std::time::Duration;
 /// `interval(..).take(3)` stops right after the third value. The handle returned by
 /// `subscribe` is that task's handle: disposing it cancels the task and drops the observer.
 ///
-/// # Panics
+/// # Zero period
 ///
-/// When `period` is zero.
+/// `interval(Duration::ZERO, scheduler)` emits as fast as the scheduler runs it, as in
+/// RxJava, Rx.NET and RxJS: each next value is due at once, the task asking to run again
+/// after no delay. On [`Immediate`](crate::schedulers::Immediate) that is a loop, so end it
+/// with `take` or another operator that disposes it; on a queue, tasks due earlier still run
+/// between its values. Neither reads the clock for it.
+///
+/// ```
+/// use rx::prelude::*;
+/// use rx::schedulers::Immediate;
+/// use rx::testing::TestObserver;
+/// use std::time::Duration;
+///
+/// let observer = TestObserver::new();
+/// rx::source::interval(Duration::ZERO, Immediate)
+///     .take(3)
+///     .subscribe_observer(observer.clone());
+/// observer.assert_values(&[0, 1, 2]);
+/// observer.assert_completed();
+/// ```
 ///
 /// # Performance
 ///
-/// One task scheduled per subscription, which reschedules itself without allocating.
+/// One task scheduled per subscription, which reschedules itself without allocating. The
+/// clock is read once at subscription, to compute the first due time, and then only by the
+/// scheduler, to wait for each next one; with a zero period not at all.
 pub fn interval<Sch: Scheduler>(period: Duration, scheduler: Sch) -> Interval<Sch> {
-    assert!(!period.is_zero(), "interval: the period must be non-zero");
     Interval { period, scheduler }
 }
 
@@ -82,8 +101,22 @@ where
         // As for `timer`, the worker handle is not kept: the task alone keeps it alive.
         let worker = self.scheduler.worker();
         let period = self.period;
-        let mut due = worker.now() + period;
         let mut count: u64 = 0;
+        if period.is_zero() {
+            // Every value is due at once: no due time to compute, no clock to read.
+            return worker.schedule(move || {
+                if observer.is_disposed() {
+                    return Reschedule::Done;
+                }
+                observer.on_next(count);
+                if observer.is_disposed() {
+                    return Reschedule::Done;
+                }
+                count += 1;
+                Reschedule::After(Duration::ZERO)
+            });
+        }
+        let mut due = worker.now() + period;
         worker.schedule_at(due, move || {
             if observer.is_disposed() {
                 return Reschedule::Done;
@@ -104,7 +137,9 @@ mod tests {
     use super::interval;
     use crate::notification::Notification::*;
     use crate::prelude::*;
-    use crate::schedulers::TestScheduler;
+    use crate::schedulers::{
+        CurrentThread, Immediate, Reschedule, Scheduler, TestScheduler, Worker,
+    };
     use crate::testing::{TestObserver, TimedObserver};
     use std::time::Duration;
 
@@ -180,8 +215,74 @@ mod tests {
     }
 
     #[test]
-    #[should_panic(expected = "period must be non-zero")]
-    fn zero_period_panics() {
-        let _ = interval(Duration::ZERO, TestScheduler::new());
+    fn a_zero_period_emits_at_once_on_every_scheduler() {
+        let sch = TestScheduler::new();
+        let o = TimedObserver::new(&sch);
+        sch.advance_by(ms(5));
+        interval(Duration::ZERO, sch.clone())
+            .take(3)
+            .subscribe_observer(o.clone());
+        sch.advance_by(Duration::ZERO);
+        o.assert_timeline(&[
+            (ms(5), Next(0)),
+            (ms(5), Next(1)),
+            (ms(5), Next(2)),
+            (ms(5), Completed),
+        ]);
+        assert!(sch.is_empty());
+
+        for values in [
+            {
+                let o = TestObserver::new();
+                interval(Duration::ZERO, Immediate)
+                    .take(4)
+                    .subscribe_observer(o.clone());
+                o
+            },
+            {
+                let o = TestObserver::new();
+                interval(Duration::ZERO, CurrentThread)
+                    .take(4)
+                    .subscribe_observer(o.clone());
+                o
+            },
+        ] {
+            values.assert_values(&[0, 1, 2, 3]);
+            values.assert_completed();
+        }
+    }
+
+    #[test]
+    fn a_zero_period_lets_tasks_due_earlier_run_between_its_values() {
+        // On the trampoline, a zero-period interval queued behind a task yields to tasks
+        // queued before each of its next values.
+        let log = std::sync::Arc::new(std::sync::Mutex::new(Vec::new()));
+        let worker = CurrentThread.worker();
+        let (w, l) = (worker.clone(), log.clone());
+        worker.schedule(move || {
+            let l2 = l.clone();
+            interval(Duration::ZERO, CurrentThread)
+                .take(3)
+                .subscribe(move |v| l2.lock().unwrap().push(v as i64));
+            let l3 = l.clone();
+            w.schedule(move || {
+                l3.lock().unwrap().push(-1);
+                Reschedule::Done
+            });
+            Reschedule::Done
+        });
+        assert_eq!(*log.lock().unwrap(), [0, -1, 1, 2]);
+    }
+
+    #[test]
+    fn a_late_immediate_interval_bursts_without_reading_the_clock_per_value() {
+        // 1 ns: each value is overdue by the time the previous one is delivered, so the
+        // values come back to back (the burst), in order, and none is skipped.
+        let o = TestObserver::new();
+        interval(Duration::from_nanos(1), Immediate)
+            .take(5)
+            .subscribe_observer(o.clone());
+        o.assert_values(&[0, 1, 2, 3, 4]);
+        o.assert_completed();
     }
 }

@@ -1,7 +1,7 @@
-//! Writes `benches/REPORT.md` and `benches/chart.svg` from the results of the last
-//! `cargo bench -p rx-benches`: criterion's estimates (the median), the records the bench
-//! binary leaves beside them (status, allocations, notes), the memory figures, and RPP's
-//! reference figures from `benches/rpp_reference.csv`.
+//! Writes `benches/REPORT.md`, `benches/results.csv` and `benches/chart.svg` from the results
+//! of the last `cargo bench -p rx-benches`: criterion's estimates (the median), the records the
+//! bench binary leaves beside them (status, allocations, notes), the memory figures, the case
+//! list of `benches/cases.csv`, and RPP's figures from `benches/rpp_same_machine.csv`.
 //!
 //! Run it after the benchmarks: `cargo run -p rx-benches --bin report`. It reads the results
 //! of the same target directory, so pass the same `CARGO_TARGET_DIR` as to `cargo bench`.
@@ -22,12 +22,17 @@ const SCHEDULER_TARGET: f64 = 2.0;
 /// the same machine code measures up to this far apart (cases 1 and 2, or the hand-written,
 /// rx and rxRust versions of a pipeline the compiler folds into the same instructions).
 const NOISE_NS: f64 = 0.5;
+/// Below this gap rx and the best peer count as tied.
+const PEER_TIE_NS: f64 = 0.3;
 /// A hand-written twin faster than this is the harness floor: a pipeline folded away.
 const FLOOR_NS: f64 = 2.0;
 
 fn main() -> Result<(), Box<dyn std::error::Error>> {
     let manifest = PathBuf::from(env!("CARGO_MANIFEST_DIR"));
-    let reference = read_reference(&manifest.join("rpp_reference.csv"))?;
+    let reference = read_reference(
+        &manifest.join("cases.csv"),
+        &manifest.join("rpp_same_machine.csv"),
+    )?;
     let timings = read_criterion(&rx_benches::criterion_dir()?)?;
     let records: HashMap<(String, String, String), Record> = rx_benches::read_records()?
         .into_iter()
@@ -51,9 +56,11 @@ fn main() -> Result<(), Box<dyn std::error::Error>> {
     let suite = Suite::new(&reference, &timings, &records);
     fs::write(manifest.join("REPORT.md"), suite.markdown(&memory))?;
     fs::write(manifest.join("chart.svg"), suite.chart())?;
+    fs::write(manifest.join("results.csv"), suite.csv())?;
     println!(
-        "wrote {} and {}",
+        "wrote {}, {} and {}",
         manifest.join("REPORT.md").display(),
+        manifest.join("results.csv").display(),
         manifest.join("chart.svg").display()
     );
     Ok(())
@@ -61,7 +68,7 @@ fn main() -> Result<(), Box<dyn std::error::Error>> {
 
 // ---------------------------------------------------------------- inputs
 
-/// One row of `rpp_reference.csv`.
+/// One case: its row of `cases.csv`, with RPP's figure from `rpp_same_machine.csv`.
 struct Reference {
     number: u32,
     group: String,
@@ -70,25 +77,31 @@ struct Reference {
     note: Option<String>,
 }
 
-fn read_reference(path: &Path) -> io::Result<Vec<Reference>> {
-    let text = fs::read_to_string(path)?;
-    let mut rows = Vec::new();
-    for line in text
+/// The data lines of a CSV file, split, without comments and the header line.
+fn csv_rows(path: &Path) -> io::Result<Vec<Vec<String>>> {
+    Ok(fs::read_to_string(path)?
         .lines()
         .filter(|l| !l.starts_with('#') && !l.trim().is_empty())
-    {
-        let fields = split_csv(line);
-        if fields[0] == "number" {
-            continue;
-        }
+        .skip(1)
+        .map(split_csv)
+        .collect())
+}
+
+fn read_reference(cases: &Path, rpp: &Path) -> io::Result<Vec<Reference>> {
+    let rpp: HashMap<String, f64> = csv_rows(rpp)?
+        .into_iter()
+        .filter_map(|fields| Some((fields.first()?.clone(), fields.get(1)?.parse().ok()?)))
+        .collect();
+    let mut rows = Vec::new();
+    for fields in csv_rows(cases)? {
         let field = |i: usize| fields.get(i).map(String::as_str).unwrap_or("");
-        let number = field(0).parse().map_err(|_| bad_row(line))?;
+        let number = field(0).parse().map_err(|_| bad_row(&fields.join(",")))?;
         rows.push(Reference {
             number,
             group: field(1).to_owned(),
             case: field(2).to_owned(),
-            rpp_ns: field(3).parse().ok(),
-            note: Some(field(5).to_owned()).filter(|n| !n.is_empty()),
+            rpp_ns: rpp.get(field(2)).copied(),
+            note: Some(field(3).to_owned()).filter(|n| !n.is_empty()),
         });
     }
     Ok(rows)
@@ -97,7 +110,7 @@ fn read_reference(path: &Path) -> io::Result<Vec<Reference>> {
 fn bad_row(line: &str) -> io::Error {
     io::Error::new(
         io::ErrorKind::InvalidData,
-        format!("bad reference row: {line}"),
+        format!("bad row in cases.csv: {line}"),
     )
 }
 
@@ -326,11 +339,16 @@ impl<'a> Suite<'a> {
         let _ = writeln!(md);
         let _ = writeln!(
             md,
-            "The **RPP** column is ReactivePlusPlus v2's own figure (ns per op), kept in \
-             [`rpp_reference.csv`](rpp_reference.csv): \
-             RPP v2 (commit 0928df12) built with g++ 12 -O3 and run with its nanobench harness on a 2-vCPU machine \
-             of this kind. **It is not from this run** and not from this machine: orientation \
-             only. Compare ratios within one run, never absolute times across runs."
+            "The **RPP** column is ReactivePlusPlus v2 (commit 0928df12, built from source \
+             with its CI flags) run with its own nanobench suite on a machine of the kind \
+             this suite runs on (2 shared cores), three times: the median of the three, kept \
+             in [`rpp_same_machine.csv`](rpp_same_machine.csv). RPP is C++ and is not built \
+             by this suite, so that column is **not from this run**: compare it as a ratio \
+             of the same order, not to the last digit. Cases 44 and 45 are not in that \
+             version of RPP: the cases here are reconstructions from their names. \
+             **rxrust Shared** is rxRust's thread-safe context, measured where rx's \
+             thread-safe state meets rxRust's single-threaded `Local`. The same figures are \
+             in [`results.csv`](results.csv)."
         );
         let _ = writeln!(md);
         let _ = writeln!(
@@ -352,28 +370,14 @@ impl<'a> Suite<'a> {
         let _ = writeln!(md);
         let _ = writeln!(
             md,
-            "| case | hand-written | rx | rxrust | futures | rx/hand | rx/rxrust | allocs rx | allocs rxrust | RPP |"
+            "| case | hand-written | rx | rxrust | rxrust Shared | futures | rx/hand | rx/rxrust | allocs rx | allocs rxrust | RPP |"
         );
-        let _ = writeln!(md, "|---|--:|--:|--:|--:|--:|--:|--:|--:|--:|");
+        let _ = writeln!(md, "|---|--:|--:|--:|--:|--:|--:|--:|--:|--:|--:|");
         let mut notes: Vec<String> = Vec::new();
         for row in self.rows.iter().filter(|r| r.reference.group == group) {
             let r = row.reference;
             let mut marks = String::new();
             for (implementation, cell) in IMPLEMENTATIONS.iter().zip(&row.cells) {
-                if *implementation == "rxrust-shared" {
-                    if let Some(ns) = cell.median_ns {
-                        notes.push(format!(
-                            "{}. rxrust `Shared` (thread-safe, as rx's subjects are): {} ns, \
-                             {} allocations per op; rx/rxrust-shared {}",
-                            r.number,
-                            format_ns(ns),
-                            cell.allocations(),
-                            format_ratio(row.ratio("rx", "rxrust-shared"))
-                        ));
-                        marks = " ¹".to_owned();
-                    }
-                    continue;
-                }
                 if let Some(note) = &cell.note {
                     // One line per note, naming every implementation it applies to.
                     let suffix = format!(": {note}");
@@ -392,17 +396,24 @@ impl<'a> Suite<'a> {
                 }
             }
             if let Some(note) = &r.note {
-                notes.push(format!("{}. RPP: {note}", r.number));
+                notes.push(format!("{}. {note}", r.number));
+                marks = " ¹".to_owned();
             }
+            let shared = row.cell("rxrust-shared");
             let _ = writeln!(
                 md,
-                "| {}. `{}`{} | {} | {} | {} | {} | {} | {} | {} | {} | {} |",
+                "| {}. `{}`{} | {} | {} | {} | {} | {} | {} | {} | {} | {} | {} |",
                 r.number,
                 r.case,
                 marks,
                 row.cell("hand-written").time(),
                 row.cell("rx").time(),
                 row.cell("rxrust").time(),
+                if shared.median_ns.is_some() {
+                    shared.time()
+                } else {
+                    String::new()
+                },
                 row.cell("futures").time(),
                 format_ratio(row.ratio("rx", "hand-written")),
                 format_ratio(row.ratio("rx", "rxrust")),
@@ -546,6 +557,50 @@ impl<'a> Suite<'a> {
             ))
         );
 
+        // At or under the best peer: RPP (same kind of machine, not this run) or rxRust Local.
+        let peers: Vec<(&Row, f64, f64, &str)> = self
+            .rows
+            .iter()
+            .filter_map(|r| {
+                let rx = r.cell("rx").median_ns?;
+                let rpp = r.reference.rpp_ns.map(|ns| (ns, "RPP"));
+                let rxrust = r.cell("rxrust").median_ns.map(|ns| (ns, "rxRust"));
+                let (best, name) = [rpp, rxrust]
+                    .into_iter()
+                    .flatten()
+                    .min_by(|a, b| a.0.total_cmp(&b.0))?;
+                Some((r, rx, best, name))
+            })
+            .collect();
+        let above: Vec<&(&Row, f64, f64, &str)> = peers
+            .iter()
+            .filter(|(_, rx, best, _)| rx - best >= PEER_TIE_NS)
+            .collect();
+        let _ = writeln!(
+            md,
+            "- **At or under the best peer** (RPP's figure or rxRust `Local`; gaps under \
+             {PEER_TIE_NS} ns count as ties): {} of {}{}.",
+            peers.len() - above.len(),
+            peers.len(),
+            if above.is_empty() {
+                String::new()
+            } else {
+                format!(
+                    "; above it: {}",
+                    above
+                        .iter()
+                        .map(|(r, rx, best, name)| format!(
+                            "{} ({} against {name} {})",
+                            r.reference.number,
+                            format_ns(*rx),
+                            format_ns(*best)
+                        ))
+                        .collect::<Vec<_>>()
+                        .join(", ")
+                )
+            }
+        );
+
         // The immediate scheduler within 2x of hand-written.
         if let Some(row) = self.find("immediate scheduler create worker + schedule") {
             let ratio = row.ratio("rx", "hand-written");
@@ -595,6 +650,37 @@ impl<'a> Suite<'a> {
             }
         );
         let _ = writeln!(md);
+    }
+
+    /// `results.csv`: ns per op and allocations per op by case, under RPP's names; empty
+    /// where an implementation was not measured.
+    fn csv(&self) -> String {
+        let mut out =
+            String::from("case,hand,rx,rxrust,rxrust_shared,rpp,allocs_rx,allocs_rxrust\n");
+        let ns = |v: Option<f64>| v.map(|v| format!("{v:.3}")).unwrap_or_default();
+        for row in &self.rows {
+            let time = |i: &str| ns(row.cell(i).median_ns);
+            let allocs = |i: &str| {
+                let cell = row.cell(i);
+                cell.median_ns
+                    .and(cell.allocations)
+                    .map(format_count)
+                    .unwrap_or_default()
+            };
+            let _ = writeln!(
+                out,
+                "\"{}\",{},{},{},{},{},{},{}",
+                row.reference.case.replace('"', "\"\""),
+                time("hand-written"),
+                time("rx"),
+                time("rxrust"),
+                time("rxrust-shared"),
+                ns(row.reference.rpp_ns),
+                allocs("rx"),
+                allocs("rxrust"),
+            );
+        }
+        out
     }
 
     fn find(&self, case: &str) -> Option<&Row<'a>> {

@@ -1,0 +1,349 @@
+//! The instruction-count regression gate: about ten hot cases of the suite, each run under
+//! `valgrind --tool=callgrind`, their instructions per op compared with a committed budget.
+//!
+//! Instruction counts do not depend on the machine's load, so the gate does not flake where
+//! criterion's times would. Built only with the `gate` feature, so the default build and
+//! `cargo test` never compile it; `.ci/callgrind-gate` builds and runs it:
+//!
+//! ```text
+//! callgrind-gate check  [budget-file]   # fails when a case grew by more than 10%
+//! callgrind-gate record [budget-file]   # writes the budget file from the current counts
+//! callgrind-gate run CASE ITERS         # one case, ITERS ops (what valgrind runs)
+//! callgrind-gate list                   # the cases
+//! ```
+//!
+//! Each case runs one op first, outside the count (thread-locals, lazy statics, the
+//! trampoline's buffer), then `ITERS` ops inside [`measured`], the only function callgrind
+//! collects in (`--collect-atstart=no --toggle-collect`): the count is of the ops alone.
+
+use rx::prelude::*;
+use rx::schedulers::{CurrentThread, Immediate, Reschedule, Scheduler, Worker};
+use rx::source::{concat, create, from_iter, interval, just};
+use rx::subjects::PublishSubject;
+use std::hint::black_box;
+use std::path::{Path, PathBuf};
+use std::process::{Command, ExitCode};
+use std::time::Duration;
+
+/// How much a case may grow over its budget before the gate fails.
+const TOLERANCE: f64 = 0.10;
+
+/// Ops per case under valgrind: enough that the per-op count is exact to a fraction of an
+/// instruction, few enough that the ten cases take seconds.
+const ITERS: u64 = 2_000;
+
+/// The cases: a short id (the budget file's key) and RPP's name for the case.
+const CASES: [(&str, &str); 15] = [
+    (
+        "merge_with",
+        "immediate_just(1) + merge_with(immediate_just(2)) + subscribe",
+    ),
+    (
+        "flat_map",
+        "immediate_just+flat_map(immediate_just(v*2))+subscribe",
+    ),
+    (
+        "zip",
+        "immediate_just(1) + zip(immediate_just(2)) + subscribe",
+    ),
+    (
+        "switch_on_next",
+        "immediate_just(immediate_just(1),immediate_just(1)) + switch_on_next() + subscribe",
+    ),
+    (
+        "subject_on_next",
+        "publish_subject with 1 observer - on_next",
+    ),
+    (
+        "current_thread_schedule",
+        "current_thread scheduler create worker + schedule + recursive schedule",
+    ),
+    (
+        "interval_take3",
+        "interval - interval + take(3) + subscribe + current_thread",
+    ),
+    ("retry", "create(on_error())+retry(1)+subscribe"),
+    (
+        "concat",
+        "concat_as_source of just(1 immediate) create + subscribe",
+    ),
+    (
+        "map_chain_20",
+        "single disposable and looooooong indentity chain",
+    ),
+    (
+        "current_thread_schedule_once",
+        "current_thread scheduler create worker + schedule",
+    ),
+    (
+        "from_array_current_thread",
+        "from array of 1 - create + subscribe + current_thread",
+    ),
+    (
+        "interval_take3_immediate",
+        "interval - interval + take(3) + subscribe + immediate",
+    ),
+    ("take_last_1", "immediate_just+take_last(1)+subscribe"),
+    ("buffer_2", "immediate_just+buffer(2)+subscribe"),
+];
+
+fn sink<T>(value: T) {
+    black_box(value);
+}
+
+/// The ops callgrind counts: the only function it collects in.
+#[inline(never)]
+fn measured(iters: u64, op: &mut dyn FnMut()) {
+    for _ in 0..iters {
+        op();
+    }
+}
+
+fn run_op(iters: u64, mut op: impl FnMut()) {
+    op();
+    measured(iters, &mut op);
+}
+
+fn run_case(case: &str, iters: u64) -> Result<(), String> {
+    match case {
+        "merge_with" => run_op(iters, || {
+            just(black_box(1))
+                .merge_with(just(black_box(2)))
+                .subscribe(sink);
+        }),
+        "flat_map" => run_op(iters, || {
+            just(black_box(1)).flat_map(|v| just(v * 2)).subscribe(sink);
+        }),
+        "zip" => run_op(iters, || {
+            just(black_box(1)).zip(just(black_box(2))).subscribe(sink);
+        }),
+        "switch_on_next" => run_op(iters, || {
+            let inner = just(black_box(1));
+            from_iter([inner.clone(), inner])
+                .switch_on_next()
+                .subscribe(sink);
+        }),
+        "subject_on_next" => {
+            let subject = PublishSubject::<i32>::new();
+            subject.observable().subscribe(sink);
+            let mut observer = subject.observer();
+            run_op(iters, || observer.on_next(black_box(1)));
+        }
+        "current_thread_schedule" => {
+            let observer = |_: i32| {};
+            run_op(iters, || {
+                let worker = CurrentThread.worker();
+                let inner_worker = worker.clone();
+                worker.schedule(move || {
+                    inner_worker.schedule(move || {
+                        sink(&observer);
+                        Reschedule::Done
+                    });
+                    Reschedule::Done
+                });
+            })
+        }
+        "interval_take3" => run_op(iters, || {
+            interval(black_box(Duration::ZERO), CurrentThread)
+                .take(3)
+                .subscribe(sink);
+        }),
+        "retry" => {
+            let error = rx::Error::msg("");
+            run_op(iters, || {
+                create::<i32, _>(|emitter| emitter.on_error(error.clone()))
+                    .retry(1)
+                    .subscribe_with(|_| {}, sink, || {});
+            })
+        }
+        "concat" => run_op(iters, || {
+            concat([just(black_box(1))]).subscribe(sink);
+        }),
+        "map_chain_20" => run_op(iters, || {
+            create(|mut emitter| {
+                emitter.on_next(black_box(1));
+                emitter.on_completed();
+            })
+            .map(|v| v)
+            .map(|v| v)
+            .map(|v| v)
+            .map(|v| v)
+            .map(|v| v)
+            .map(|v| v)
+            .map(|v| v)
+            .map(|v| v)
+            .map(|v| v)
+            .map(|v| v)
+            .map(|v| v)
+            .map(|v| v)
+            .map(|v| v)
+            .map(|v| v)
+            .map(|v| v)
+            .map(|v| v)
+            .map(|v| v)
+            .map(|v| v)
+            .map(|v| v)
+            .map(|v| v)
+            .subscribe(sink);
+        }),
+        "current_thread_schedule_once" => {
+            let observer = |_: i32| {};
+            run_op(iters, || {
+                CurrentThread.worker().schedule(move || {
+                    sink(&observer);
+                    Reschedule::Done
+                });
+            })
+        }
+        "from_array_current_thread" => run_op(iters, || {
+            from_iter(black_box([123]))
+                .subscribe_on(CurrentThread)
+                .subscribe(sink);
+        }),
+        "interval_take3_immediate" => run_op(iters, || {
+            interval(black_box(Duration::ZERO), Immediate)
+                .take(3)
+                .subscribe(sink);
+        }),
+        "take_last_1" => run_op(iters, || {
+            just(black_box(1)).take_last(1).subscribe(sink);
+        }),
+        "buffer_2" => run_op(iters, || {
+            just(black_box(1)).buffer(2).subscribe(sink);
+        }),
+        other => return Err(format!("no case named {other:?}")),
+    }
+    Ok(())
+}
+
+/// Runs one case under callgrind in a child process; its instructions per op.
+fn count(case: &str) -> Result<f64, String> {
+    let exe = std::env::current_exe().map_err(|e| e.to_string())?;
+    let out = std::env::temp_dir().join(format!("callgrind-gate.{}.{case}", std::process::id()));
+    let status = Command::new("valgrind")
+        .args([
+            "--tool=callgrind",
+            "--collect-atstart=no",
+            "--toggle-collect=*callgrind_gate::measured*",
+            "--quiet",
+        ])
+        .arg(format!("--callgrind-out-file={}", out.display()))
+        .arg(&exe)
+        .args(["run", case, &ITERS.to_string()])
+        .status()
+        .map_err(|e| format!("could not start valgrind: {e}"))?;
+    if !status.success() {
+        return Err(format!("{case}: valgrind exited with {status}"));
+    }
+    let text = std::fs::read_to_string(&out).map_err(|e| format!("{}: {e}", out.display()))?;
+    let _ = std::fs::remove_file(&out);
+    let total = text
+        .lines()
+        .find_map(|line| {
+            line.strip_prefix("totals:")
+                .or(line.strip_prefix("summary:"))
+        })
+        .and_then(|v| v.split_whitespace().next()?.parse::<u64>().ok())
+        .ok_or_else(|| format!("{case}: no totals in callgrind's output"))?;
+    if total == 0 {
+        return Err(format!(
+            "{case}: nothing collected (was `measured` inlined?)"
+        ));
+    }
+    Ok(total as f64 / ITERS as f64)
+}
+
+fn default_budget() -> PathBuf {
+    Path::new(env!("CARGO_MANIFEST_DIR")).join("callgrind-budget.txt")
+}
+
+/// The budget file: `id instructions-per-op` per line; `#` starts a comment.
+fn read_budget(path: &Path) -> Result<Vec<(String, f64)>, String> {
+    let text = std::fs::read_to_string(path).map_err(|e| format!("{}: {e}", path.display()))?;
+    text.lines()
+        .map(|line| line.split('#').next().unwrap_or("").trim())
+        .filter(|line| !line.is_empty())
+        .map(|line| {
+            let mut fields = line.split_whitespace();
+            let id = fields.next().unwrap_or_default().to_owned();
+            let budget = fields
+                .next()
+                .and_then(|v| v.parse().ok())
+                .ok_or_else(|| format!("{}: bad line {line:?}", path.display()))?;
+            Ok((id, budget))
+        })
+        .collect()
+}
+
+fn record(path: &Path) -> Result<(), String> {
+    let mut text = String::from(
+        "# Instructions per op under callgrind, the budget of .ci/callgrind-gate (which fails\n\
+         # when a case grows by more than 10%). Re-record: .ci/callgrind-gate --record\n",
+    );
+    for (id, name) in CASES {
+        let per_op = count(id)?;
+        println!("{id:<24} {per_op:>10.1}");
+        text.push_str(&format!("{id:<24} {per_op:>10.1}  # {name}\n"));
+    }
+    std::fs::write(path, text).map_err(|e| format!("{}: {e}", path.display()))?;
+    println!("wrote {}", path.display());
+    Ok(())
+}
+
+fn check(path: &Path) -> Result<bool, String> {
+    let budget = read_budget(path)?;
+    let mut ok = true;
+    println!(
+        "{:<24} {:>10} {:>10} {:>8}",
+        "case", "budget", "now", "change"
+    );
+    for (id, _) in CASES {
+        let per_op = count(id)?;
+        let Some((_, limit)) = budget.iter().find(|(b, _)| b == id) else {
+            println!("{id:<24} {:>10} {per_op:>10.1}  no budget: re-record", "-");
+            ok = false;
+            continue;
+        };
+        let change = per_op / limit - 1.0;
+        let verdict = if change > TOLERANCE { "  FAIL" } else { "" };
+        ok &= change <= TOLERANCE;
+        println!(
+            "{id:<24} {limit:>10.1} {per_op:>10.1} {:>+7.1}%{verdict}",
+            change * 100.0
+        );
+    }
+    Ok(ok)
+}
+
+fn main() -> ExitCode {
+    let args: Vec<String> = std::env::args().skip(1).collect();
+    let args: Vec<&str> = args.iter().map(String::as_str).collect();
+    let budget_path = |rest: &[&str]| rest.first().map_or_else(default_budget, PathBuf::from);
+    let result = match args.as_slice() {
+        ["run", case, iters] => iters
+            .parse()
+            .map_err(|e| format!("ITERS: {e}"))
+            .and_then(|iters| run_case(case, iters))
+            .map(|()| true),
+        ["list"] => {
+            for (id, name) in CASES {
+                println!("{id:<24} {name}");
+            }
+            Ok(true)
+        }
+        ["record", rest @ ..] => record(&budget_path(rest)).map(|()| true),
+        ["check", rest @ ..] => check(&budget_path(rest)),
+        _ => Err("usage: callgrind-gate check|record [budget-file] | run CASE ITERS | list".into()),
+    };
+    match result {
+        Ok(true) => ExitCode::SUCCESS,
+        Ok(false) => {
+            eprintln!("callgrind-gate: a case grew by more than 10% over its budget");
+            ExitCode::FAILURE
+        }
+        Err(e) => {
+            eprintln!("callgrind-gate: {e}");
+            ExitCode::FAILURE
+        }
+    }
+}
