@@ -614,6 +614,46 @@ pub trait ObservableExt: Observable + Sized {
         FlatMapIter::new(self, f)
     }
 
+    /// Emits each intermediate result of a fallible accumulation from `seed`, as
+    /// [`scan`](ObservableExt::scan) does; the first `Err` of `f` terminates the sequence
+    /// with that error, converted with `Into<Error>`.
+    ///
+    /// ```text
+    /// source:                  -1-2-3-|
+    /// try_scan(0, +):          -1-3-6-|
+    /// try_scan(0, +, Err at 3): -1-3-#
+    /// ```
+    ///
+    /// # Examples
+    ///
+    /// ```
+    /// use rx::prelude::*;
+    /// use rx::testing::TestObserver;
+    ///
+    /// let observer = TestObserver::new();
+    /// rx::source::from_iter([200u8, 50, 10])
+    ///     .try_scan(0u8, |total, v| total.checked_add(v).ok_or(rx::Error::msg("overflow")))
+    ///     .subscribe_observer(observer.clone());
+    /// observer.assert_values(&[200, 250]);
+    /// observer.assert_error("overflow");
+    /// ```
+    ///
+    /// # Errors
+    ///
+    /// The first `Err` `f` returns, after which the source is stopped; or the source's error.
+    ///
+    /// # Performance
+    ///
+    /// No allocation, no lock; one clone of the accumulator per value, as `scan`.
+    fn try_scan<A, F, E>(self, seed: A, f: F) -> TryScan<Self, A, F>
+    where
+        F: FnMut(A, Self::Item) -> Result<A, E>,
+        E: Into<Error>,
+        A: Clone,
+    {
+        TryScan::new(self, seed, f)
+    }
+
     // ---------------------------------------------------------------- filtering
 
     /// Emits only the values for which `predicate` returns `true`.
@@ -1147,6 +1187,198 @@ pub trait ObservableExt: Observable + Sized {
         DefaultIfEmpty::new(self, default)
     }
 
+    /// Emits the values for which a fallible predicate returns `Ok(true)`; its first `Err`
+    /// terminates the sequence with that error, converted with `Into<Error>`.
+    ///
+    /// ```text
+    /// source:                    -1-2-3-4-|
+    /// try_filter(odd, Err at 3): -1---#
+    /// ```
+    ///
+    /// # Examples
+    ///
+    /// ```
+    /// use rx::prelude::*;
+    /// use rx::testing::TestObserver;
+    ///
+    /// let observer = TestObserver::new();
+    /// rx::source::from_iter(["10", "3", "7", "x", "4"])
+    ///     .try_filter(|s| s.parse::<i32>().map(|v| v > 5))
+    ///     .subscribe_observer(observer.clone());
+    /// observer.assert_values(&["10", "7"]);
+    /// observer.assert_error("invalid digit found in string");
+    /// ```
+    ///
+    /// # Errors
+    ///
+    /// The first `Err` the predicate returns, after which the source is stopped; or the
+    /// source's error.
+    ///
+    /// # Performance
+    ///
+    /// No allocation, no lock.
+    fn try_filter<P, E>(self, predicate: P) -> TryFilter<Self, P>
+    where
+        P: FnMut(&Self::Item) -> Result<bool, E>,
+        E: Into<Error>,
+    {
+        TryFilter::new(self, predicate)
+    }
+
+    /// Emits the first value for which `predicate` returns `true`, then completes; completes
+    /// without a value when none does (RxJS's `find`, which emits `undefined` instead).
+    ///
+    /// ```text
+    /// source:          -1-2-3-4-|
+    /// find(|v| v > 2): -----(3|)
+    /// ```
+    ///
+    /// # Examples
+    ///
+    /// ```
+    /// use rx::prelude::*;
+    /// use rx::testing::TestObserver;
+    ///
+    /// let observer = TestObserver::new();
+    /// rx::source::from_iter(1..).find(|v| v * v > 50).subscribe_observer(observer.clone());
+    /// observer.assert_values(&[8]);
+    /// observer.assert_completed();
+    /// ```
+    ///
+    /// # Performance
+    ///
+    /// No allocation, no lock; the source is stopped at the match.
+    fn find<P>(self, predicate: P) -> Find<Self, P>
+    where
+        P: FnMut(&Self::Item) -> bool,
+    {
+        Find::new(self, predicate)
+    }
+
+    /// Emits the only value of the source when it completes; fails with
+    /// [`NoElements`](crate::operators::NoElements) when it is empty, and with
+    /// [`TooManyElements`](crate::operators::TooManyElements) as soon as a second value
+    /// arrives, stopping the source (RxJava's `singleOrError`, RxJS's `single`).
+    ///
+    /// ```text
+    /// source:    -1-|        -1-2-|
+    /// single():  ---(1|)     ---#
+    /// ```
+    ///
+    /// # Examples
+    ///
+    /// ```
+    /// use rx::prelude::*;
+    /// use rx::testing::TestObserver;
+    ///
+    /// let observer = TestObserver::new();
+    /// rx::source::just(5).single().subscribe_observer(observer.clone());
+    /// observer.assert_values(&[5]);
+    /// observer.assert_completed();
+    ///
+    /// let two = TestObserver::new();
+    /// rx::source::from_iter([1, 2]).single().subscribe_observer(two.clone());
+    /// two.assert_values(&[]);
+    /// assert!(two.error().unwrap().is::<rx::operators::TooManyElements>());
+    /// ```
+    ///
+    /// # Errors
+    ///
+    /// `NoElements`, `TooManyElements`, or the source's error.
+    ///
+    /// # Performance
+    ///
+    /// No allocation, no lock; the value is held until completion.
+    #[doc(alias = "singleOrError")]
+    fn single(self) -> Single<Self> {
+        Single::new(self)
+    }
+
+    /// Emits the source's values or, if it completes without emitting any, those of `other`,
+    /// which is subscribed then (RxJava's `switchIfEmpty`; RxJS has only
+    /// [`defaultIfEmpty`](ObservableExt::default_if_empty)).
+    ///
+    /// `other` is subscribed on the thread the completion arrives on. The returned handle
+    /// disposes whichever of the two is running.
+    ///
+    /// ```text
+    /// source:                  -1-2-|    ---|
+    /// other:                              -7-8-|
+    /// switch_if_empty(other):  -1-2-|    ----7-8-|
+    /// ```
+    ///
+    /// # Examples
+    ///
+    /// ```
+    /// use rx::prelude::*;
+    /// use rx::testing::TestObserver;
+    ///
+    /// let observer = TestObserver::new();
+    /// rx::source::from_iter(1..10)
+    ///     .filter(|v| *v > 100)
+    ///     .switch_if_empty(rx::source::from_iter([7, 8]))
+    ///     .subscribe_observer(observer.clone());
+    /// observer.assert_values(&[7, 8]);
+    /// observer.assert_completed();
+    /// ```
+    ///
+    /// # Errors
+    ///
+    /// The source's error (then `other` is not subscribed), or `other`'s.
+    ///
+    /// # Performance
+    ///
+    /// One small allocation per subscription (the slot that hands `other`'s handle to the
+    /// returned one), and a lock when the source completes empty; values pass through with no
+    /// lock.
+    #[doc(alias = "switchIfEmpty")]
+    fn switch_if_empty<S>(self, other: S) -> SwitchIfEmpty<Self, S>
+    where
+        S: Observable<Item = Self::Item>,
+    {
+        SwitchIfEmpty::new(self, other)
+    }
+
+    /// Splits the source in two by `predicate`: the values it accepts, and those it rejects
+    /// (RxJS's `partition`). Each half subscribes the source on its own, with its own clone of
+    /// the source and of `predicate`, as `(source.filter(p), source.filter(!p))` would; share
+    /// the source first ([`share`](ObservableExt::share)) to run it once for both.
+    ///
+    /// ```text
+    /// source:           -1-2-3-4-|
+    /// partition(even):  ---2---4-|
+    ///                   -1---3---|
+    /// ```
+    ///
+    /// # Examples
+    ///
+    /// ```
+    /// use rx::prelude::*;
+    /// use rx::testing::TestObserver;
+    ///
+    /// let (even, odd) = rx::source::from_iter(1..=5).partition(|v| v % 2 == 0);
+    /// let (e, o) = (TestObserver::new(), TestObserver::new());
+    /// even.subscribe_observer(e.clone());
+    /// odd.subscribe_observer(o.clone());
+    /// e.assert_values(&[2, 4]);
+    /// o.assert_values(&[1, 3, 5]);
+    /// o.assert_completed();
+    /// ```
+    ///
+    /// # Performance
+    ///
+    /// Stateless, as `filter`: no allocation, no lock.
+    fn partition<P>(self, predicate: P) -> (Partition<Self, P>, Partition<Self, P>)
+    where
+        Self: Clone,
+        P: FnMut(&Self::Item) -> bool + Clone,
+    {
+        (
+            Partition::new(self.clone(), predicate.clone(), true),
+            Partition::new(self, predicate, false),
+        )
+    }
+
     // ---------------------------------------------------------------- aggregating
 
     /// Folds every value into an accumulator that starts as `seed`, and emits the final
@@ -1540,6 +1772,105 @@ pub trait ObservableExt: Observable + Sized {
         IsEmpty::new(self)
     }
 
+    /// Emits `true` if this observable and `other` emit equal values in the same order and
+    /// the same number of them, `false` as soon as they are known to differ (RxJS's
+    /// `sequenceEqual`).
+    ///
+    /// The verdict `false` comes at the first pair of n-th values that differ, or when one
+    /// side has a value the other, completed, cannot match; both sources are then disposed.
+    /// `true` comes when both have completed.
+    ///
+    /// ```text
+    /// source:                -1-2-3-|
+    /// other:                 --1-2-3-|
+    /// sequence_equal(other): --------(T|)
+    ///
+    /// source:                -1-2-3-|
+    /// other:                 --1-5-|
+    /// sequence_equal(other): ----(F|)
+    /// ```
+    ///
+    /// # Examples
+    ///
+    /// ```
+    /// use rx::prelude::*;
+    /// use rx::testing::TestObserver;
+    ///
+    /// let observer = TestObserver::new();
+    /// rx::source::from_iter([1, 2, 3])
+    ///     .sequence_equal(rx::source::range(1, 3))
+    ///     .subscribe_observer(observer.clone());
+    /// observer.assert_values(&[true]);
+    /// observer.assert_completed();
+    ///
+    /// let shorter = TestObserver::new();
+    /// rx::source::from_iter([1, 2, 3])
+    ///     .sequence_equal(rx::source::from_iter([1, 2]))
+    ///     .subscribe_observer(shorter.clone());
+    /// shorter.assert_values(&[false]);
+    /// ```
+    ///
+    /// # Errors
+    ///
+    /// An error from either source ends the sequence before a verdict.
+    ///
+    /// # Performance
+    ///
+    /// One allocation per subscription (the shared state of zip), a lock per value; the
+    /// values one side has emitted ahead of the other are buffered.
+    #[doc(alias = "sequenceEqual")]
+    fn sequence_equal<'a, S>(self, other: S) -> SequenceEqual<'a, Self, S, ByPartialEq>
+    where
+        S: Observable,
+        Self::Item: PartialEq<S::Item>,
+    {
+        SequenceEqual::new(self, other, ByPartialEq)
+    }
+
+    /// As [`sequence_equal`](ObservableExt::sequence_equal), comparing the n-th values with
+    /// `comparer` (RxJS's `sequenceEqual(other, comparator)`), so the two sides may be of
+    /// different types.
+    ///
+    /// The comparer is called outside any lock, for one pair at a time.
+    ///
+    /// ```text
+    /// source:                      -1-2-|
+    /// other:                       -a-b-|
+    /// sequence_equal_by(other, f): -----(T|)     f(1, a) and f(2, b) are true
+    /// ```
+    ///
+    /// # Examples
+    ///
+    /// ```
+    /// use rx::prelude::*;
+    /// use rx::testing::TestObserver;
+    ///
+    /// let observer = TestObserver::new();
+    /// rx::source::from_iter([1, 2])
+    ///     .sequence_equal_by(rx::source::from_iter(["1", "2"]), |a: &i32, b: &&str| {
+    ///         a.to_string() == *b
+    ///     })
+    ///     .subscribe_observer(observer.clone());
+    /// observer.assert_values(&[true]);
+    /// observer.assert_completed();
+    /// ```
+    ///
+    /// # Errors
+    ///
+    /// An error from either source ends the sequence before a verdict.
+    ///
+    /// # Performance
+    ///
+    /// As [`sequence_equal`](ObservableExt::sequence_equal).
+    #[doc(alias = "sequenceEqual")]
+    fn sequence_equal_by<'a, S, F>(self, other: S, comparer: F) -> SequenceEqual<'a, Self, S, F>
+    where
+        S: Observable,
+        F: FnMut(&Self::Item, &S::Item) -> bool,
+    {
+        SequenceEqual::new(self, other, comparer)
+    }
+
     // ---------------------------------------------------------------- composing
 
     /// Emits `value`, then the values of this observable.
@@ -1640,6 +1971,73 @@ pub trait ObservableExt: Observable + Sized {
         S: Observable<Item = Self::Item>,
     {
         ConcatWith::new(self, other)
+    }
+
+    /// Emits the values of `values`, then the values of this observable (RxJS's `startWith`
+    /// with several values, RxJava's `startWithIterable`).
+    ///
+    /// ```text
+    /// source:                   ---3-|
+    /// start_with_iter([1, 2]):  (12)3-|
+    /// ```
+    ///
+    /// # Examples
+    ///
+    /// ```
+    /// use rx::prelude::*;
+    /// use rx::testing::TestObserver;
+    ///
+    /// let observer = TestObserver::new();
+    /// rx::source::just(3).start_with_iter([1, 2]).subscribe_observer(observer.clone());
+    /// observer.assert_values(&[1, 2, 3]);
+    /// observer.assert_completed();
+    /// ```
+    ///
+    /// # Performance
+    ///
+    /// No allocation, no lock: the values are delivered on the subscribing thread, then the
+    /// source is subscribed with the same observer.
+    #[doc(alias = "startWith")]
+    #[doc(alias = "startWithIterable")]
+    #[doc(alias = "startWithArray")]
+    fn start_with_iter<I>(self, values: I) -> StartWithIter<Self, I>
+    where
+        I: IntoIterator<Item = Self::Item>,
+    {
+        StartWithIter::new(self, values)
+    }
+
+    /// Emits the values of this observable, then, when it completes, the values of `values`
+    /// (RxJS's `endWith` with several values).
+    ///
+    /// Nothing is added when the source fails or never completes.
+    ///
+    /// ```text
+    /// source:                 -1-|
+    /// end_with_iter([2, 3]):  -1-(23|)
+    /// ```
+    ///
+    /// # Examples
+    ///
+    /// ```
+    /// use rx::prelude::*;
+    /// use rx::testing::TestObserver;
+    ///
+    /// let observer = TestObserver::new();
+    /// rx::source::just(1).end_with_iter(vec![2, 3]).subscribe_observer(observer.clone());
+    /// observer.assert_values(&[1, 2, 3]);
+    /// observer.assert_completed();
+    /// ```
+    ///
+    /// # Performance
+    ///
+    /// No allocation, no lock: the observer holds `values` until completion.
+    #[doc(alias = "endWith")]
+    fn end_with_iter<I>(self, values: I) -> EndWithIter<Self, I>
+    where
+        I: IntoIterator<Item = Self::Item>,
+    {
+        EndWithIter::new(self, values)
     }
 
     // ---------------------------------------------------------------- combining
@@ -2947,6 +3345,47 @@ pub trait ObservableExt: Observable + Sized {
     #[doc(alias = "windowCount")]
     fn window<'a>(self, count: usize) -> Window<'a, Self> {
         Window::new(self, count)
+    }
+
+    /// Maps each value to an observable with a fallible closure and merges their values, as
+    /// [`flat_map`](ObservableExt::flat_map) does; an `Err` ends the sequence with that
+    /// error, converted with `Into<Error>`, as an inner error would.
+    ///
+    /// ```text
+    /// source:           -1-2-|
+    /// try_flat_map(f):  -a-#        f(1) = Ok(just(a)), f(2) = Err
+    /// ```
+    ///
+    /// # Examples
+    ///
+    /// ```
+    /// use rx::prelude::*;
+    /// use rx::testing::TestObserver;
+    ///
+    /// let observer = TestObserver::new();
+    /// rx::source::from_iter(["2", "x", "3"])
+    ///     .try_flat_map(|s| s.parse::<usize>().map(|n| rx::source::from_iter(0..n)))
+    ///     .subscribe_observer(observer.clone());
+    /// observer.assert_values(&[0, 1]);
+    /// observer.assert_error("invalid digit found in string");
+    /// ```
+    ///
+    /// # Errors
+    ///
+    /// The first `Err` of `f`, after which the source and the running inners are disposed;
+    /// or an error of the source or of an inner observable.
+    ///
+    /// # Performance
+    ///
+    /// As [`flat_map`](ObservableExt::flat_map): an `Err` is an inner observable that fails
+    /// at once.
+    fn try_flat_map<'a, U, E, F>(self, f: F) -> TryFlatMap<'a, Self, F>
+    where
+        F: FnMut(Self::Item) -> Result<U, E>,
+        E: Into<Error>,
+        U: Observable,
+    {
+        TryFlatMap::new(self, f)
     }
 
     // ---------------------------------------------------------------- utility

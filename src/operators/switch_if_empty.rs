@@ -1,0 +1,359 @@
+//! [`ObservableExt::switch_if_empty`](crate::ObservableExt::switch_if_empty).
+//!
+//! The source is subscribed with a [`SwitchIfEmptyObserver`] that holds the other
+//! observable; if the source completes without a value, that observer subscribes the other
+//! one with the downstream observer, on whatever thread the completion arrived. The other
+//! observable's handle is handed to the subscription's handle through a small shared slot
+//! (Rx.NET's `SerialDisposable`), as in
+//! [`on_error_resume_next`](crate::ObservableExt::on_error_resume_next).
+
+use crate::Error;
+use crate::observable::{Observable, Subscribe};
+use crate::observer::Observer;
+use crate::subscription::Subscription;
+use crate::sync::{Arc, AtomicBool, Mutex, Ordering};
+use std::fmt;
+
+/// Mirrors the source, or another observable if the source completes empty; built by
+/// [`ObservableExt::switch_if_empty`](crate::ObservableExt::switch_if_empty).
+#[derive(Clone, Debug)]
+#[must_use = "observables do nothing unless subscribed"]
+#[doc(alias = "switchIfEmpty")]
+pub struct SwitchIfEmpty<S, R> {
+    source: S,
+    other: R,
+}
+
+impl<S, R> SwitchIfEmpty<S, R> {
+    pub(crate) fn new(source: S, other: R) -> Self {
+        SwitchIfEmpty { source, other }
+    }
+}
+
+impl<S, R> Observable for SwitchIfEmpty<S, R>
+where
+    S: Observable,
+    R: Observable<Item = S::Item>,
+{
+    type Item = S::Item;
+}
+
+impl<S, R, O> Subscribe<O> for SwitchIfEmpty<S, R>
+where
+    S: Subscribe<SwitchIfEmptyObserver<O, R, <R as Subscribe<O>>::Subscription>>,
+    R: Subscribe<O> + Observable<Item = <S as Observable>::Item>,
+    O: Observer<<S as Observable>::Item>,
+{
+    type Subscription =
+        SwitchIfEmptySubscription<S::Subscription, <R as Subscribe<O>>::Subscription>;
+
+    fn subscribe_observer(self, observer: O) -> Self::Subscription {
+        let slot = Arc::new(Slot {
+            disposed: AtomicBool::new(false),
+            state: Mutex::new(State::Source),
+        });
+        let upstream = self.source.subscribe_observer(SwitchIfEmptyObserver {
+            observer,
+            other: self.other,
+            empty: true,
+            slot: slot.clone(),
+        });
+        SwitchIfEmptySubscription { upstream, slot }
+    }
+}
+
+/// What the handle shares with the observer: whether it was disposed, and the other
+/// observable's handle once it is subscribed. The source may complete on another thread
+/// after `subscribe` returned, so that handle can only be handed over through shared state.
+struct Slot<D> {
+    /// Set by `dispose`; the observer then does not subscribe the other observable.
+    disposed: AtomicBool,
+    state: Mutex<State<D>>,
+}
+
+enum State<D> {
+    /// The source is running (or has ended with a value or an error).
+    Source,
+    /// The source completed empty and the other observable is being subscribed.
+    Subscribing,
+    /// The other observable was subscribed and returned this handle.
+    Other(D),
+}
+
+/// The observer [`SwitchIfEmpty`] subscribes to its source.
+pub struct SwitchIfEmptyObserver<O, R, D> {
+    observer: O,
+    other: R,
+    /// Whether the source has emitted nothing so far.
+    empty: bool,
+    slot: Arc<Slot<D>>,
+}
+
+impl<T, O, R, D> Observer<T> for SwitchIfEmptyObserver<O, R, D>
+where
+    O: Observer<T>,
+    R: Subscribe<O, Subscription = D>,
+    D: Subscription,
+{
+    #[inline]
+    fn on_next(&mut self, value: T) {
+        self.empty = false;
+        self.observer.on_next(value)
+    }
+
+    #[inline]
+    fn on_error(self, error: Error) {
+        self.observer.on_error(error)
+    }
+
+    fn on_completed(self) {
+        if !self.empty {
+            return self.observer.on_completed();
+        }
+        let slot = self.slot;
+        // Acquire pairs with the Release in `dispose`.
+        if slot.disposed.load(Ordering::Acquire) || self.observer.is_disposed() {
+            return;
+        }
+        *slot.state.lock() = State::Subscribing;
+        let subscription = self.other.subscribe_observer(self.observer);
+        let mut state = slot.state.lock();
+        // Checked under the lock that `dispose` takes after setting the flag: either
+        // `dispose` finds the handle stored, or we see the flag and dispose it here.
+        if slot.disposed.load(Ordering::Acquire) {
+            drop(state);
+            subscription.dispose();
+        } else {
+            *state = State::Other(subscription);
+        }
+    }
+
+    #[inline]
+    fn is_disposed(&self) -> bool {
+        self.observer.is_disposed() || self.slot.disposed.load(Ordering::Acquire)
+    }
+}
+
+impl<O, R, D> fmt::Debug for SwitchIfEmptyObserver<O, R, D> {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        f.debug_struct("SwitchIfEmptyObserver")
+            .field("empty", &self.empty)
+            .finish_non_exhaustive()
+    }
+}
+
+/// The handle of a [`SwitchIfEmpty`] subscription: disposes the source and, once it has
+/// completed empty, the other observable.
+pub struct SwitchIfEmptySubscription<U, D> {
+    upstream: U,
+    slot: Arc<Slot<D>>,
+}
+
+impl<U: Subscription, D: Subscription> Subscription for SwitchIfEmptySubscription<U, D> {
+    fn dispose(&self) {
+        // Release pairs with the Acquire loads of the observer.
+        self.slot.disposed.store(true, Ordering::Release);
+        self.upstream.dispose();
+        let state = std::mem::replace(&mut *self.slot.state.lock(), State::Source);
+        if let State::Other(subscription) = state {
+            subscription.dispose();
+        }
+    }
+
+    fn is_disposed(&self) -> bool {
+        if self.slot.disposed.load(Ordering::Acquire) {
+            return true;
+        }
+        match &*self.slot.state.lock() {
+            State::Source => self.upstream.is_disposed(),
+            State::Subscribing => false,
+            State::Other(subscription) => subscription.is_disposed(),
+        }
+    }
+}
+
+impl<U, D> fmt::Debug for SwitchIfEmptySubscription<U, D> {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        f.debug_struct("SwitchIfEmptySubscription")
+            .field("disposed", &self.slot.disposed.load(Ordering::Acquire))
+            .finish_non_exhaustive()
+    }
+}
+
+#[cfg(all(test, not(loom)))]
+mod tests {
+    use crate::prelude::*;
+    use crate::source::{create, defer, empty, from_iter, just, never, throw};
+    use crate::subscription::FlagSubscription;
+    use crate::testing::TestObserver;
+    use crate::{Error, Notification::*};
+    use std::cell::Cell;
+
+    #[test]
+    fn a_source_with_values_is_mirrored_and_the_other_never_subscribed() {
+        let subscribed = Cell::new(false);
+        let o = TestObserver::new();
+        let handle = from_iter([1, 2])
+            .switch_if_empty(defer(|| {
+                subscribed.set(true);
+                just(9)
+            }))
+            .subscribe_observer(o.clone());
+        o.assert_notifications(&[Next(1), Next(2), Completed]);
+        assert!(!subscribed.get());
+        assert!(handle.is_disposed());
+    }
+
+    #[test]
+    fn an_empty_source_switches_to_the_other() {
+        let o = TestObserver::new();
+        let handle = empty()
+            .switch_if_empty(from_iter([7, 8]))
+            .subscribe_observer(o.clone());
+        o.assert_notifications(&[Next(7), Next(8), Completed]);
+        assert!(handle.is_disposed());
+
+        let o = TestObserver::<i32>::new();
+        empty()
+            .switch_if_empty(throw(Error::msg("other")))
+            .subscribe_observer(o.clone());
+        o.assert_notifications(&[Error(Error::msg("other"))]);
+
+        let o = TestObserver::<i32>::new();
+        empty()
+            .switch_if_empty(empty())
+            .subscribe_observer(o.clone());
+        o.assert_notifications(&[Completed]);
+    }
+
+    #[test]
+    fn an_error_is_not_empty() {
+        let subscribed = Cell::new(false);
+        let o = TestObserver::<i32>::new();
+        throw(Error::msg("bad"))
+            .switch_if_empty(defer(|| {
+                subscribed.set(true);
+                just(9)
+            }))
+            .subscribe_observer(o.clone());
+        o.assert_notifications(&[Error(Error::msg("bad"))]);
+        assert!(!subscribed.get());
+
+        let o = TestObserver::new();
+        create(|mut e| {
+            e.on_next(1);
+            e.on_error(Error::msg("late"));
+        })
+        .switch_if_empty(just(9))
+        .subscribe_observer(o.clone());
+        o.assert_notifications(&[Next(1), Error(Error::msg("late"))]);
+    }
+
+    #[test]
+    fn a_source_that_never_ends_keeps_the_other_waiting() {
+        let o = TestObserver::<i32>::new();
+        let handle = never()
+            .switch_if_empty(just(9))
+            .subscribe_observer(o.clone());
+        handle.dispose();
+        assert!(handle.is_disposed());
+        o.assert_notifications(&[]);
+    }
+
+    /// A source that never terminates by itself and hands out a flag handle, like a timer.
+    #[derive(Clone)]
+    struct Pending(FlagSubscription);
+
+    impl Observable for Pending {
+        type Item = i32;
+    }
+
+    impl<O: Observer<i32>> Subscribe<O> for Pending {
+        type Subscription = FlagSubscription;
+
+        fn subscribe_observer(self, _observer: O) -> FlagSubscription {
+            self.0
+        }
+    }
+
+    #[test]
+    fn dispose_reaches_the_source_then_the_other() {
+        let source = FlagSubscription::new();
+        let o = TestObserver::new();
+        let handle = Pending(source.clone())
+            .switch_if_empty(just(1))
+            .subscribe_observer(o.clone());
+        handle.dispose();
+        assert!(source.is_disposed());
+        o.assert_notifications(&[]);
+
+        let other = FlagSubscription::new();
+        let o = TestObserver::new();
+        let handle = empty()
+            .switch_if_empty(Pending(other.clone()))
+            .subscribe_observer(o.clone());
+        assert!(!handle.is_disposed());
+        handle.dispose();
+        assert!(handle.is_disposed());
+        assert!(other.is_disposed());
+        o.assert_notifications(&[]);
+    }
+
+    #[test]
+    fn disposed_downstream_stops_either_side() {
+        let o = TestObserver::new();
+        let probe = o.clone();
+        from_iter(0..)
+            .switch_if_empty(just(-1))
+            .map(|v| {
+                if v == 2 {
+                    probe.dispose();
+                }
+                v
+            })
+            .subscribe_observer(o.clone());
+        o.assert_values(&[0, 1, 2]);
+        o.assert_not_terminated();
+
+        let o = TestObserver::new();
+        let probe = o.clone();
+        empty()
+            .switch_if_empty(from_iter(10..))
+            .map(|v| {
+                if v == 11 {
+                    probe.dispose();
+                }
+                v
+            })
+            .subscribe_observer(o.clone());
+        o.assert_values(&[10, 11]);
+        o.assert_not_terminated();
+
+        let subscribed = Cell::new(false);
+        let o = TestObserver::<i32>::new();
+        o.dispose();
+        empty()
+            .switch_if_empty(defer(|| {
+                subscribed.set(true);
+                just(9)
+            }))
+            .subscribe_observer(o.clone());
+        o.assert_notifications(&[]);
+        assert!(!subscribed.get());
+    }
+
+    #[test]
+    fn the_other_is_subscribed_on_the_thread_the_source_completes_on() {
+        let o = TestObserver::new();
+        let (tx, rx) = std::sync::mpsc::channel();
+        let handle = crate::source::create_owned(move |e: crate::source::OwnedEmitter<i32>| {
+            tx.send(std::thread::spawn(move || e.on_completed()))
+                .unwrap();
+        })
+        .switch_if_empty(from_iter([7, 8]))
+        .subscribe_observer(o.clone());
+        rx.recv().unwrap().join().unwrap();
+        o.assert_notifications(&[Next(7), Next(8), Completed]);
+        assert!(handle.is_disposed());
+    }
+}
