@@ -227,4 +227,17 @@ contract! {
             rx::schedulers::TestScheduler::new(),
         )
         .map(|b| b.len() as i64);
+    single_of_one: |s| s.filter(|v| *v == 3).single();
+    single_too_many: |s| s.single().on_error_return(|_| -1);
+    find: |s| s.find(|v| *v > 2);
+    try_filter: |s| s.try_filter(|v| if *v < 3 { Ok(v % 2 == 0) } else { Err(Error::msg("late")) });
+    try_scan: |s| s.try_scan(0, |a, v| if v < 3 { Ok(a + v) } else { Err(Error::msg("late")) });
+    try_flat_map: |s| s.try_flat_map(|v| if v < 3 { Ok(from_iter([v, v])) } else { Err(Error::msg("late")) });
+    start_with_iter: |s| s.start_with_iter([-2, -1]);
+    end_with_iter: |s| s.end_with_iter([-2, -1]);
+    switch_if_empty: |s| s.switch_if_empty(from_iter([7, 8]));
+    sequence_equal: |s| s.sequence_equal(from_iter(0..20i64)).map(i64::from);
+    sequence_equal_by: |s| s.sequence_equal_by(from_iter(0..5i64), |a, b| a == b).map(i64::from);
+    partition_accepted: |s| s.partition(|v| v % 2 == 0).0;
+    partition_rejected: |s| s.partition(|v| v % 2 == 0).1;
 }
