@@ -2056,6 +2056,61 @@ pub trait ObservableExt: Observable + Sized {
         ExhaustMap::new(self, f)
     }
 
+    /// Flattens an observable of observables by emitting the values of one at a time,
+    /// dropping (never subscribing) every observable that arrives while one runs:
+    /// [`exhaust_map`](ObservableExt::exhaust_map) without the mapping (RxJS's `exhaustAll`),
+    /// as [`switch_on_next`](ObservableExt::switch_on_next) is to
+    /// [`switch_map`](ObservableExt::switch_map).
+    ///
+    /// The sequence completes once this observable has completed and the running inner
+    /// observable has too.
+    ///
+    /// ```text
+    /// source:         -a-b---c----|
+    /// a:               -1-2|         b arrives while a runs: dropped
+    /// c:                     -3-4|
+    /// exhaust_all():  --1-2---3-4-|
+    /// ```
+    ///
+    /// # Examples
+    ///
+    /// ```
+    /// use rx::prelude::*;
+    /// use rx::schedulers::TestScheduler;
+    /// use rx::testing::{cold, TimedObserver};
+    /// use rx::Notification::{Completed, Next};
+    /// use std::time::Duration;
+    ///
+    /// let ms = Duration::from_millis;
+    /// let scheduler = TestScheduler::new();
+    /// let a = cold(&scheduler, [(ms(10), Next('a')), (ms(30), Completed)]);
+    /// let b = cold(&scheduler, [(ms(10), Next('b')), (ms(30), Completed)]);
+    /// let c = cold(&scheduler, [(ms(10), Next('c')), (ms(30), Completed)]);
+    /// let observer = TimedObserver::new(&scheduler);
+    /// cold(&scheduler, [(ms(0), Next(a)), (ms(20), Next(b)), (ms(40), Next(c)), (ms(50), Completed)])
+    ///     .exhaust_all()
+    ///     .subscribe_observer(observer.clone());
+    /// scheduler.run();
+    /// // b came while a ran: dropped.
+    /// observer.assert_timeline(&[(ms(10), Next('a')), (ms(50), Next('c')), (ms(70), Completed)]);
+    /// ```
+    ///
+    /// # Errors
+    ///
+    /// As [`exhaust_map`](ObservableExt::exhaust_map).
+    ///
+    /// # Performance
+    ///
+    /// As [`exhaust_map`](ObservableExt::exhaust_map): one engine serves both.
+    #[doc(alias = "exhaust")]
+    #[doc(alias = "exhaustAll")]
+    fn exhaust_all<'a>(self) -> ExhaustAll<'a, Self>
+    where
+        Self::Item: Observable,
+    {
+        ExhaustAll::new(self)
+    }
+
     /// Emits the values of this observable and of `other` as they come, one at a time even
     /// when they arrive from two threads at once; completes once both have completed.
     ///
@@ -4418,6 +4473,73 @@ pub trait ObservableExt: Observable + Sized {
         Sch: crate::schedulers::DeferringScheduler,
     {
         Timeout::new(self, timeout, scheduler)
+    }
+
+    /// Switches to `fallback` if no value arrives within `timeout` of the subscription or of
+    /// the previous value: this observable is disposed, then `fallback` subscribed, and its
+    /// values, completion or error follow. Values, completion and errors that arrive in time
+    /// pass unchanged, and `fallback` is never subscribed.
+    ///
+    /// [`timeout`](ObservableExt::timeout) is the special case that fails instead.
+    ///
+    /// ```text
+    /// source:           -a--b--------c-|
+    /// fallback:                  -x-y|     subscribed at 9: 5 after b
+    /// timeout_with(5):  -a--b-----x-y|
+    /// ```
+    ///
+    /// # Examples
+    ///
+    /// A feed that falls back to a cached answer when the server is slow.
+    ///
+    /// ```
+    /// use rx::prelude::*;
+    /// use rx::schedulers::TestScheduler;
+    /// use rx::testing::{cold, TimedObserver};
+    /// use rx::Notification::{Completed, Next};
+    /// use std::time::Duration;
+    ///
+    /// let ms = Duration::from_millis;
+    /// let scheduler = TestScheduler::new();
+    /// let observer = TimedObserver::new(&scheduler);
+    /// cold(&scheduler, [(ms(10), Next("live")), (ms(500), Next("late"))])
+    ///     .timeout_with(ms(100), rx::source::just("cached"), scheduler.clone())
+    ///     .subscribe_observer(observer.clone());
+    /// scheduler.run();
+    /// observer.assert_timeline(&[
+    ///     (ms(10), Next("live")),
+    ///     (ms(110), Next("cached")),
+    ///     (ms(110), Completed),
+    /// ]);
+    /// ```
+    ///
+    /// # Errors
+    ///
+    /// An error of this observable in time, or of `fallback` once it runs, passes unchanged.
+    ///
+    /// # Scheduler
+    ///
+    /// `fallback` is subscribed by a timer task on a worker of `scheduler`; as
+    /// [`timeout`](ObservableExt::timeout) otherwise, and like it, it does not compile with
+    /// [`Immediate`](crate::schedulers::Immediate).
+    ///
+    /// # Performance
+    ///
+    /// As [`timeout`](ObservableExt::timeout), plus one allocation per subscription for the
+    /// handle that switches from this observable to `fallback`, one for each of their
+    /// handles that is not zero-sized, and a lock when the switch happens.
+    #[doc(alias = "timeoutWith")]
+    fn timeout_with<F, Sch>(
+        self,
+        timeout: std::time::Duration,
+        fallback: F,
+        scheduler: Sch,
+    ) -> TimeoutWith<Self, F, Sch>
+    where
+        F: Observable<Item = Self::Item>,
+        Sch: crate::schedulers::DeferringScheduler,
+    {
+        TimeoutWith::new(self, timeout, fallback, scheduler)
     }
 
     /// Collects the values of each consecutive `window`, starting at the subscription, into a
