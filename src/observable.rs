@@ -2111,6 +2111,72 @@ pub trait ObservableExt: Observable + Sized {
         ExhaustAll::new(self)
     }
 
+    /// Emits each value and subscribes to its projection `f(&value)`, whose values are
+    /// emitted and projected in turn, recursively (RxJS's `expand`): pagination, a walk of a
+    /// tree, a retry loop that carries state. Completes once this observable and every
+    /// projection have completed; a projection that ends the recursion returns an empty
+    /// observable.
+    ///
+    /// Every projection runs at once, with no bound on how many run together, as in RxJS's
+    /// default (`concurrency: Infinity`).
+    ///
+    /// ```text
+    /// source:      -1------|
+    /// f(1):         -2|           f(x) = just(x * 2) while x < 8
+    /// f(2):           -4|
+    /// f(4):             -8|
+    /// expand(f):   -1-2-4-8|
+    /// ```
+    ///
+    /// # Examples
+    ///
+    /// Fetching every page of a listing, each page naming the next.
+    ///
+    /// ```
+    /// use rx::prelude::*;
+    /// use rx::testing::TestObserver;
+    ///
+    /// #[derive(Clone, Debug, PartialEq)]
+    /// struct Page { items: Vec<u32>, next: Option<u32> }
+    /// let fetch = |n: u32| Page { items: vec![n * 10, n * 10 + 1], next: (n < 3).then_some(n + 1) };
+    ///
+    /// let observer = TestObserver::new();
+    /// rx::source::just(fetch(1))
+    ///     .expand(move |page: &Page| rx::source::from_iter(page.next.map(fetch)))
+    ///     .flat_map_iter(|page| page.items)
+    ///     .subscribe_observer(observer.clone());
+    /// observer.assert_values(&[10, 11, 20, 21, 30, 31]);
+    /// observer.assert_completed();
+    /// ```
+    ///
+    /// # Errors
+    ///
+    /// The first error, from this observable or any projection, is delivered once, after
+    /// everything still running is disposed.
+    ///
+    /// # Order
+    ///
+    /// `f` is called with each value just before the value is emitted, and the projection
+    /// subscribed just after. Projections that emit while they are being subscribed (a
+    /// synchronous one) have their values queued and taken after their `subscribe` returns:
+    /// the stack does not grow with the depth of the recursion, and such values come
+    /// breadth-first, where RxJS goes depth-first. Timed values come in time order.
+    ///
+    /// # Performance
+    ///
+    /// One allocation per subscription for the shared state, one for its queue, and one per
+    /// running projection whose handle is not zero-sized; a lock per value (two when it is
+    /// projected while another delivery runs). Values that arrive while another is being
+    /// delivered wait in a queue without a bound.
+    #[doc(alias = "unfold")]
+    fn expand<N, F>(self, f: F) -> Expand<Self, F>
+    where
+        F: FnMut(&Self::Item) -> N,
+        N: Observable<Item = Self::Item>,
+    {
+        Expand::new(self, f)
+    }
+
     /// Emits the values of this observable and of `other` as they come, one at a time even
     /// when they arrive from two threads at once; completes once both have completed.
     ///
