@@ -227,4 +227,12 @@ contract! {
             rx::schedulers::TestScheduler::new(),
         )
         .map(|b| b.len() as i64);
+    timeout: |s| s.timeout(std::time::Duration::from_millis(5), rx::schedulers::TestScheduler::new());
+    timeout_with: |s| s.timeout_with(
+        std::time::Duration::from_millis(5),
+        from_iter([7i64]),
+        rx::schedulers::TestScheduler::new(),
+    );
+    exhaust_all: |s| s.map(|v| from_iter([v, v])).exhaust_all();
+    expand: |s| s.expand(|&v| from_iter((v < 3).then_some(v + 100)));
 }

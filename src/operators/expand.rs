@@ -74,9 +74,11 @@ where
     type Subscription = ExpandSubscription<O, F, <S as Observable>::Item, N>;
 
     fn subscribe_observer(self, observer: O) -> Self::Subscription {
+        // A downstream that is already disposed gets nothing, and the source pulls nothing.
+        let closed = observer.is_disposed();
         let core = Arc::new(Core {
             drive: drive::<O, F, <S as Observable>::Item, N>,
-            closed: AtomicBool::new(false),
+            closed: AtomicBool::new(closed),
             state: Mutex::new(State {
                 hand: Some((observer, self.f)),
                 queue: VecDeque::new(),
@@ -230,6 +232,14 @@ where
             return;
         };
         drop(state);
+        if observer.is_disposed() {
+            state = core.state.lock();
+            let closing = core.close(&mut state);
+            drop(state);
+            closing.finish();
+            drop((observer, f));
+            return;
+        }
         // RxJS emits the value before it projects it; the projection borrows it, so here it
         // is projected first, and subscribed after the emission.
         let inner = f(&value);

@@ -180,7 +180,13 @@ where
         expired: false,
         terminal: None,
     };
+    let unwanted = observer.is_disposed();
     let drain = Arc::new(Drain::new(worker, observer, state));
+    if unwanted {
+        // A downstream that is already disposed gets nothing: no timer, and no source.
+        drain.close();
+        return drain;
+    }
     let store = expire.attach(&drain);
     // Armed before upstream is subscribed, as in RxJava, so a source that never answers
     // is caught; one timer serves the whole subscription.
