@@ -2454,6 +2454,127 @@ pub trait ObservableExt: Observable + Sized {
         ExhaustMap::new(self, f)
     }
 
+    /// Flattens an observable of observables by emitting the values of one at a time,
+    /// dropping (never subscribing) every observable that arrives while one runs:
+    /// [`exhaust_map`](ObservableExt::exhaust_map) without the mapping (RxJS's `exhaustAll`),
+    /// as [`switch_on_next`](ObservableExt::switch_on_next) is to
+    /// [`switch_map`](ObservableExt::switch_map).
+    ///
+    /// The sequence completes once this observable has completed and the running inner
+    /// observable has too.
+    ///
+    /// ```text
+    /// source:         -a-b---c----|
+    /// a:               -1-2|         b arrives while a runs: dropped
+    /// c:                     -3-4|
+    /// exhaust_all():  --1-2---3-4-|
+    /// ```
+    ///
+    /// # Examples
+    ///
+    /// ```
+    /// use rx::prelude::*;
+    /// use rx::schedulers::TestScheduler;
+    /// use rx::testing::{cold, TimedObserver};
+    /// use rx::Notification::{Completed, Next};
+    /// use std::time::Duration;
+    ///
+    /// let ms = Duration::from_millis;
+    /// let scheduler = TestScheduler::new();
+    /// let a = cold(&scheduler, [(ms(10), Next('a')), (ms(30), Completed)]);
+    /// let b = cold(&scheduler, [(ms(10), Next('b')), (ms(30), Completed)]);
+    /// let c = cold(&scheduler, [(ms(10), Next('c')), (ms(30), Completed)]);
+    /// let observer = TimedObserver::new(&scheduler);
+    /// cold(&scheduler, [(ms(0), Next(a)), (ms(20), Next(b)), (ms(40), Next(c)), (ms(50), Completed)])
+    ///     .exhaust_all()
+    ///     .subscribe_observer(observer.clone());
+    /// scheduler.run();
+    /// // b came while a ran: dropped.
+    /// observer.assert_timeline(&[(ms(10), Next('a')), (ms(50), Next('c')), (ms(70), Completed)]);
+    /// ```
+    ///
+    /// # Errors
+    ///
+    /// As [`exhaust_map`](ObservableExt::exhaust_map).
+    ///
+    /// # Performance
+    ///
+    /// As [`exhaust_map`](ObservableExt::exhaust_map): one engine serves both.
+    #[doc(alias = "exhaust")]
+    #[doc(alias = "exhaustAll")]
+    fn exhaust_all<'a>(self) -> ExhaustAll<'a, Self>
+    where
+        Self::Item: Observable,
+    {
+        ExhaustAll::new(self)
+    }
+
+    /// Emits each value and subscribes to its projection `f(&value)`, whose values are
+    /// emitted and projected in turn, recursively (RxJS's `expand`): pagination, a walk of a
+    /// tree, a retry loop that carries state. Completes once this observable and every
+    /// projection have completed; a projection that ends the recursion returns an empty
+    /// observable.
+    ///
+    /// Every projection runs at once, with no bound on how many run together, as in RxJS's
+    /// default (`concurrency: Infinity`).
+    ///
+    /// ```text
+    /// source:      -1------|
+    /// f(1):         -2|           f(x) = just(x * 2) while x < 8
+    /// f(2):           -4|
+    /// f(4):             -8|
+    /// expand(f):   -1-2-4-8|
+    /// ```
+    ///
+    /// # Examples
+    ///
+    /// Fetching every page of a listing, each page naming the next.
+    ///
+    /// ```
+    /// use rx::prelude::*;
+    /// use rx::testing::TestObserver;
+    ///
+    /// #[derive(Clone, Debug, PartialEq)]
+    /// struct Page { items: Vec<u32>, next: Option<u32> }
+    /// let fetch = |n: u32| Page { items: vec![n * 10, n * 10 + 1], next: (n < 3).then_some(n + 1) };
+    ///
+    /// let observer = TestObserver::new();
+    /// rx::source::just(fetch(1))
+    ///     .expand(move |page: &Page| rx::source::from_iter(page.next.map(fetch)))
+    ///     .flat_map_iter(|page| page.items)
+    ///     .subscribe_observer(observer.clone());
+    /// observer.assert_values(&[10, 11, 20, 21, 30, 31]);
+    /// observer.assert_completed();
+    /// ```
+    ///
+    /// # Errors
+    ///
+    /// The first error, from this observable or any projection, is delivered once, after
+    /// everything still running is disposed.
+    ///
+    /// # Order
+    ///
+    /// `f` is called with each value just before the value is emitted, and the projection
+    /// subscribed just after. Projections that emit while they are being subscribed (a
+    /// synchronous one) have their values queued and taken after their `subscribe` returns:
+    /// the stack does not grow with the depth of the recursion, and such values come
+    /// breadth-first, where RxJS goes depth-first. Timed values come in time order.
+    ///
+    /// # Performance
+    ///
+    /// One allocation per subscription for the shared state, one for its queue, and one per
+    /// running projection whose handle is not zero-sized; a lock per value (two when it is
+    /// projected while another delivery runs). Values that arrive while another is being
+    /// delivered wait in a queue without a bound.
+    #[doc(alias = "unfold")]
+    fn expand<N, F>(self, f: F) -> Expand<Self, F>
+    where
+        F: FnMut(&Self::Item) -> N,
+        N: Observable<Item = Self::Item>,
+    {
+        Expand::new(self, f)
+    }
+
     /// Emits the values of this observable and of `other` as they come, one at a time even
     /// when they arrive from two threads at once; completes once both have completed.
     ///
@@ -4857,6 +4978,73 @@ pub trait ObservableExt: Observable + Sized {
         Sch: crate::schedulers::DeferringScheduler,
     {
         Timeout::new(self, timeout, scheduler)
+    }
+
+    /// Switches to `fallback` if no value arrives within `timeout` of the subscription or of
+    /// the previous value: this observable is disposed, then `fallback` subscribed, and its
+    /// values, completion or error follow. Values, completion and errors that arrive in time
+    /// pass unchanged, and `fallback` is never subscribed.
+    ///
+    /// [`timeout`](ObservableExt::timeout) is the special case that fails instead.
+    ///
+    /// ```text
+    /// source:           -a--b--------c-|
+    /// fallback:                  -x-y|     subscribed at 9: 5 after b
+    /// timeout_with(5):  -a--b-----x-y|
+    /// ```
+    ///
+    /// # Examples
+    ///
+    /// A feed that falls back to a cached answer when the server is slow.
+    ///
+    /// ```
+    /// use rx::prelude::*;
+    /// use rx::schedulers::TestScheduler;
+    /// use rx::testing::{cold, TimedObserver};
+    /// use rx::Notification::{Completed, Next};
+    /// use std::time::Duration;
+    ///
+    /// let ms = Duration::from_millis;
+    /// let scheduler = TestScheduler::new();
+    /// let observer = TimedObserver::new(&scheduler);
+    /// cold(&scheduler, [(ms(10), Next("live")), (ms(500), Next("late"))])
+    ///     .timeout_with(ms(100), rx::source::just("cached"), scheduler.clone())
+    ///     .subscribe_observer(observer.clone());
+    /// scheduler.run();
+    /// observer.assert_timeline(&[
+    ///     (ms(10), Next("live")),
+    ///     (ms(110), Next("cached")),
+    ///     (ms(110), Completed),
+    /// ]);
+    /// ```
+    ///
+    /// # Errors
+    ///
+    /// An error of this observable in time, or of `fallback` once it runs, passes unchanged.
+    ///
+    /// # Scheduler
+    ///
+    /// `fallback` is subscribed by a timer task on a worker of `scheduler`; as
+    /// [`timeout`](ObservableExt::timeout) otherwise, and like it, it does not compile with
+    /// [`Immediate`](crate::schedulers::Immediate).
+    ///
+    /// # Performance
+    ///
+    /// As [`timeout`](ObservableExt::timeout), plus one allocation per subscription for the
+    /// handle that switches from this observable to `fallback`, one for each of their
+    /// handles that is not zero-sized, and a lock when the switch happens.
+    #[doc(alias = "timeoutWith")]
+    fn timeout_with<F, Sch>(
+        self,
+        timeout: std::time::Duration,
+        fallback: F,
+        scheduler: Sch,
+    ) -> TimeoutWith<Self, F, Sch>
+    where
+        F: Observable<Item = Self::Item>,
+        Sch: crate::schedulers::DeferringScheduler,
+    {
+        TimeoutWith::new(self, timeout, fallback, scheduler)
     }
 
     /// Collects the values of each consecutive `window`, starting at the subscription, into a

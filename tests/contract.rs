@@ -240,4 +240,12 @@ contract! {
     sequence_equal_by: |s| s.sequence_equal_by(from_iter(0..5i64), |a, b| a == b).map(i64::from);
     partition_accepted: |s| s.partition(|v| v % 2 == 0).0;
     partition_rejected: |s| s.partition(|v| v % 2 == 0).1;
+    timeout: |s| s.timeout(std::time::Duration::from_millis(5), rx::schedulers::TestScheduler::new());
+    timeout_with: |s| s.timeout_with(
+        std::time::Duration::from_millis(5),
+        from_iter([7i64]),
+        rx::schedulers::TestScheduler::new(),
+    );
+    exhaust_all: |s| s.map(|v| from_iter([v, v])).exhaust_all();
+    expand: |s| s.expand(|&v| from_iter((v < 3).then_some(v + 100)));
 }

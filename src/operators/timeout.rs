@@ -90,36 +90,144 @@ where
 
     fn subscribe_observer(self, observer: O) -> Self::Subscription {
         let worker = self.scheduler.worker();
-        let timeout = self.timeout;
-        let deadline = worker.now() + timeout;
-        let state = TimeoutState {
-            values: VecDeque::new(),
-            deadline,
-            terminal: None,
-        };
-        let drain = Arc::new(Drain::new(worker, observer, state));
-        // Armed before upstream is subscribed, as in RxJava, so a source that never answers
-        // is caught; one timer serves the whole subscription.
-        let timer_drain = drain.clone();
-        drain
-            .worker()
-            .schedule_at(deadline, move || fire(&timer_drain, timeout));
-        let upstream = self.source.subscribe_observer(TimeoutObserver {
-            drain: drain.clone(),
-            timeout,
-        });
-        drain.set_upstream(upstream);
-        Box::new(drain)
+        Box::new(subscribe_timeout(
+            self.source,
+            self.timeout,
+            worker,
+            observer,
+            Fail,
+        ))
     }
 }
 
-struct TimeoutState<T> {
+/// What a timeout does once its deadline has passed with nothing new: the one point where
+/// [`timeout`](crate::ObservableExt::timeout) (fail) and
+/// [`timeout_with`](crate::ObservableExt::timeout_with) (switch to a fallback) differ. The
+/// timer, the deadline and the delivery are [`subscribe_timeout`]'s, shared by both.
+pub(crate) trait Expire<W, O, T>: Send + 'static {
+    /// What [`store_upstream`](Expire::store_upstream) needs to reach the source's handle.
+    type Store;
+
+    /// Called before the source is subscribed, so that closing the drain reaches whatever
+    /// the source's handle will be kept in.
+    fn attach(&self, drain: &TimeoutDrain<W, O, T>) -> Self::Store;
+
+    /// Keeps the source's handle, once its `subscribe` has returned.
+    fn store_upstream<U: Subscription + Send + 'static>(
+        store: Self::Store,
+        drain: &TimeoutDrain<W, O, T>,
+        upstream: U,
+    );
+
+    /// Runs once, on the timer, after the deadline passed; the source's later signals are
+    /// already being dropped.
+    fn expire(&mut self, drain: &Arc<TimeoutDrain<W, O, T>>, timeout: Duration);
+}
+
+/// [`Expire`] for [`timeout`](crate::ObservableExt::timeout): end with a [`TimeoutError`].
+#[derive(Debug)]
+pub(crate) struct Fail;
+
+impl<W, O, T> Expire<W, O, T> for Fail
+where
+    W: Worker,
+    O: Observer<T> + Send + 'static,
+    T: Send + 'static,
+{
+    type Store = ();
+
+    fn attach(&self, _drain: &TimeoutDrain<W, O, T>) {}
+
+    fn store_upstream<U: Subscription + Send + 'static>(
+        _store: (),
+        drain: &TimeoutDrain<W, O, T>,
+        upstream: U,
+    ) {
+        drain.set_upstream(upstream);
+    }
+
+    fn expire(&mut self, drain: &Arc<TimeoutDrain<W, O, T>>, timeout: Duration) {
+        // The drain cancels upstream before it delivers this.
+        drain.drain_with(|state| {
+            if state.terminal.is_none() {
+                let error = Error::new(TimeoutError { timeout });
+                state.terminal = Some(Notification::Error(error));
+            }
+        });
+    }
+}
+
+/// Subscribes `source` through a timeout of `timeout` on `worker`, which `expire` ends.
+pub(crate) fn subscribe_timeout<S, W, O, A>(
+    source: S,
+    timeout: Duration,
+    worker: W,
+    observer: O,
+    expire: A,
+) -> Arc<TimeoutDrain<W, O, <S as Observable>::Item>>
+where
+    W: Worker,
+    S: Subscribe<TimeoutObserver<W, O, <S as Observable>::Item>>,
+    S::Subscription: Send + 'static,
+    <S as Observable>::Item: Send + 'static,
+    O: Observer<<S as Observable>::Item> + crate::schedulers::ThreadObserver,
+    A: Expire<W, O, <S as Observable>::Item>,
+{
+    let deadline = worker.now() + timeout;
+    let state = TimeoutState {
+        values: VecDeque::new(),
+        deadline,
+        expired: false,
+        terminal: None,
+    };
+    let unwanted = observer.is_disposed();
+    let drain = Arc::new(Drain::new(worker, observer, state));
+    if unwanted {
+        // A downstream that is already disposed gets nothing: no timer, and no source.
+        drain.close();
+        return drain;
+    }
+    let store = expire.attach(&drain);
+    // Armed before upstream is subscribed, as in RxJava, so a source that never answers
+    // is caught; one timer serves the whole subscription.
+    let timer_drain = drain.clone();
+    let mut expire = expire;
+    drain
+        .worker()
+        .schedule_at(deadline, move || fire(&timer_drain, timeout, &mut expire));
+    let upstream = source.subscribe_observer(TimeoutObserver {
+        drain: drain.clone(),
+        timeout,
+    });
+    A::store_upstream(store, &drain, upstream);
+    drain
+}
+
+pub(crate) struct TimeoutState<T> {
     /// Values on their way through: they wait here only while another delivery is under way.
     values: VecDeque<T>,
     /// When the timer fires unless a value moves it.
     deadline: Instant,
-    /// The end of the sequence: upstream's, or the timeout error.
+    /// The deadline passed: what the source signals from then on is dropped.
+    expired: bool,
+    /// The end of the sequence: upstream's, the fallback's, or the timeout error.
     terminal: Option<Notification<T>>,
+}
+
+impl<T> TimeoutState<T> {
+    /// Queues a value for delivery unless the sequence has ended.
+    pub(crate) fn push(&mut self, value: T) {
+        if self.terminal.is_none() {
+            self.values.push_back(value);
+        }
+    }
+
+    /// Records the end of the sequence unless it has ended already.
+    pub(crate) fn end(&mut self, terminal: Notification<T>) {
+        if self.terminal.is_none() {
+            self.terminal = Some(terminal);
+        }
+    }
 }
 
 impl<T> Ready<T> for TimeoutState<T> {
@@ -131,31 +239,37 @@ impl<T> Ready<T> for TimeoutState<T> {
     }
 }
 
-type TimeoutDrain<W, O, T> = Drain<W, O, TimeoutState<T>>;
+pub(crate) type TimeoutDrain<W, O, T> = Drain<W, O, TimeoutState<T>>;
 
-/// The timer task: fails the sequence once the deadline has passed with nothing new, or
+/// The timer task: hands over to `expire` once the deadline has passed with nothing new, or
 /// sleeps until the deadline the latest value set.
-fn fire<W, O, T>(drain: &TimeoutDrain<W, O, T>, timeout: Duration) -> Reschedule
+fn fire<W, O, T, A>(
+    drain: &Arc<TimeoutDrain<W, O, T>>,
+    timeout: Duration,
+    expire: &mut A,
+) -> Reschedule
 where
     W: Worker,
     O: Observer<T>,
+    A: Expire<W, O, T>,
 {
     let now = drain.worker().now();
-    let mut again = None;
-    drain.drain_with(|state| {
-        if state.terminal.is_some() {
-            return;
+    let verdict = drain.with(|state| {
+        if state.terminal.is_some() || state.expired {
+            None
+        } else if now < state.deadline {
+            Some(Some(state.deadline))
+        } else {
+            state.expired = true;
+            Some(None)
         }
-        if now < state.deadline {
-            again = Some(state.deadline);
-            return;
-        }
-        // The drain cancels upstream before it delivers this.
-        let error = Error::new(TimeoutError { timeout });
-        state.terminal = Some(Notification::Error(error));
     });
-    match again {
-        Some(deadline) if !drain.is_closed() => Reschedule::At(deadline),
+    match verdict {
+        Some(Some(deadline)) if !drain.is_closed() => Reschedule::At(deadline),
+        Some(None) if !drain.is_closed() => {
+            expire.expire(drain, timeout);
+            Reschedule::Done
+        }
         _ => Reschedule::Done,
     }
 }
@@ -179,25 +293,25 @@ where
         let deadline = self.drain.worker().now() + self.timeout;
         self.drain.drain_with(|state| {
             // Once the timer has fired, a late value is dropped.
-            if state.terminal.is_none() {
+            if !state.expired {
                 state.deadline = deadline;
-                state.values.push_back(value);
+                state.push(value);
             }
         });
     }
 
     fn on_error(self, error: Error) {
         self.drain.drain_with(|state| {
-            if state.terminal.is_none() {
-                state.terminal = Some(Notification::Error(error));
+            if !state.expired {
+                state.end(Notification::Error(error));
             }
         });
     }
 
     fn on_completed(self) {
         self.drain.drain_with(|state| {
-            if state.terminal.is_none() {
-                state.terminal = Some(Notification::Completed);
+            if !state.expired {
+                state.end(Notification::Completed);
             }
         });
     }
