@@ -14,6 +14,7 @@ mod harness;
 mod memory;
 mod operators;
 mod peers;
+mod scaling;
 mod sources;
 mod subjects;
 
@@ -50,6 +51,7 @@ fn main() {
     operators::error_handling(&mut criterion);
     subjects::subjects(&mut criterion);
     subjects::scenarios(&mut criterion);
+    scaling::scaling(&mut criterion);
 
     criterion.final_summary();
 

@@ -55,6 +55,7 @@ fn main() -> Result<(), Box<dyn std::error::Error>> {
 
     let suite = Suite::new(&reference, &timings, &records);
     fs::write(manifest.join("REPORT.md"), suite.markdown(&memory))?;
+    write_scaling(&manifest, &timings)?;
     fs::write(manifest.join("chart.svg"), suite.chart())?;
     fs::write(manifest.join("results.csv"), suite.csv())?;
     println!(
@@ -953,4 +954,483 @@ fn machine() -> String {
             .map(|v| v.trim().to_owned())
             .unwrap_or_else(|| "an unknown rustc".to_owned());
     format!("Machine: {cpu}, {cores} cores; {rustc}.")
+}
+
+// ---------------------------------------------------------------- scaling
+
+/// One point of a scaling curve, as `benches/scaling.rs` writes it (its `Point`), one file
+/// per point under `<records>/scaling/`.
+#[derive(Deserialize)]
+struct ScalingPoint {
+    curve: String,
+    order: usize,
+    unit: String,
+    n: usize,
+    implementation: String,
+    label: String,
+    case: String,
+    units_per_op: f64,
+    allocations_per_unit: f64,
+    note: Option<String>,
+}
+
+/// The group criterion keeps the scaling results under.
+const SCALING_GROUP: &str = "Scaling";
+
+/// The columns of the scaling tables, in order; a label not listed comes after them.
+const SCALING_LABELS: [&str; 6] = [
+    "hand-written",
+    "rx",
+    "rx local",
+    "rx inners alone",
+    "rxrust",
+    "rxrust Shared",
+];
+
+/// One implementation's points on one curve: N → (ns per unit, allocations per unit).
+struct Series {
+    label: String,
+    note: Option<String>,
+    points: std::collections::BTreeMap<usize, (f64, f64)>,
+}
+
+impl Series {
+    /// The cost per unit at the largest N over that at the smallest: 1 for a flat curve.
+    fn growth(&self) -> Option<f64> {
+        let (_, first) = self.points.first_key_value()?;
+        let (_, last) = self.points.last_key_value()?;
+        (self.points.len() > 1).then(|| last.0 / first.0)
+    }
+}
+
+struct ScalingCurve {
+    name: String,
+    unit: String,
+    order: usize,
+    series: Vec<Series>,
+}
+
+impl ScalingCurve {
+    fn ns(&self) -> Vec<usize> {
+        let mut ns: Vec<usize> = self
+            .series
+            .iter()
+            .flat_map(|s| s.points.keys().copied())
+            .collect();
+        ns.sort_unstable();
+        ns.dedup();
+        ns
+    }
+}
+
+fn read_scaling_points() -> io::Result<Vec<ScalingPoint>> {
+    let dir = rx_benches::records_dir()?.join("scaling");
+    let entries = match fs::read_dir(&dir) {
+        Ok(entries) => entries,
+        Err(e) if e.kind() == io::ErrorKind::NotFound => return Ok(Vec::new()),
+        Err(e) => return Err(e),
+    };
+    let mut points = Vec::new();
+    for entry in entries {
+        let path = entry?.path();
+        if path.extension().is_some_and(|ext| ext == "json") {
+            points.push(serde_json::from_slice(&fs::read(&path)?)?);
+        }
+    }
+    Ok(points)
+}
+
+fn read_scaling_memory() -> io::Result<Vec<MemoryRecord>> {
+    match fs::read(rx_benches::records_dir()?.join("scaling-memory.json")) {
+        Ok(bytes) => Ok(serde_json::from_slice(&bytes)?),
+        Err(e) if e.kind() == io::ErrorKind::NotFound => Ok(Vec::new()),
+        Err(e) => Err(e),
+    }
+}
+
+/// The curves, from the points the bench recorded and criterion's medians; a point without
+/// a timing (never run) is left out.
+fn scaling_curves(
+    points: &[ScalingPoint],
+    timings: &HashMap<(String, String, String), f64>,
+) -> Vec<ScalingCurve> {
+    let mut curves: Vec<ScalingCurve> = Vec::new();
+    for point in points {
+        let key = (
+            SCALING_GROUP.to_owned(),
+            point.case.clone(),
+            point.implementation.clone(),
+        );
+        let Some(ns) = timings.get(&key) else {
+            continue;
+        };
+        let curve = match curves.iter().position(|c| c.name == point.curve) {
+            Some(i) => &mut curves[i],
+            None => {
+                curves.push(ScalingCurve {
+                    name: point.curve.clone(),
+                    unit: point.unit.clone(),
+                    order: point.order,
+                    series: Vec::new(),
+                });
+                curves.last_mut().expect("just pushed")
+            }
+        };
+        let series = match curve.series.iter().position(|s| s.label == point.label) {
+            Some(i) => &mut curve.series[i],
+            None => {
+                curve.series.push(Series {
+                    label: point.label.clone(),
+                    note: point.note.clone(),
+                    points: Default::default(),
+                });
+                curve.series.last_mut().expect("just pushed")
+            }
+        };
+        series.points.insert(
+            point.n,
+            (ns / point.units_per_op, point.allocations_per_unit),
+        );
+    }
+    curves.sort_by_key(|c| c.order);
+    let rank = |label: &str| {
+        SCALING_LABELS
+            .iter()
+            .position(|&l| l == label)
+            .unwrap_or(SCALING_LABELS.len())
+    };
+    for curve in &mut curves {
+        curve.series.sort_by_key(|s| rank(&s.label));
+    }
+    curves
+}
+
+/// Appends the Scaling section to `REPORT.md` and writes `scaling.svg`.
+fn write_scaling(
+    manifest: &Path,
+    timings: &HashMap<(String, String, String), f64>,
+) -> io::Result<()> {
+    let curves = scaling_curves(&read_scaling_points()?, timings);
+    let memory = read_scaling_memory()?;
+    let report = manifest.join("REPORT.md");
+    let mut md = fs::read_to_string(&report)?;
+    scaling_markdown(&mut md, &curves, &memory);
+    fs::write(&report, md)?;
+    fs::write(manifest.join("scaling.svg"), scaling_chart(&curves))?;
+    println!(
+        "wrote the Scaling section and {}",
+        manifest.join("scaling.svg").display()
+    );
+    Ok(())
+}
+
+fn scaling_markdown(md: &mut String, curves: &[ScalingCurve], memory: &[MemoryRecord]) {
+    let _ = writeln!(md);
+    let _ = writeln!(md, "## Scaling");
+    let _ = writeln!(md);
+    if curves.is_empty() && memory.is_empty() {
+        let _ = writeln!(
+            md,
+            "Not measured yet: `cargo bench -p rx-benches -- Scaling`."
+        );
+        return;
+    }
+    let _ = writeln!(
+        md,
+        "The cost of one unit of work against N, in ns per unit: criterion's median time per \
+         op (group `Scaling`: warm-up 100 ms, measurement 300 ms, 10 samples of equal \
+         iteration counts) divided by the units one op does. A flat row is the goal; \
+         **growth** is the cost per unit at the largest N over that at the smallest. \
+         Allocations per unit come from the counting allocator, outside the timing. Chart \
+         (log axes, rx beside rxRust): [scaling.svg](scaling.svg). What each curve measures: \
+         `benches/scaling.rs`."
+    );
+    let _ = writeln!(md);
+    for curve in curves {
+        let _ = writeln!(md, "### {} (ns per {})", curve.name, curve.unit);
+        let _ = writeln!(md);
+        let mut header = String::from("| N |");
+        let mut rule = String::from("|--:|");
+        for series in &curve.series {
+            let _ = write!(header, " {} |", series.label);
+            rule.push_str("--:|");
+        }
+        for series in &curve.series {
+            let _ = write!(header, " allocs {} |", series.label);
+            rule.push_str("--:|");
+        }
+        let _ = writeln!(md, "{header}");
+        let _ = writeln!(md, "{rule}");
+        for n in curve.ns() {
+            let mut line = format!("| {} |", thousands(n as u64));
+            for series in &curve.series {
+                let cell = series.points.get(&n).map(|p| format_ns(p.0));
+                let _ = write!(line, " {} |", cell.unwrap_or_default());
+            }
+            for series in &curve.series {
+                let cell = series.points.get(&n).map(|p| format_allocs(p.1));
+                let _ = write!(line, " {} |", cell.unwrap_or_default());
+            }
+            let _ = writeln!(md, "{line}");
+        }
+        let mut line = String::from("| **growth** |");
+        for series in &curve.series {
+            let _ = write!(line, " {} |", format_ratio(series.growth()));
+        }
+        for _ in &curve.series {
+            line.push_str(" |");
+        }
+        let _ = writeln!(md, "{line}");
+        let _ = writeln!(md);
+        for series in &curve.series {
+            if let Some(note) = &series.note {
+                let _ = writeln!(md, "- {}: {note}", series.label);
+            }
+        }
+        let _ = writeln!(md);
+    }
+    scaling_memory_table(md, memory);
+}
+
+/// Allocations per unit: small fractions matter here (one allocation per 1,000 items).
+fn format_allocs(n: f64) -> String {
+    if n == n.round() {
+        format!("{n:.0}")
+    } else if n >= 0.01 {
+        format!("{n:.2}")
+    } else {
+        format!("{n:.4}")
+    }
+}
+
+fn scaling_memory_table(md: &mut String, memory: &[MemoryRecord]) {
+    let _ = writeln!(md, "### Memory per live subscription");
+    let _ = writeln!(md);
+    if memory.is_empty() {
+        let _ = writeln!(
+            md,
+            "Not measured yet: `cargo bench -p rx-benches -- Scaling`."
+        );
+        return;
+    }
+    let _ = writeln!(
+        md,
+        "{} subscriptions alive at once per scenario, each ending in a closure that captures \
+         a counter; the heap they hold (the allocator's live-bytes delta) divided by {}, and \
+         the allocations per subscription. The merge and zip scenarios subscribe to two \
+         subjects each time, so their figures include two subject entries (the subject row \
+         is one). Handles are kept in a vector allocated beforehand; their size is held by \
+         the caller on top. rx local has no merge or zip row: merge and zip keep their \
+         upstreams' handles as `Send`, and a `subjects::local` subject's handle is not, so \
+         they do not compile over local subjects.",
+        memory[0].subscriptions, memory[0].subscriptions
+    );
+    let _ = writeln!(md);
+    let mut libraries: Vec<&str> = Vec::new();
+    let mut scenarios: Vec<&str> = Vec::new();
+    for record in memory {
+        if !libraries.contains(&record.library.as_str()) {
+            libraries.push(&record.library);
+        }
+        if !scenarios.contains(&record.scenario.as_str()) {
+            scenarios.push(&record.scenario);
+        }
+    }
+    let mut header = String::from("| scenario |");
+    let mut rule = String::from("|---|");
+    for library in &libraries {
+        let _ = write!(header, " {library} bytes |");
+        rule.push_str("--:|");
+    }
+    for library in &libraries {
+        let _ = write!(header, " {library} allocs |");
+        rule.push_str("--:|");
+    }
+    for library in &libraries {
+        let _ = write!(header, " {library} handle |");
+        rule.push_str("--:|");
+    }
+    let _ = writeln!(md, "{header}");
+    let _ = writeln!(md, "{rule}");
+    let mut notes = Vec::new();
+    for scenario in &scenarios {
+        let get = |library: &str| {
+            memory
+                .iter()
+                .find(|r| r.scenario == *scenario && r.library == library)
+        };
+        let mut line = format!("| {scenario} |");
+        for library in &libraries {
+            let cell = get(library).map(|r| format!("{:.0}", r.heap_bytes_per_subscription));
+            let _ = write!(line, " {} |", cell.unwrap_or_default());
+        }
+        for library in &libraries {
+            let cell = get(library).map(|r| format_count(r.allocations_per_subscription));
+            let _ = write!(line, " {} |", cell.unwrap_or_default());
+        }
+        for library in &libraries {
+            let cell = get(library).map(|r| format!("{} B", r.handle_bytes));
+            let _ = write!(line, " {} |", cell.unwrap_or_default());
+            if let Some(note) = get(library).and_then(|r| r.note.as_ref()) {
+                notes.push(format!("{scenario}, {library}: {note}"));
+            }
+        }
+        let _ = writeln!(md, "{line}");
+    }
+    let _ = writeln!(md);
+    for note in notes {
+        let _ = writeln!(md, "- {note}");
+    }
+}
+
+/// The colour of a series in the scaling chart.
+fn scaling_colour(label: &str) -> &'static str {
+    match label {
+        "hand-written" => "#888888",
+        "rx" => "#2a9d4a",
+        "rx local" => "#1f6feb",
+        "rx inners alone" => "#8fd19e",
+        "rxrust" => "#d1495b",
+        "rxrust Shared" => "#f4a259",
+        _ => "#6a4c93",
+    }
+}
+
+/// One panel per curve: ns per unit against N, both on log axes, a line per implementation.
+fn scaling_chart(curves: &[ScalingCurve]) -> String {
+    let (panel_w, panel_h, left, right, top, gap) = (560.0, 300.0, 70.0, 150.0, 50.0, 70.0);
+    let width = left + panel_w + right;
+    let height = top + (panel_h + gap) * curves.len().max(1) as f64;
+    let mut svg = String::new();
+    let _ = writeln!(
+        svg,
+        r#"<svg xmlns="http://www.w3.org/2000/svg" width="{width}" height="{height}" viewBox="0 0 {width} {height}" font-family="sans-serif" font-size="11">"#
+    );
+    let _ = writeln!(svg, r#"<rect width="100%" height="100%" fill="white"/>"#);
+    let _ = writeln!(
+        svg,
+        r#"<text x="10" y="22" font-size="14" font-weight="bold">Cost per unit against N (log axes; a flat line is the goal)</text>"#
+    );
+    for (i, curve) in curves.iter().enumerate() {
+        let y0 = top + i as f64 * (panel_h + gap);
+        scaling_panel(&mut svg, curve, left, y0, panel_w, panel_h);
+    }
+    let _ = writeln!(svg, "</svg>");
+    svg
+}
+
+fn scaling_panel(svg: &mut String, curve: &ScalingCurve, x0: f64, y0: f64, w: f64, h: f64) {
+    let ns = curve.ns();
+    let values: Vec<f64> = curve
+        .series
+        .iter()
+        .flat_map(|s| s.points.values().map(|p| p.0))
+        .filter(|v| *v > 0.0)
+        .collect();
+    let _ = writeln!(
+        svg,
+        r#"<text x="{x0}" y="{:.1}" font-size="13" font-weight="bold">{} (ns per {})</text>"#,
+        y0 + 14.0,
+        escape(&curve.name),
+        escape(&curve.unit)
+    );
+    let (Some(&n_min), Some(&n_max)) = (ns.first(), ns.last()) else {
+        return;
+    };
+    if values.is_empty() {
+        return;
+    }
+    let (plot_top, plot_h) = (y0 + 26.0, h - 46.0);
+    let x_lo = (n_min as f64).log10().floor();
+    let x_hi = (n_max as f64).log10().ceil().max(x_lo + 1.0);
+    let v_min = values.iter().copied().fold(f64::INFINITY, f64::min);
+    let v_max = values.iter().copied().fold(0.0, f64::max);
+    let y_lo = v_min.log10().floor();
+    let y_hi = v_max.log10().ceil().max(y_lo + 1.0);
+    let x = |n: f64| x0 + (n.log10() - x_lo) / (x_hi - x_lo) * w;
+    let y = |v: f64| plot_top + plot_h - (v.log10() - y_lo) / (y_hi - y_lo) * plot_h;
+    for decade in x_lo as i32..=x_hi as i32 {
+        let tx = x(10f64.powi(decade));
+        let _ = writeln!(
+            svg,
+            r##"<line x1="{tx:.1}" y1="{plot_top:.1}" x2="{tx:.1}" y2="{:.1}" stroke="#ddd"/>"##,
+            plot_top + plot_h
+        );
+        let _ = writeln!(
+            svg,
+            r#"<text x="{tx:.1}" y="{:.1}" text-anchor="middle">{}</text>"#,
+            plot_top + plot_h + 14.0,
+            thousands(10u64.pow(decade as u32))
+        );
+    }
+    for decade in y_lo as i32..=y_hi as i32 {
+        let value = 10f64.powi(decade);
+        let ty = y(value);
+        let _ = writeln!(
+            svg,
+            r##"<line x1="{x0:.1}" y1="{ty:.1}" x2="{:.1}" y2="{ty:.1}" stroke="#ddd"/>"##,
+            x0 + w
+        );
+        let label = if decade < 0 {
+            format!("{value}")
+        } else {
+            thousands(value as u64)
+        };
+        let _ = writeln!(
+            svg,
+            r#"<text x="{:.1}" y="{:.1}" text-anchor="end">{label}</text>"#,
+            x0 - 6.0,
+            ty + 4.0
+        );
+    }
+    let _ = writeln!(
+        svg,
+        r##"<rect x="{x0:.1}" y="{plot_top:.1}" width="{w:.1}" height="{plot_h:.1}" fill="none" stroke="#000"/>"##
+    );
+    let _ = writeln!(
+        svg,
+        r#"<text x="{:.1}" y="{:.1}" text-anchor="middle">N</text>"#,
+        x0 + w / 2.0,
+        plot_top + plot_h + 30.0
+    );
+    for (i, series) in curve.series.iter().enumerate() {
+        let colour = scaling_colour(&series.label);
+        let dash = if series.label.starts_with("rxrust") || series.label == "hand-written" {
+            r#" stroke-dasharray="5,3""#
+        } else {
+            ""
+        };
+        let path: Vec<String> = series
+            .points
+            .iter()
+            .filter(|(_, p)| p.0 > 0.0)
+            .map(|(&n, p)| format!("{:.1},{:.1}", x(n as f64), y(p.0)))
+            .collect();
+        let _ = writeln!(
+            svg,
+            r#"<polyline points="{}" fill="none" stroke="{colour}" stroke-width="2"{dash}/>"#,
+            path.join(" ")
+        );
+        for point in &path {
+            let (cx, cy) = point.split_once(',').expect("a point");
+            let _ = writeln!(
+                svg,
+                r#"<circle cx="{cx}" cy="{cy}" r="3" fill="{colour}"/>"#
+            );
+        }
+        let ly = plot_top + 12.0 + i as f64 * 16.0;
+        let lx = x0 + w + 12.0;
+        let _ = writeln!(
+            svg,
+            r#"<line x1="{lx:.1}" y1="{ly:.1}" x2="{:.1}" y2="{ly:.1}" stroke="{colour}" stroke-width="2"{dash}/>"#,
+            lx + 20.0
+        );
+        let _ = writeln!(
+            svg,
+            r#"<text x="{:.1}" y="{:.1}">{}</text>"#,
+            lx + 26.0,
+            ly + 4.0,
+            escape(&series.label)
+        );
+    }
 }
