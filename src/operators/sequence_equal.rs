@@ -552,4 +552,13 @@ mod tests {
             o.assert_notifications(&[Next(!differs), Completed]);
         }
     }
+
+    #[test]
+    fn send_when_its_parts_are() {
+        fn assert_send<T: Send>(_: &T) {}
+        let source = from_iter([1, 2]).sequence_equal(from_iter([1, 2]));
+        assert_send(&source);
+        let handle = source.subscribe_observer(TestObserver::new());
+        assert_send(&handle);
+    }
 }

@@ -356,4 +356,13 @@ mod tests {
         o.assert_notifications(&[Next(7), Next(8), Completed]);
         assert!(handle.is_disposed());
     }
+
+    #[test]
+    fn send_when_its_parts_are() {
+        fn assert_send<T: Send>(_: &T) {}
+        let source = empty::<i32>().switch_if_empty(from_iter([1, 2]));
+        assert_send(&source);
+        let handle = source.subscribe_observer(TestObserver::new());
+        assert_send(&handle);
+    }
 }
