@@ -120,6 +120,34 @@ pub fn combining(c: &mut Criterion) {
                 sink,
             )
         });
+
+    g.case("fork_join(immediate_just(1), immediate_just(2)) + subscribe")
+        .hand(|| sink((black_box(1), black_box(2))))
+        .rx(|| {
+            rx::source::fork_join((just(black_box(1)), just(black_box(2)))).subscribe(sink);
+        })
+        .not_applicable("rxrust", "rxRust has no fork_join")
+        .note("future::join: a Future joins the last (only) outcome of each side")
+        .futures(|| {
+            sink(ready(futures::future::join(
+                future::ready(black_box(1)),
+                future::ready(black_box(2)),
+            )))
+        });
+
+    g.case("combine_latest_all(immediate_just(1), immediate_just(2)) + subscribe")
+        .hand(|| sink(vec![black_box(1), black_box(2)]))
+        .rx(|| {
+            rx::source::combine_latest_all(vec![just(black_box(1)), just(black_box(2))])
+                .subscribe(sink);
+        })
+        .note("rxRust has no combine_latest over a Vec: its two-source combine_latest, making the row")
+        .rxrust(|| {
+            Local::of(black_box(1))
+                .combine_latest(Local::of(black_box(2)), |a, b| vec![a, b])
+                .subscribe(sink);
+        })
+        .not_applicable("futures", "no combine_latest combinator");
     g.finish();
 }
 
@@ -484,5 +512,50 @@ pub fn error_handling(c: &mut Criterion) {
                 .subscribe(|_| {});
         })
         .not_applicable("futures", "a Stream cannot be resubscribed");
+
+    g.case("create(on_error())+retry_when(immediate_just)+subscribe")
+        .hand(|| {
+            // Subscribed twice: the first attempt and one retry; the second error asks the
+            // notifier again, which completes empty: the sequence completes.
+            let source = || -> Result<i32, _> { Err(hand_error.clone()) };
+            let mut attempt = 0u32;
+            while let Err(error) = source() {
+                attempt += 1;
+                if black_box(attempt) > 1 {
+                    sink(error);
+                    break;
+                }
+            }
+        })
+        .rx(|| {
+            create::<i32, _>(|emitter| emitter.on_error(error.clone()))
+                .retry_when(|error, attempt| {
+                    black_box(error);
+                    from_iter((black_box(attempt) == 1).then_some(()))
+                })
+                .subscribe_with(|_| {}, sink, || {});
+        })
+        .note(
+            "a RetryPolicy that retries once, at once: rxRust's form of a retry decided per \
+             error; it ends with the error where retry_when completes",
+        )
+        .rxrust(|| {
+            RxRustImmediate::create::<i32, (), _, _>(|emitter| emitter.error(()))
+                .retry(RetryOnce)
+                .on_error(sink)
+                .subscribe(|_| {});
+        })
+        .not_applicable("futures", "a Stream cannot be resubscribed");
     g.finish();
+}
+
+/// A retry policy decided per error, as `retry_when`'s closure is: once, without delay.
+#[derive(Clone)]
+struct RetryOnce;
+
+impl rxrust::ops::retry::RetryPolicy<()> for RetryOnce {
+    fn should_retry(&self, error: &(), attempt: usize) -> Option<rxrust::scheduler::Duration> {
+        black_box(error);
+        (black_box(attempt) == 0).then_some(rxrust::scheduler::Duration::ZERO)
+    }
 }

@@ -557,3 +557,93 @@ mod tests {
         o.assert_error("source");
     }
 }
+
+/// Models of the expand core. Run with
+/// `RUSTFLAGS="--cfg loom" LOOM_MAX_PREEMPTIONS=2 cargo test --release --lib loom`.
+#[cfg(all(test, loom))]
+mod loom_tests {
+    use crate::observable::{Observable, Subscribe};
+    use crate::observer::{DynObserver, Observer};
+    use crate::prelude::*;
+    use crate::subscription::FlagSubscription;
+    use crate::sync::{Arc, Mutex, thread};
+    use crate::testing::TestObserver;
+
+    type Captured = Arc<Mutex<Vec<Box<dyn DynObserver<u32> + Send>>>>;
+
+    /// An observable that hands its observer to the test, to be driven from any thread.
+    #[derive(Clone)]
+    struct Capture(Captured);
+
+    impl Observable for Capture {
+        type Item = u32;
+    }
+
+    impl<O: Observer<u32> + Send + 'static> Subscribe<O> for Capture {
+        type Subscription = FlagSubscription;
+        fn subscribe_observer(self, observer: O) -> FlagSubscription {
+            self.0.lock().push(Box::new(observer));
+            FlagSubscription::new()
+        }
+    }
+
+    fn take(captured: &Captured) -> Box<dyn DynObserver<u32> + Send> {
+        captured.lock().remove(0)
+    }
+
+    #[test]
+    fn loom_a_projection_and_the_source_deliver_at_once() {
+        loom::model(|| {
+            let captured: Captured = Arc::default();
+            let o = TestObserver::new();
+            let inner = Capture(captured.clone());
+            Capture(captured.clone())
+                .expand(move |_| inner.clone())
+                .subscribe_observer(o.clone());
+            let mut source = take(&captured);
+            Observer::on_next(&mut source, 1);
+            let mut projection = take(&captured);
+            let t = thread::spawn(move || {
+                Observer::on_next(&mut projection, 10);
+                Observer::on_completed(projection);
+            });
+            Observer::on_next(&mut source, 2);
+            Observer::on_completed(source);
+            t.join().unwrap();
+            // The projections of 2 and 10 are still running: end them.
+            o.assert_not_terminated();
+            while !captured.lock().is_empty() {
+                Observer::on_completed(take(&captured));
+            }
+            o.assert_rules();
+            o.assert_completed();
+            let values = o.values();
+            assert_eq!(values[0], 1);
+            let mut rest = values[1..].to_vec();
+            rest.sort_unstable();
+            assert_eq!(rest, [2, 10]);
+        });
+    }
+
+    #[test]
+    fn loom_dispose_racing_a_delivery() {
+        loom::model(|| {
+            let captured: Captured = Arc::default();
+            let o = TestObserver::new();
+            let handle = Capture(captured.clone())
+                .expand(|_| crate::source::empty::<u32>())
+                .subscribe_observer(o.clone());
+            let mut source = take(&captured);
+            let t = thread::spawn(move || handle.dispose());
+            Observer::on_next(&mut source, 1);
+            Observer::on_next(&mut source, 2);
+            t.join().unwrap();
+            o.assert_rules();
+            o.assert_not_terminated();
+            let values = o.values();
+            assert!(values.len() <= 2);
+            assert!(values.iter().copied().eq(1..=values.len() as u32));
+            assert!(Observer::<u32>::is_disposed(&source));
+        });
+    }
+}

@@ -447,3 +447,61 @@ mod tests {
         assert_eq!(a.timeline().len(), 2);
     }
 }
+
+/// Models of the switch between the source's and the fallback's handles. Run with
+/// `RUSTFLAGS="--cfg loom" LOOM_MAX_PREEMPTIONS=2 cargo test --release --lib loom`.
+#[cfg(all(test, loom))]
+mod loom_tests {
+    use super::{Switch, SwitchState, Turn};
+    use crate::subscription::{FlagSubscription, Subscription};
+    use crate::sync::{Arc, Mutex, thread};
+
+    fn switch() -> Arc<Switch> {
+        Arc::new(Switch {
+            state: Mutex::new(SwitchState::Source(None)),
+        })
+    }
+
+    #[test]
+    fn loom_dispose_racing_the_switch_leaves_nothing_running() {
+        loom::model(|| {
+            let switch = switch();
+            let (source, fallback) = (FlagSubscription::new(), FlagSubscription::new());
+            // The source's `subscribe` returns while the timer switches on another thread.
+            let (timer_switch, timer_fallback) = (switch.clone(), fallback.clone());
+            let timer = thread::spawn(move || {
+                if timer_switch.to_fallback() {
+                    timer_switch.keep(Turn::Fallback, Box::new(timer_fallback));
+                    true
+                } else {
+                    false
+                }
+            });
+            switch.keep(Turn::Source, Box::new(source.clone()));
+            let dispose_switch = switch.clone();
+            let disposing = thread::spawn(move || dispose_switch.dispose());
+            let switched = timer.join().unwrap();
+            disposing.join().unwrap();
+            assert!(switch.is_disposed());
+            assert!(source.is_disposed(), "the source outlived the switch");
+            if switched {
+                assert!(fallback.is_disposed(), "the fallback outlived the disposal");
+            }
+        });
+    }
+
+    #[test]
+    fn loom_a_late_source_handle_is_disposed_after_the_switch() {
+        loom::model(|| {
+            let switch = switch();
+            let source = FlagSubscription::new();
+            let timer_switch = switch.clone();
+            let timer = thread::spawn(move || timer_switch.to_fallback());
+            switch.keep(Turn::Source, Box::new(source.clone()));
+            assert!(timer.join().unwrap());
+            // Whichever came first, the source's handle does not survive the switch.
+            assert!(source.is_disposed());
+            assert!(!switch.is_disposed());
+        });
+    }
+}
