@@ -87,9 +87,32 @@ pub struct GroupByObserver<'a, O, F, K, V, E = Identity<V>> {
     key: F,
     element: E,
     /// The groups subscribed in time; an entry that has since been disposed is replaced by a
-    /// new group when its key comes again.
+    /// new group when its key comes again, or swept out (see `sweep_at`).
     groups: HashMap<K, Arc<Inner<'a, V>>>,
+    /// The size at which the map is next swept of its ended groups: twice the groups the last
+    /// sweep left open. Without it, every key ever seen would keep its ended group (and the
+    /// key) for the life of the subscription, so memory would grow with the keys seen, not
+    /// with the groups open; with it, sweeping costs at most two checks per group opened.
+    sweep_at: usize,
     refs: Arc<Refs<'a>>,
+}
+
+/// The smallest map [`GroupByObserver`] and the observer of `group_by_until` sweep of their
+/// ended groups: below it, sweeping would cost more than the memory it frees.
+pub(crate) const SWEEP_FLOOR: usize = 64;
+
+/// Drops the entries `ended` says are ended, once `groups` has grown to `sweep_at`, and sets
+/// the next size to sweep at.
+pub(crate) fn sweep<K, G>(
+    groups: &mut HashMap<K, G>,
+    sweep_at: &mut usize,
+    mut ended: impl FnMut(&G) -> bool,
+) {
+    if groups.len() < *sweep_at {
+        return;
+    }
+    groups.retain(|_, group| !ended(group));
+    *sweep_at = (groups.len() * 2).max(SWEEP_FLOOR);
 }
 
 impl<'a, O, F, K, V, E> GroupByObserver<'a, O, F, K, V, E> {
@@ -99,6 +122,7 @@ impl<'a, O, F, K, V, E> GroupByObserver<'a, O, F, K, V, E> {
             key,
             element,
             groups: HashMap::new(),
+            sweep_at: SWEEP_FLOOR,
             refs,
         }
     }
@@ -164,6 +188,9 @@ where
             inner.end(None);
             self.groups.remove(&key);
         } else {
+            sweep(&mut self.groups, &mut self.sweep_at, |group| {
+                group.is_ended()
+            });
             self.groups.insert(key, inner);
         }
     }
@@ -262,6 +289,7 @@ mod tests {
     use crate::source::{create, empty, from_iter};
     use crate::testing::TestObserver;
     use std::collections::BTreeMap;
+    use std::sync::atomic::{AtomicUsize, Ordering};
     use std::sync::{Arc, Mutex};
 
     /// Records the keys of the groups, and subscribes each group with a test observer of
@@ -392,6 +420,52 @@ mod tests {
         assert_eq!(groups.len(), 3);
         for (o, v) in groups.iter().zip(1..) {
             o.assert_notifications(&[Next(v), Completed]);
+        }
+    }
+
+    /// Subscribes each group with `take(1)`, so that every group ends with its first
+    /// value, and counts the values.
+    struct TakeOne(Arc<AtomicUsize>);
+
+    impl<'a> Observer<GroupedObservable<'a, i32, i32>> for TakeOne {
+        fn on_next(&mut self, group: GroupedObservable<'a, i32, i32>) {
+            let count = self.0.clone();
+            group.take(1).subscribe(move |_| {
+                count.fetch_add(1, Ordering::Relaxed);
+            });
+        }
+        fn on_error(self, _: Error) {}
+        fn on_completed(self) {}
+    }
+
+    #[test]
+    fn ended_groups_are_swept_out_of_the_map() {
+        use super::{GroupByObserver, SWEEP_FLOOR};
+        use crate::operators::flat_map::{Identity, identity};
+        use crate::operators::split_refs::Refs;
+        let count = Arc::new(AtomicUsize::new(0));
+        let mut observer = GroupByObserver::new(
+            TakeOne(count.clone()),
+            |v: &i32| *v,
+            identity as Identity<i32>,
+            crate::sync::Arc::new(Refs::new()),
+        );
+        // 10,000 keys, each group ended by its subscriber after its one value: the map
+        // keeps no more than the sweep floor of them.
+        for v in 0..10_000 {
+            observer.on_next(v);
+            assert!(observer.groups.len() <= SWEEP_FLOOR);
+        }
+        assert_eq!(count.load(Ordering::Relaxed), 10_000);
+        // Open groups are never swept.
+        let groups = Groups::new();
+        from_iter(0..1_000)
+            .group_by(|v| *v)
+            .subscribe_observer(groups.clone());
+        for key in [0, 500, 999] {
+            groups
+                .group(key)
+                .assert_notifications(&[Next(key), Completed]);
         }
     }
 

@@ -8,7 +8,7 @@
 //! group refuses: a new group opens for it.
 
 use super::combine_slots::Handle;
-use super::group_by::GroupedObservable;
+use super::group_by::{GroupedObservable, SWEEP_FLOOR, sweep};
 use super::split_core::Inner;
 use super::split_refs::{Refs, SplitSubscription};
 use crate::Error;
@@ -85,6 +85,7 @@ where
             key: self.key,
             duration: self.duration,
             groups: HashMap::new(),
+            sweep_at: SWEEP_FLOOR,
             refs: refs.clone(),
         });
         refs.set_upstream(handle);
@@ -106,6 +107,8 @@ pub struct GroupByUntilObserver<'a, O, F, D, K, T> {
     /// The groups subscribed in time; an entry whose group has since ended (its duration
     /// fired, or its subscriber disposed it) is replaced when its key comes again.
     groups: HashMap<K, Group<'a, T>>,
+    /// The size at which ended groups are next swept out of the map (as in `group_by`).
+    sweep_at: usize,
     refs: Arc<Refs<'a>>,
 }
 
@@ -178,6 +181,14 @@ where
         // still gives a group of one value.
         let duration = (self.duration)(&key).subscribe_observer(GroupDurationObserver {
             inner: inner.clone(),
+        });
+        sweep(&mut self.groups, &mut self.sweep_at, |group| {
+            let ended = group.inner.is_ended();
+            if ended {
+                // Its subscriber may have disposed it while the duration runs.
+                group.duration.dispose();
+            }
+            ended
         });
         self.groups.insert(
             key,
@@ -255,6 +266,8 @@ mod tests {
     use crate::schedulers::TestScheduler;
     use crate::source::{empty, from_iter, just, never, throw, timer};
     use crate::testing::{TestObserver, TimedObserver, cold};
+    use std::collections::HashMap;
+    use std::sync::atomic::{AtomicUsize, Ordering};
     use std::sync::{Arc, Mutex};
     use std::time::Duration;
 
@@ -289,6 +302,42 @@ mod tests {
         }
         fn on_error(self, _: Error) {}
         fn on_completed(self) {}
+    }
+
+    /// Subscribes each group and counts the values of all of them.
+    struct Counting(Arc<AtomicUsize>);
+
+    impl<'a> Observer<GroupedObservable<'a, i32, i32>> for Counting {
+        fn on_next(&mut self, group: GroupedObservable<'a, i32, i32>) {
+            let count = self.0.clone();
+            group.subscribe(move |_| {
+                count.fetch_add(1, Ordering::Relaxed);
+            });
+        }
+        fn on_error(self, _: Error) {}
+        fn on_completed(self) {}
+    }
+
+    #[test]
+    fn groups_ended_by_their_duration_are_swept_out_of_the_map() {
+        use super::GroupByUntilObserver;
+        use crate::operators::group_by::SWEEP_FLOOR;
+        use crate::operators::split_refs::Refs;
+        let count = Arc::new(AtomicUsize::new(0));
+        let mut observer = GroupByUntilObserver {
+            downstream: Counting(count.clone()),
+            key: |v: &i32| *v,
+            // Fires at once: each group ends with the value that opened it.
+            duration: |_: &i32| just(()),
+            groups: HashMap::new(),
+            sweep_at: SWEEP_FLOOR,
+            refs: crate::sync::Arc::new(Refs::new()),
+        };
+        for v in 0..10_000 {
+            observer.on_next(v);
+            assert!(observer.groups.len() <= SWEEP_FLOOR);
+        }
+        assert_eq!(count.load(Ordering::Relaxed), 10_000);
     }
 
     fn parity(v: &i32) -> char {
