@@ -16,6 +16,7 @@ mod operators;
 mod peers;
 mod sources;
 mod subjects;
+mod timers;
 
 use criterion::Criterion;
 use rx_benches::CountingAlloc;
@@ -54,4 +55,5 @@ fn main() {
     criterion.final_summary();
 
     memory::run();
+    timers::run();
 }
