@@ -17,6 +17,7 @@ mod peers;
 mod scaling;
 mod sources;
 mod subjects;
+mod timers;
 
 use criterion::Criterion;
 use rx_benches::CountingAlloc;
@@ -56,4 +57,5 @@ fn main() {
     criterion.final_summary();
 
     memory::run();
+    timers::run();
 }

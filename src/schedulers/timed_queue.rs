@@ -17,10 +17,11 @@
 //! - **Cancellation.** A task lives in a shared cell (one allocation per scheduled task, reused
 //!   by every reschedule). Cancelling marks the cell finished and drops the task at once on the
 //!   cancelling thread, so what it captured is released immediately; the heap entry stays
-//!   behind as a tombstone. A tombstone at the top is popped without waiting for its due time
-//!   (the canceller wakes the driver if its entry is the top), and the heap is compacted when
-//!   tombstones make up more than half of it, so a stream of far-future cancelled tasks cannot
-//!   grow it without bound.
+//!   behind as a tombstone, popped when the driver reaches it (a driver never waits on a
+//!   tombstone it can see, and one it waits on already is due no later than any live task).
+//!   The heap is compacted in place when tombstones make up more than half of it, and its
+//!   buffer shrunk, so a stream of far-future cancelled tasks cannot grow it without bound
+//!   and a burst of cancelled timers gives its memory back.
 //! - **Running.** A task runs outside every lock, so it may schedule, cancel or dispose
 //!   anything, itself included. Its cell's own small lock only guards taking the task out and
 //!   putting it back.
@@ -195,11 +196,25 @@ impl State {
 
     /// Removes every entry for which `remove` holds and returns them, to be dropped by the
     /// caller once the lock is released.
+    ///
+    /// In place: the kept entries are moved to the front of the heap's own buffer and
+    /// re-heapified there, so only the removed ones are copied out; then the buffer is
+    /// shrunk if the kept entries fill less than a quarter of it, so the memory of a burst of
+    /// cancelled timers goes back to the allocator.
     fn extract(&mut self, mut remove: impl FnMut(&Entry) -> bool) -> Vec<Entry> {
-        let (removed, kept): (Vec<Entry>, Vec<Entry>) = std::mem::take(&mut self.heap)
-            .into_iter()
-            .partition(|e| remove(e));
-        self.heap = BinaryHeap::from(kept);
+        let mut entries = std::mem::take(&mut self.heap).into_vec();
+        let mut kept = 0;
+        for i in 0..entries.len() {
+            if !remove(&entries[i]) {
+                entries.swap(kept, i);
+                kept += 1;
+            }
+        }
+        let removed = entries.split_off(kept);
+        if entries.capacity() > 4 * entries.len().max(COMPACT_MIN) {
+            entries.shrink_to(2 * entries.len());
+        }
+        self.heap = BinaryHeap::from(entries);
         for entry in &removed {
             let header = entry.cell.header();
             header.queued_seq.store(NOT_QUEUED, Ordering::Relaxed);
@@ -294,8 +309,14 @@ impl Queue {
     }
 
     /// Bookkeeping after a queued cell was cancelled through its handle: count the tombstone,
-    /// wake a driver if it is waiting on that very entry (so it pops it and re-arms on the
-    /// next one), and compact the heap if tombstones dominate it.
+    /// and compact the heap if tombstones dominate it.
+    ///
+    /// A driver waiting on this very entry is not woken: every live task is due no earlier
+    /// than the top, so the driver, waking at the tombstone's due time, pops it and re-arms
+    /// on the next one without being late for anything. Waking it at every cancel would cost
+    /// a system call and a context switch per timer where timeouts are cancelled in the order
+    /// they were set; compaction bounds what tombstones hold meanwhile (their tasks, and what
+    /// those captured, were dropped by the cancel already).
     fn on_cancel(&self, header: &Header) {
         let mut state = self.state.lock();
         let seq = header.queued_seq.load(Ordering::Relaxed);
@@ -303,7 +324,6 @@ impl Queue {
             return;
         }
         state.tombstones += 1;
-        let wake = state.waiters > 0 && state.heap.peek().is_some_and(|top| top.seq == seq);
         let garbage = if state.tombstones >= COMPACT_MIN && state.tombstones * 2 > state.heap.len()
         {
             state.extract(|e| e.cell.is_cancelled())
@@ -311,9 +331,6 @@ impl Queue {
             Vec::new()
         };
         drop(state);
-        if wake {
-            self.ready.notify_one();
-        }
         // Some may be tombstones only because their worker was disposed, and `dispose` will
         // not find them now: drop their tasks too.
         for entry in garbage {
@@ -841,6 +858,35 @@ mod tests {
     }
 
     #[test]
+    fn a_burst_of_cancelled_timers_gives_the_heap_back() {
+        let queue = Queue::wall();
+        let worker = Queue::worker(&queue, Owner::Driven);
+        let far = Duration::from_secs(3600);
+        let handles: Vec<QueuedTask> = (0..64 * COMPACT_MIN)
+            .map(|_| worker.schedule_after(far, || Reschedule::Done))
+            .collect();
+        let live = worker.schedule_after(far, || Reschedule::Done);
+        assert!(queue.state.lock().heap.capacity() >= 64 * COMPACT_MIN);
+        for handle in &handles {
+            handle.dispose();
+        }
+        let state = queue.state.lock();
+        assert!(state.heap.len() <= 2 * COMPACT_MIN);
+        assert!(state.heap.capacity() <= 8 * COMPACT_MIN);
+        assert!(state.heap.iter().any(|e| e.seq == handles.len() as u64));
+        drop(state);
+        // Each cell is held by its handle alone now: the heap let go of it.
+        assert!(
+            handles
+                .iter()
+                .filter(|h| Arc::strong_count(&h.cell) == 1)
+                .count()
+                >= handles.len() - 2 * COMPACT_MIN
+        );
+        assert!(!live.is_disposed() && !queue.is_empty());
+    }
+
+    #[test]
     fn cancelled_top_does_not_hide_live_tasks() {
         let queue = Queue::wall();
         let worker = Queue::worker(&queue, Owner::Driven);
@@ -937,10 +983,11 @@ mod loom_tests {
         });
     }
 
-    /// Cancelling the top wakes a driver waiting on it, which drops the tombstone and goes
-    /// on to the next task.
+    /// Cancelling the top a driver waits on leaves it waiting (it is late for nothing); the
+    /// earlier task pushed next wakes it, and it runs that one, dropping the tombstone on its
+    /// way if it sees it first.
     #[test]
-    fn loom_cancelled_top_wakes_the_driver() {
+    fn loom_cancelled_top_leaves_the_driver_to_the_next_push() {
         loom::model(|| {
             let queue = Queue::wall();
             let worker = Queue::worker(&queue, Owner::Driven);

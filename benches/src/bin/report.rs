@@ -1,7 +1,8 @@
 //! Writes `benches/REPORT.md`, `benches/results.csv` and `benches/chart.svg` from the results
 //! of the last `cargo bench -p rx-benches`: criterion's estimates (the median), the records the
-//! bench binary leaves beside them (status, allocations, notes), the memory figures, the case
-//! list of `benches/cases.csv`, and RPP's figures from `benches/rpp_same_machine.csv`.
+//! bench binary leaves beside them (status, allocations, notes), the memory figures, the
+//! timer figures, the case list of `benches/cases.csv`, and RPP's figures from
+//! `benches/rpp_same_machine.csv`.
 //!
 //! Run it after the benchmarks: `cargo run -p rx-benches --bin report`. It reads the results
 //! of the same target directory, so pass the same `CARGO_TARGET_DIR` as to `cargo bench`.
@@ -44,6 +45,7 @@ fn main() -> Result<(), Box<dyn std::error::Error>> {
         })
         .collect();
     let memory = rx_benches::read_memory_records()?;
+    let timers = read_timer_records()?;
     if timings.is_empty() {
         return Err(format!(
             "no criterion results under {}: run `cargo bench -p rx-benches` first, with the same \
@@ -54,7 +56,9 @@ fn main() -> Result<(), Box<dyn std::error::Error>> {
     }
 
     let suite = Suite::new(&reference, &timings, &records);
-    fs::write(manifest.join("REPORT.md"), suite.markdown(&memory))?;
+    let mut markdown = suite.markdown(&memory);
+    timer_table(&mut markdown, &timers);
+    fs::write(manifest.join("REPORT.md"), markdown)?;
     write_scaling(&manifest, &timings)?;
     fs::write(manifest.join("chart.svg"), suite.chart())?;
     fs::write(manifest.join("results.csv"), suite.csv())?;
@@ -862,6 +866,88 @@ fn memory_table(md: &mut String, memory: &[MemoryRecord]) {
     let _ = writeln!(md);
     for note in notes {
         let _ = writeln!(md, "- {note}");
+    }
+}
+
+// ---------------------------------------------------------------- timers at scale
+
+/// One implementation's row of `timers.json`, which `benches/timers.rs` writes.
+#[derive(Deserialize)]
+struct TimerRecord {
+    implementation: String,
+    timers: usize,
+    schedule_ns: f64,
+    cancel_ns: f64,
+    allocations_per_schedule: f64,
+    held_after_schedule_bytes: i64,
+    held_after_cancel_bytes: i64,
+    held_after_drop_bytes: i64,
+    note: Option<String>,
+}
+
+/// The timer records of the last run that measured them, if any.
+fn read_timer_records() -> io::Result<Vec<TimerRecord>> {
+    match fs::read(rx_benches::records_dir()?.join("timers.json")) {
+        Ok(bytes) => Ok(serde_json::from_slice(&bytes)?),
+        Err(e) if e.kind() == io::ErrorKind::NotFound => Ok(Vec::new()),
+        Err(e) => Err(e),
+    }
+}
+
+fn timer_table(md: &mut String, timers: &[TimerRecord]) {
+    let _ = writeln!(md);
+    let _ = writeln!(md, "## Timers at scale");
+    let _ = writeln!(md);
+    let Some(first) = timers.first() else {
+        let _ = writeln!(
+            md,
+            "Not measured yet: run `cargo bench -p rx-benches -- timers`."
+        );
+        return;
+    };
+    let _ = writeln!(
+        md,
+        "{} timers, each due an hour later and capturing 8 bytes, scheduled on one worker \
+         (one queue) and then cancelled in the order they were scheduled; beside them \
+         tokio-util's `DelayQueue<u64>` inserting and removing as many keys. Time per \
+         schedule and per cancel: the loop's wall-clock time divided by the count, median \
+         of three rounds with the counting allocator off. Heap held (the allocator's \
+         live-bytes delta since just before the first schedule, on a fresh worker or \
+         queue): after scheduling, after cancelling every handle while the handles are \
+         still held, and after dropping them too.",
+        thousands(first.timers as u64)
+    );
+    let _ = writeln!(md);
+    let _ = writeln!(
+        md,
+        "| implementation | schedule ns | cancel ns | allocs/timer | held after schedule | held after cancel | held after drop |"
+    );
+    let _ = writeln!(md, "|---|--:|--:|--:|--:|--:|--:|");
+    let mib = |bytes: i64| {
+        if bytes.unsigned_abs() < 1 << 20 {
+            format!("{bytes} B")
+        } else {
+            format!("{:.1} MiB", bytes as f64 / f64::from(1 << 20))
+        }
+    };
+    for r in timers {
+        let _ = writeln!(
+            md,
+            "| {} | {} | {} | {} | {} | {} | {} |",
+            r.implementation,
+            format_ns(r.schedule_ns),
+            format_ns(r.cancel_ns),
+            format_count(r.allocations_per_schedule),
+            mib(r.held_after_schedule_bytes),
+            mib(r.held_after_cancel_bytes),
+            mib(r.held_after_drop_bytes),
+        );
+    }
+    let _ = writeln!(md);
+    for r in timers {
+        if let Some(note) = &r.note {
+            let _ = writeln!(md, "- {}: {note}", r.implementation);
+        }
     }
 }
 

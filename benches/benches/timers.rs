@@ -1,0 +1,231 @@
+//! Timers at scale: 1,000,000 timers scheduled on one worker and then cancelled, on rx's
+//! `NewThread` and `ThreadPool`, beside tokio-util's `DelayQueue` inserting and removing as
+//! many keys.
+//!
+//! Every timer is due an hour from now, so none fires while it is measured, and each
+//! captures an 8-byte value, as the `DelayQueue` holds a `u64` per key. The timers are
+//! cancelled in the order they were scheduled, as timeouts are when their values arrive.
+//!
+//! Time per schedule and per cancel is the wall-clock time of the whole loop divided by the
+//! number of timers, the median of [`ROUNDS`] rounds run with the counting allocator off. One
+//! more round, on a fresh worker or queue, runs with it on, for the heap held (net live bytes) before scheduling, after
+//! scheduling, after cancelling every handle while the handles are still held, and after the
+//! handles are dropped too; and for the allocations per schedule. The vector holding the
+//! handles is allocated before counting starts and freed after it ends, so it is not counted.
+//!
+//! The records go to `<target>/criterion/rx-bench/timers.json`, which the report reads.
+//! Run alone: `cargo bench -p rx-benches -- timers`.
+
+use crate::harness::sink;
+use rx::schedulers::{NewThread, Reschedule, Scheduler, ThreadPool, Worker};
+use rx::subscription::Subscription;
+use rx_benches::{Counter, records_dir};
+use serde::Serialize;
+use std::time::{Duration, Instant};
+use tokio_util::time::DelayQueue;
+
+/// How many timers each implementation schedules and cancels.
+const TIMERS: usize = 1_000_000;
+/// Timed rounds per implementation; the median is reported.
+const ROUNDS: usize = 3;
+/// How far off every timer is due: none fires while it is measured.
+const DUE_IN: Duration = Duration::from_secs(3600);
+
+/// One implementation's figures, as the report reads them. The heap held is the net of what
+/// was allocated and freed since just before the first schedule.
+#[derive(Serialize)]
+struct TimerRecord {
+    implementation: String,
+    timers: usize,
+    schedule_ns: f64,
+    cancel_ns: f64,
+    allocations_per_schedule: f64,
+    held_after_schedule_bytes: i64,
+    held_after_cancel_bytes: i64,
+    held_after_drop_bytes: i64,
+    note: Option<String>,
+}
+
+/// A timer queue under test: schedule returns a handle, cancel takes it back.
+trait Timers {
+    type Handle;
+    fn schedule(&mut self, value: u64) -> Self::Handle;
+    fn cancel(&mut self, handle: &Self::Handle);
+}
+
+/// Disposed when dropped, so that a `NewThread` worker's thread ends with it.
+struct RxTimers<W: Worker>(W);
+
+impl<W: Worker> Drop for RxTimers<W> {
+    fn drop(&mut self) {
+        self.0.dispose();
+    }
+}
+
+impl<W: Worker> Timers for RxTimers<W> {
+    type Handle = W::TaskHandle;
+
+    fn schedule(&mut self, value: u64) -> W::TaskHandle {
+        self.0.schedule_after(DUE_IN, move || {
+            sink(value);
+            Reschedule::Done
+        })
+    }
+
+    fn cancel(&mut self, handle: &W::TaskHandle) {
+        handle.dispose();
+    }
+}
+
+struct DelayQueueTimers(DelayQueue<u64>);
+
+impl Timers for DelayQueueTimers {
+    type Handle = tokio_util::time::delay_queue::Key;
+
+    fn schedule(&mut self, value: u64) -> Self::Handle {
+        self.0.insert(value, DUE_IN)
+    }
+
+    fn cancel(&mut self, key: &Self::Handle) {
+        sink(self.0.remove(key));
+    }
+}
+
+/// Time per schedule and per cancel of one round, counting off.
+fn timed_round<T: Timers>(timers: &mut T, handles: &mut Vec<T::Handle>) -> (f64, f64) {
+    let start = Instant::now();
+    for i in 0..TIMERS {
+        handles.push(timers.schedule(i as u64));
+    }
+    let scheduled = start.elapsed();
+    let start = Instant::now();
+    for handle in handles.iter() {
+        timers.cancel(handle);
+    }
+    let cancelled = start.elapsed();
+    handles.clear();
+    let per = |d: Duration| d.as_nanos() as f64 / TIMERS as f64;
+    (per(scheduled), per(cancelled))
+}
+
+fn median(mut values: Vec<f64>) -> f64 {
+    values.sort_by(f64::total_cmp);
+    values[values.len() / 2]
+}
+
+fn measure<T: Timers>(
+    implementation: &str,
+    note: Option<&str>,
+    mut make: impl FnMut() -> T,
+) -> TimerRecord {
+    let mut handles = Vec::with_capacity(TIMERS);
+    let mut timers = make();
+    let (mut schedule, mut cancel) = (Vec::new(), Vec::new());
+    for _ in 0..ROUNDS {
+        let (s, c) = timed_round(&mut timers, &mut handles);
+        schedule.push(s);
+        cancel.push(c);
+    }
+
+    // A fresh one, so that what the timed rounds left allocated (a slab or a heap buffer
+    // kept for reuse) counts as held by the timers it was grown for.
+    drop(timers);
+    let mut timers = make();
+    let counter = Counter::start();
+    for i in 0..TIMERS {
+        handles.push(timers.schedule(i as u64));
+    }
+    let scheduling = counter.stop();
+    let counter = Counter::start();
+    for handle in handles.iter() {
+        timers.cancel(handle);
+    }
+    let cancelling = counter.stop();
+    let counter = Counter::start();
+    // Drops every handle, keeps the vector's buffer (allocated before counting).
+    handles.clear();
+    let dropping = counter.stop();
+
+    let after_schedule = scheduling.live_bytes;
+    let after_cancel = after_schedule + cancelling.live_bytes;
+    let record = TimerRecord {
+        implementation: implementation.to_owned(),
+        timers: TIMERS,
+        schedule_ns: median(schedule),
+        cancel_ns: median(cancel),
+        allocations_per_schedule: scheduling.allocations as f64 / TIMERS as f64,
+        held_after_schedule_bytes: after_schedule,
+        held_after_cancel_bytes: after_cancel,
+        held_after_drop_bytes: after_cancel + dropping.live_bytes,
+        note: note.map(str::to_owned),
+    };
+    println!(
+        "timers  {:<26} schedule {:>7.1} ns  cancel {:>7.1} ns  {:.2} allocs/timer  held \
+         0 → {} → {} → {} bytes",
+        record.implementation,
+        record.schedule_ns,
+        record.cancel_ns,
+        record.allocations_per_schedule,
+        record.held_after_schedule_bytes,
+        record.held_after_cancel_bytes,
+        record.held_after_drop_bytes,
+    );
+    drop(handles);
+    drop(timers);
+    record
+}
+
+/// Whether the command line's filters (criterion's positional arguments) select this group.
+fn selected() -> bool {
+    let filters: Vec<String> = std::env::args()
+        .skip(1)
+        .filter(|a| !a.starts_with('-'))
+        .collect();
+    filters.is_empty() || filters.iter().any(|f| "timers".contains(f.as_str()))
+}
+
+/// Measures every implementation and writes the records.
+pub fn run() {
+    if !selected() {
+        return;
+    }
+    let mut records = Vec::new();
+
+    records.push(measure(
+        "rx NewThread",
+        Some("one worker: one thread and its timed queue"),
+        || RxTimers(NewThread.worker()),
+    ));
+
+    let pool = ThreadPool::new(2);
+    records.push(measure(
+        "rx ThreadPool",
+        Some("ThreadPool::new(2), one worker: every timer on one of the two queues"),
+        || RxTimers(pool.worker()),
+    ));
+    drop(pool);
+
+    let runtime = rxrust::scheduler::tokio::runtime::Builder::new_current_thread()
+        .enable_time()
+        .build()
+        .expect("a tokio runtime");
+    // `DelayQueue` arms a tokio `Sleep`, which needs the runtime's timer in context.
+    let _context = runtime.enter();
+    records.push(measure(
+        "tokio-util DelayQueue",
+        Some(
+            "DelayQueue<u64>::insert / remove on a current-thread runtime: a hashed timing \
+             wheel over a slab, driven by whoever polls it",
+        ),
+        || DelayQueueTimers(DelayQueue::new()),
+    ));
+
+    let written = records_dir().and_then(|dir| {
+        std::fs::create_dir_all(&dir)?;
+        let json = serde_json::to_vec_pretty(&records).map_err(std::io::Error::other)?;
+        std::fs::write(dir.join("timers.json"), json)
+    });
+    if let Err(e) = written {
+        eprintln!("warning: could not write the timer records: {e}");
+    }
+}
