@@ -120,7 +120,7 @@ fn eventually(limit: Duration, mut done: impl FnMut() -> bool) -> bool {
         if start.elapsed() > limit {
             return false;
         }
-        std::thread::sleep(Duration::from_micros(200));
+        std::thread::sleep(Duration::from_micros(50));
     }
     true
 }
@@ -154,7 +154,7 @@ fn run(plan: Plan, stop: u32) -> Result<(), String> {
             let r = shared.record.lock().unwrap();
             let (_r, _) = shared
                 .ended
-                .wait_timeout_while(r, Duration::from_micros(300), |r| {
+                .wait_timeout_while(r, Duration::from_micros(150), |r| {
                     let now = shared.events.load(SeqCst);
                     let busy = now != seen;
                     seen = now;
