@@ -56,8 +56,16 @@ struct Inner<O, St> {
 }
 
 impl<W: Worker, O, St> Drain<W, O, St> {
-    pub(crate) fn new(worker: W, observer: O, state: St) -> Self {
-        Drain {
+    pub(crate) fn new<T>(worker: W, observer: O, state: St) -> Self
+    where
+        O: Observer<T>,
+    {
+        // A downstream that wants nothing already (an `element_at` that had its fill before
+        // this was subscribed) closes it at once, so upstream is disposed as soon as its
+        // handle is stored, instead of running for nobody until a next value that may never
+        // come: a `never` upstream would keep its observer, and so this, in a cycle.
+        let unwanted = observer.is_disposed();
+        let drain = Drain {
             worker,
             closed: AtomicBool::new(false),
             inner: Mutex::new(Inner {
@@ -66,7 +74,11 @@ impl<W: Worker, O, St> Drain<W, O, St> {
                 upstream: None,
                 state,
             }),
+        };
+        if unwanted {
+            drain.close();
         }
+        drain
     }
 
     /// The worker the operator's tasks run on.

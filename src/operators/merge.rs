@@ -304,6 +304,18 @@ impl<'a, O, T, X> Core<'a, O, T, X> {
                 return;
             }
             observer.on_next(value);
+            if observer.is_disposed() {
+                // It lost interest inside that call (a `take` that has had its fill): stop
+                // the upstreams now, not at a next value that may never come (a `never`
+                // upstream's handle would stay kept, in a cycle through this core).
+                let mut locked = self.lock();
+                locked.state.emitting = false;
+                locked.shut();
+                guard.armed = false;
+                drop(locked);
+                drop(observer);
+                return;
+            }
             let mut locked = self.lock();
             if locked.state.closed && locked.state.pending.is_none() {
                 // Disposed while delivering.

@@ -242,14 +242,19 @@ where
                 shared: shared.clone(),
                 fired: false,
             });
+            // A handle that reports itself disposed is not kept, as in the merge core: it can
+            // deliver nothing more, and `never()`'s holds its observer, which holds `shared`:
+            // kept, it would be a cycle nothing breaks. Asked before locking: user code.
+            let finished = subscription.is_disposed();
             let mut state = shared.state.lock();
-            if !shared.closed.load(Ordering::Acquire) && state.waiting {
+            if !shared.closed.load(Ordering::Acquire) && state.waiting && !finished {
                 let previous = state.current.replace(Box::new(subscription));
                 drop(state);
                 drop(previous);
             } else {
-                // It has already emitted or terminated (inside `subscribe`), or the
-                // sequence was disposed: cancel it, which is harmless if it has finished.
+                // It has already emitted or terminated (inside `subscribe`), has nothing
+                // running, or the sequence was disposed: cancel it, which is harmless if it
+                // has finished.
                 drop(state);
                 subscription.dispose();
             }
@@ -274,12 +279,19 @@ where
                     observer,
                     shared: shared.clone(),
                 });
+                // Not kept if it reports itself disposed, as the notifier's above.
+                let finished = subscription.is_disposed();
                 let mut state = shared.state.lock();
                 // `dispose` sets `closed` before taking the lock, so either it finds this
                 // handle stored, or this sees the flag.
                 if shared.closed.load(Ordering::Acquire) {
                     drop(state);
                     subscription.dispose();
+                } else if state.observer.is_none() && finished {
+                    // The attempt has nothing running and has not ended: its observer, and the
+                    // downstream with it, is gone or goes with its handle, dropped here.
+                    // Nothing can be delivered any more.
+                    shared.closed.store(true, Ordering::Release);
                 } else if state.observer.is_none() {
                     let previous = state.current.replace(Box::new(subscription));
                     drop(state);

@@ -1,6 +1,7 @@
 //! A watchdog that turns a hang into a failure: if it is not stopped in time, it prints what
 //! was running and aborts the test process, so CI reports instead of waiting forever.
 
+use std::io::Write as _;
 use std::sync::mpsc;
 use std::thread;
 use std::time::Duration;
@@ -17,10 +18,13 @@ impl Watchdog {
         let (stop, stopped) = mpsc::channel::<()>();
         let thread = thread::spawn(move || {
             if let Err(mpsc::RecvTimeoutError::Timeout) = stopped.recv_timeout(limit) {
-                eprintln!(
-                    "watchdog: nothing finished within {limit:?}: {}",
+                // Straight to the process's stderr: `eprintln!` on a thread spawned by a
+                // test goes to that test's captured output, which `abort` throws away.
+                let message = format!(
+                    "watchdog: nothing finished within {limit:?}: {}\n",
                     describe()
                 );
+                let _ = std::io::stderr().write_all(message.as_bytes());
                 std::process::abort();
             }
         });
