@@ -1373,10 +1373,7 @@ pub trait ObservableExt: Observable + Sized {
         Self: Clone,
         P: FnMut(&Self::Item) -> bool + Clone,
     {
-        (
-            Partition::new(self.clone(), predicate.clone(), true),
-            Partition::new(self, predicate, false),
-        )
+        Partition::pair(self, predicate)
     }
 
     // ---------------------------------------------------------------- aggregating

@@ -15,13 +15,20 @@ pub struct Partition<S, P> {
     keep: bool,
 }
 
-impl<S, P> Partition<S, P> {
-    pub(crate) fn new(source: S, predicate: P, keep: bool) -> Self {
-        Partition {
+impl<S: Clone, P: Clone> Partition<S, P> {
+    /// The half of the accepted values, and the half of the rejected ones.
+    pub(crate) fn pair(source: S, predicate: P) -> (Self, Self) {
+        let accepted = Partition {
+            source: source.clone(),
+            predicate: predicate.clone(),
+            keep: true,
+        };
+        let rejected = Partition {
             source,
             predicate,
-            keep,
-        }
+            keep: false,
+        };
+        (accepted, rejected)
     }
 }
 
