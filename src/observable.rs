@@ -2559,10 +2559,11 @@ pub trait ObservableExt: Observable + Sized {
     ///
     /// # Performance
     ///
-    /// One allocation per subscription for the shared state, one for its queue, and one per
-    /// running projection whose handle is not zero-sized; a lock per value (two when it is
-    /// projected while another delivery runs). Values that arrive while another is being
-    /// delivered wait in a queue without a bound.
+    /// Three allocations per subscription (the shared state, its queue and its table of
+    /// running projections), and one per running projection whose handle is not
+    /// zero-sized. Four uncontended locks per value: queueing it, taking it, and around the
+    /// subscription of its projection. Values that arrive while another is being delivered
+    /// wait in a queue without a bound.
     #[doc(alias = "unfold")]
     fn expand<N, F>(self, f: F) -> Expand<Self, F>
     where
