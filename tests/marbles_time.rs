@@ -493,10 +493,10 @@ fn buffer_with_unsubscribed_early() {
     let b = m.hot("   -----1-----2-----3-|");
     m.expect(a.buffer_with(b.clone()).take(1))
         .to_be_with("-----(x|)", [('x', vec!['a', 'b', 'c'])]);
-    // RxJS disposes the notifier at frame 5, as `take` completes. Here the merge core that
-    // serialises the two asks downstream whether it still wants values before each delivery,
-    // not after, so the notifier goes at its next value, frame 11.
-    b.assert_subscriptions(&["^----------!"]);
+    // The notifier is disposed at frame 5, as `take` completes, as in RxJS: the merge core
+    // that serialises the two asks downstream whether it still wants values after each
+    // delivery too.
+    b.assert_subscriptions(&["^----!"]);
 }
 
 // ============================= buffer_with_time_or_count (bufferTime with a maxBufferSize)
