@@ -28,6 +28,17 @@ use crate::subscription::Subscription;
 pub trait Observable {
     /// The type of the values this observable emits.
     type Item;
+
+    /// Which kind of handles subscribing this observable can produce:
+    /// [`Shared`](crate::sync::Shared) when they are `Send`, [`Local`](crate::sync::Local)
+    /// when they may not be (a [local subject](crate::subjects::local)'s, a
+    /// [`boxed_local`](ObservableExt::boxed_local) observable's). Operators that keep upstream
+    /// handles (`merge`, `zip`, `concat`, `retry`, ...) keep them in a box of this flavour, so
+    /// their own handle is `Send` exactly when their upstreams' are. An operator on one source
+    /// has its source's flavour; one on several has their [`Joined`](crate::sync::Joined)
+    /// flavour. An observable implemented by hand whose handles are `Send` says
+    /// `type Flavour = rx::sync::Shared;`.
+    type Flavour: crate::sync::Flavour;
 }
 
 /// Subscribing an observable with an observer of type `O`.

@@ -45,6 +45,7 @@ where
     S2: Observable<Item = S1::Item>,
 {
     type Item = S1::Item;
+    type Flavour = crate::sync::Joined<<S1 as Observable>::Flavour, <S2 as Observable>::Flavour>;
 }
 
 impl<'a, S1, S2, O> Subscribe<O> for AmbWith<'a, S1, S2>

@@ -158,6 +158,7 @@ macro_rules! combine_latest_impls {
     ($all:tt $($i:tt $S:ident),+) => {
         impl<$($S: Observable),+> Observable for CombineLatest<'_, ($($S,)+)> {
             type Item = ($($S::Item,)+);
+            type Flavour = crate::sync::joined_flavour!($($S),+);
         }
 
         impl<'a, $($S,)+ O> Subscribe<O> for CombineLatest<'a, ($($S,)+)>
@@ -222,6 +223,7 @@ where
     F: FnMut(S1::Item, S2::Item) -> U,
 {
     type Item = U;
+    type Flavour = crate::sync::Joined<<S1 as Observable>::Flavour, <S2 as Observable>::Flavour>;
 }
 
 impl<'a, S1, S2, F, U, O> Subscribe<O> for CombineLatestWith<'a, S1, S2, F>

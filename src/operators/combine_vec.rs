@@ -305,6 +305,7 @@ impl<T, O, K> fmt::Debug for CombineAllObserver<'_, T, O, K> {
 
 impl<S: Observable, K> Observable for CombineAll<'_, S, K> {
     type Item = Vec<S::Item>;
+    type Flavour = <S as Observable>::Flavour;
 }
 
 impl<'a, S, K, O> Subscribe<O> for CombineAll<'a, S, K>

@@ -117,6 +117,7 @@ where
     U: Observable,
 {
     type Item = U::Item;
+    type Flavour = crate::sync::Joined<<S as Observable>::Flavour, <U as Observable>::Flavour>;
 }
 
 impl<'a, S, F, U, O> Subscribe<O> for FlatMap<'a, S, F>
@@ -427,6 +428,8 @@ macro_rules! forward_to_flat_map {
         {
             type Item = <$crate::operators::flat_map::FlatMap<$a, S, $fty> as
                 $crate::observable::Observable>::Item;
+            type Flavour = <$crate::operators::flat_map::FlatMap<$a, S, $fty> as
+                $crate::observable::Observable>::Flavour;
         }
 
         impl<$a, S $(, $f)?, O> $crate::observable::Subscribe<O> for $name<$a, S $(, $f)?>

@@ -151,6 +151,7 @@ macro_rules! fork_join_impls {
     ($all:tt $($i:tt $S:ident),+) => {
         impl<$($S: Observable),+> Observable for ForkJoin<'_, ($($S,)+)> {
             type Item = ($($S::Item,)+);
+            type Flavour = crate::sync::joined_flavour!($($S),+);
         }
 
         impl<'a, $($S,)+ O> Subscribe<O> for ForkJoin<'a, ($($S,)+)>

@@ -754,6 +754,8 @@ where
     S::Item: Observable,
 {
     type Item = <S::Item as Observable>::Item;
+    type Flavour =
+        crate::sync::Joined<<S as Observable>::Flavour, <S::Item as Observable>::Flavour>;
 }
 
 impl<'a, S, O> Subscribe<O> for MergeAll<'a, S>
@@ -1018,6 +1020,7 @@ pub(crate) mod testkit {
 
     impl<T> Observable for Hot<T> {
         type Item = T;
+        type Flavour = crate::sync::Shared;
     }
 
     impl<T: 'static, O> Subscribe<O> for Hot<T>

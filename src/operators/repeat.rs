@@ -24,6 +24,7 @@ impl<S> Repeat<S> {
 
 impl<S: Observable> Observable for Repeat<S> {
     type Item = S::Item;
+    type Flavour = <S as Observable>::Flavour;
 }
 
 impl<S, O> Subscribe<O> for Repeat<S>

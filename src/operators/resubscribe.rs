@@ -115,6 +115,7 @@ pub enum NoNotifier {}
 
 impl Observable for NoNotifier {
     type Item = ();
+    type Flavour = crate::sync::Shared;
 }
 
 impl<O> Subscribe<O> for NoNotifier {
@@ -542,6 +543,7 @@ pub(crate) mod test_sources {
 
     impl<F> Observable for Scripted<F> {
         type Item = i32;
+        type Flavour = crate::sync::Shared;
     }
 
     impl<F: Fn(usize) -> Script, O: Observer<i32>> Subscribe<O> for Scripted<F> {
@@ -573,6 +575,7 @@ pub(crate) mod test_sources {
 
     impl<F> Observable for Threaded<F> {
         type Item = i32;
+        type Flavour = crate::sync::Shared;
     }
 
     impl<F, O> Subscribe<O> for Threaded<F>
@@ -630,6 +633,7 @@ pub(crate) mod test_sources {
 
     impl Observable for Pending {
         type Item = i32;
+        type Flavour = crate::sync::Shared;
     }
 
     impl<O: Observer<i32>> Subscribe<O> for Pending {
@@ -677,6 +681,7 @@ pub(crate) mod test_sources {
 
     impl Observable for Remote {
         type Item = i32;
+        type Flavour = crate::sync::Shared;
     }
 
     impl<O: Observer<i32> + Send + 'static> Subscribe<O> for Remote {

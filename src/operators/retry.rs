@@ -24,6 +24,7 @@ impl<S> Retry<S> {
 
 impl<S: Observable> Observable for Retry<S> {
     type Item = S::Item;
+    type Flavour = <S as Observable>::Flavour;
 }
 
 impl<S, O> Subscribe<O> for Retry<S>

@@ -29,8 +29,9 @@ impl<S, N> TakeUntil<'_, S, N> {
     }
 }
 
-impl<S: Observable, N> Observable for TakeUntil<'_, S, N> {
+impl<S: Observable, N: Observable> Observable for TakeUntil<'_, S, N> {
     type Item = S::Item;
+    type Flavour = crate::sync::Joined<<S as Observable>::Flavour, <N as Observable>::Flavour>;
 }
 
 impl<'a, S, N, O> Subscribe<O> for TakeUntil<'a, S, N>

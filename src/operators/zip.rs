@@ -159,6 +159,7 @@ macro_rules! zip_impls {
     ($all:tt $($i:tt $S:ident),+) => {
         impl<$($S: Observable),+> Observable for Zip<'_, ($($S,)+)> {
             type Item = ($($S::Item,)+);
+            type Flavour = crate::sync::joined_flavour!($($S),+);
         }
 
         impl<'a, $($S,)+ O> Subscribe<O> for Zip<'a, ($($S,)+)>
@@ -218,6 +219,7 @@ where
     F: FnMut(S1::Item, S2::Item) -> U,
 {
     type Item = U;
+    type Flavour = crate::sync::Joined<<S1 as Observable>::Flavour, <S2 as Observable>::Flavour>;
 }
 
 impl<'a, S1, S2, F, U, O> Subscribe<O> for ZipWith<'a, S1, S2, F>

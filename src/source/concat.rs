@@ -110,6 +110,7 @@ where
     I::Item: Observable,
 {
     type Item = <I::Item as Observable>::Item;
+    type Flavour = <I::Item as Observable>::Flavour;
 }
 
 impl<'a, I, O> Subscribe<O> for Concat<'a, I>
@@ -628,6 +629,7 @@ mod loom_tests {
 
     impl Observable for Step {
         type Item = i32;
+        type Flavour = crate::sync::Shared;
     }
 
     impl<O: Observer<i32> + Send + 'static> Subscribe<O> for Step {

@@ -105,6 +105,7 @@ impl<T, F> fmt::Debug for Create<T, F> {
 
 impl<T, F> Observable for Create<T, F> {
     type Item = T;
+    type Flavour = crate::sync::Shared;
 }
 
 impl<T, F, O> Subscribe<O> for Create<T, F>
@@ -324,6 +325,7 @@ impl<T, F> fmt::Debug for CreateOwned<T, F> {
 
 impl<T, F> Observable for CreateOwned<T, F> {
     type Item = T;
+    type Flavour = crate::sync::Shared;
 }
 
 impl<T, F, O> Subscribe<O> for CreateOwned<T, F>

@@ -67,6 +67,7 @@ where
     I::Item: Observable,
 {
     type Item = <I::Item as Observable>::Item;
+    type Flavour = <I::Item as Observable>::Flavour;
 }
 
 impl<'a, I, O> Subscribe<O> for Merge<'a, I>
