@@ -275,6 +275,11 @@ pub(crate) mod imp {
         /// or `Box<dyn Subscription + 'a>`; `'a` bounds what it borrows.
         type BoxedSubscription<'a>: Subscription + 'a;
 
+        /// Boxes a `Send` subscription, which every flavour can keep.
+        fn box_send<'a, S: Subscription + Send + 'a>(
+            subscription: S,
+        ) -> Self::BoxedSubscription<'a>;
+
         fn new_ptr<T>(value: T) -> Self::Ptr<T>;
         fn downgrade<T>(ptr: &Self::Ptr<T>) -> Self::Weak<T>;
         fn upgrade<T>(weak: &Self::Weak<T>) -> Option<Self::Ptr<T>>;
@@ -356,6 +361,13 @@ impl Machinery for Shared {
     type BoxedSubscription<'a> = Box<dyn crate::subscription::Subscription + Send + 'a>;
 
     #[inline]
+    fn box_send<'a, S: crate::subscription::Subscription + Send + 'a>(
+        subscription: S,
+    ) -> Self::BoxedSubscription<'a> {
+        Box::new(subscription)
+    }
+
+    #[inline]
     fn new_ptr<T>(value: T) -> Arc<T> {
         Arc::new(value)
     }
@@ -400,6 +412,13 @@ impl Machinery for Local {
     type Lock<T> = std::cell::RefCell<T>;
     type RoleCell<T> = std::cell::UnsafeCell<T>;
     type BoxedSubscription<'a> = Box<dyn crate::subscription::Subscription + 'a>;
+
+    #[inline]
+    fn box_send<'a, S: crate::subscription::Subscription + Send + 'a>(
+        subscription: S,
+    ) -> Self::BoxedSubscription<'a> {
+        Box::new(subscription)
+    }
 
     #[inline]
     fn new_ptr<T>(value: T) -> std::rc::Rc<T> {

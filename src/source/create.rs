@@ -32,6 +32,9 @@ use std::marker::PhantomData;
 /// create(|e| { e.on_next(1); e.on_next(2); e.on_completed() }): (12|)
 /// ```
 ///
+/// Its handle, [`Finished`], is `Send`: its [flavour](Observable::Flavour) is
+/// [`Shared`](crate::sync::Shared).
+///
 /// # Examples
 ///
 /// ```
@@ -259,6 +262,9 @@ impl<T, O: Observer<T>> Sink<T> for Option<O> {
 /// ```text
 /// create_owned(|e| spawn(move || { e.on_next(1); e.on_completed() })): ---1|
 /// ```
+///
+/// Its handle, a [`FlagSubscription`], is `Send`: its [flavour](Observable::Flavour) is
+/// [`Shared`](crate::sync::Shared).
 ///
 /// # Examples
 ///
