@@ -213,6 +213,7 @@ pub type Joined<A, B> = <A as Flavour>::Join<B>;
 /// The [`Joined`] flavour of a list of observable types, for the impls of the tuple forms
 /// (`zip`, `combine_latest`, `fork_join`).
 macro_rules! joined_flavour {
+    ([$($S:ident)+]) => { $crate::sync::joined_flavour!($($S),+) };
     ($S:ident) => { <$S as $crate::observable::Observable>::Flavour };
     ($S:ident, $($rest:ident),+) => {
         $crate::sync::Joined<

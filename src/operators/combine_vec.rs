@@ -90,6 +90,8 @@ pub struct VecSlots<'a, T> {
 }
 
 impl<'a, T> Slot<'a> for VecSlot<'a, T> {
+    type Flavour = crate::sync::Shared;
+
     fn handle(&mut self) -> &mut Option<Handle<'a>> {
         &mut self.handle
     }

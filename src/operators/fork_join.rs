@@ -54,6 +54,8 @@ impl<T> LastSlot<'_, T> {
 }
 
 impl<'a, T> Slot<'a> for LastSlot<'a, T> {
+    type Flavour = crate::sync::Shared;
+
     fn handle(&mut self) -> &mut Option<Handle<'a>> {
         &mut self.handle
     }

@@ -54,6 +54,8 @@ pub struct MainSlot<'a> {
 }
 
 impl<'a> Slot<'a> for MainSlot<'a> {
+    type Flavour = crate::sync::Shared;
+
     fn handle(&mut self) -> &mut Option<Handle<'a>> {
         &mut self.handle
     }
