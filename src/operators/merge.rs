@@ -39,15 +39,12 @@
 //! dropped, not kept, when `subscribe` returns; the slots are atomics, so that this case (every
 //! synchronous source) needs no second lock then.
 //!
-//! The kept handles must be `Send`, so an upstream whose handle is not (a `boxed_local`
-//! observable's) cannot be merged. For their `Send`-ness to follow the upstreams', the core
-//! would have to name something that has it; the handles themselves cannot be named (their
-//! types contain the core's), and Rust cannot pick a `Send` or a local box by whether a type
-//! is `Send`. What would work: compute each upstream's handle type with a stand-in observer,
-//! require the real handle to be of that type, and keep handles of those types (`Send` then
-//! exactly when they are). That holds only for handle types that name no observer, which
-//! zip's, concat's and retry's do today: those would first have to hold a control block, as
-//! [`MergeSubscription`] does.
+//! The kept handles are boxed in the [flavour](crate::sync) `F` of the core, which the
+//! operator takes from its upstreams ([`Observable::Flavour`], joined): a `Send` box for
+//! `Shared`, a plain one for `Local`. The handles themselves cannot be named (their types
+//! contain the core's), and Rust cannot pick a box by whether a type is `Send`; the flavour is
+//! what the sources say about their handles, so the [`MergeSubscription`] is `Send` exactly
+//! when every upstream's handle is.
 //!
 //! **Cheap when nothing is deferred.** What must run after the lock is released (see
 //! [`Locked`]) is a set of empty `Option`s unless something was deferred: the common lock
@@ -684,7 +681,8 @@ impl<'a, F: Flavour> Control<'a, F> {
 /// `flat_map`, `switch_map`, `take_until`, `amb_with`, ...): disposing it disposes every
 /// upstream subscription still running, and the downstream receives nothing more.
 ///
-/// It names no observer type and is `Send + Sync`; `'a` bounds what the upstream handles
+/// It names no observer type, and is `Send + Sync` when its flavour `F` is `Shared` (when
+/// every upstream's handle is `Send`); `'a` bounds what the upstream handles
 /// borrow. When everything ended inside `subscribe` it holds nothing and allocates nothing.
 ///
 /// ```
