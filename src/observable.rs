@@ -28,6 +28,17 @@ use crate::subscription::Subscription;
 pub trait Observable {
     /// The type of the values this observable emits.
     type Item;
+
+    /// Which kind of handles subscribing this observable can produce:
+    /// [`Shared`](crate::sync::Shared) when they are `Send`, [`Local`](crate::sync::Local)
+    /// when they may not be (a [local subject](crate::subjects::local)'s, a
+    /// [`boxed_local`](ObservableExt::boxed_local) observable's). Operators that keep upstream
+    /// handles (`merge`, `zip`, `concat`, `retry`, ...) keep them in a box of this flavour, so
+    /// their own handle is `Send` exactly when their upstreams' are. An operator on one source
+    /// has its source's flavour; one on several has their [`Joined`](crate::sync::Joined)
+    /// flavour. An observable implemented by hand whose handles are `Send` says
+    /// `type Flavour = rx::sync::Shared;`.
+    type Flavour: crate::sync::Flavour;
 }
 
 /// Subscribing an observable with an observer of type `O`.
@@ -49,17 +60,22 @@ pub trait Observable {
 /// Name the observer type as a parameter and promise `Subscribe<O>`: the caller's observer
 /// fixes `O`, and the result subscribes and composes like the chain it hides, at no cost.
 /// `impl Observable<Item = T>` alone promises only the item type, so the result cannot be
-/// subscribed. Add `Subscription: Send` when the caller merges, zips or boxes the result:
-/// the handle's type is hidden too, and with it whether it is `Send`.
+/// subscribed. Add `Flavour = Shared, Subscription: Send` when the caller merges, zips or
+/// boxes the result: the handle's type is hidden too, and with it whether it is `Send` (or
+/// `Flavour = Local` where it need not be).
 ///
 /// ```
 /// use rx::prelude::*;
+/// use rx::sync::Shared;
 ///
 /// fn evens<O: Observer<u32>>(limit: usize) -> impl Subscribe<O, Item = u32> {
 ///     rx::source::range(0, limit).filter(|v| v % 2 == 0)
 /// }
 ///
-/// fn odds<O: Observer<u32>>(limit: usize) -> impl Subscribe<O, Item = u32, Subscription: Send> {
+/// fn odds<O>(limit: usize) -> impl Subscribe<O, Item = u32, Flavour = Shared, Subscription: Send>
+/// where
+///     O: Observer<u32>,
+/// {
 ///     rx::source::range(0, limit).filter(|v| v % 2 == 1)
 /// }
 ///

@@ -187,7 +187,42 @@ fn take_mut<T>(slot: &mut T, f: impl FnOnce(T) -> T) {
 /// crate; what a user sees is the choice, made by naming a type
 /// ([`subjects::local::PublishSubject`](crate::subjects::local) rather than
 /// [`subjects::PublishSubject`](crate::subjects::PublishSubject)).
-pub trait Flavour: imp::Machinery + Copy + Default + std::fmt::Debug + 'static {}
+pub trait Flavour: imp::Machinery + Copy + Default + std::fmt::Debug + 'static {
+    /// The flavour of state that keeps handles of this flavour and of `G`: [`Shared`] when
+    /// both are, [`Local`] when either is. See [`Joined`].
+    type Join<G: Flavour>: Flavour;
+}
+
+/// The flavour of an observable built on two others (a merge, a zip, a `flat_map` of an outer
+/// and its inners): [`Shared`] when both are, [`Local`] when either is, so its handles are
+/// `Send` exactly when all the handles it keeps are.
+///
+/// ```
+/// use rx::sync::{Joined, Local, Shared};
+///
+/// fn same<A: 'static, B: 'static>() -> bool {
+///     std::any::TypeId::of::<A>() == std::any::TypeId::of::<B>()
+/// }
+/// assert!(same::<Joined<Shared, Shared>, Shared>());
+/// assert!(same::<Joined<Shared, Local>, Local>());
+/// assert!(same::<Joined<Local, Shared>, Local>());
+/// assert!(same::<Joined<Local, Local>, Local>());
+/// ```
+pub type Joined<A, B> = <A as Flavour>::Join<B>;
+
+/// The [`Joined`] flavour of a list of observable types, for the impls of the tuple forms
+/// (`zip`, `combine_latest`, `fork_join`).
+macro_rules! joined_flavour {
+    ([$($S:ident)+]) => { $crate::sync::joined_flavour!($($S),+) };
+    ($S:ident) => { <$S as $crate::observable::Observable>::Flavour };
+    ($S:ident, $($rest:ident),+) => {
+        $crate::sync::Joined<
+            <$S as $crate::observable::Observable>::Flavour,
+            $crate::sync::joined_flavour!($($rest),+),
+        >
+    };
+}
+pub(crate) use joined_flavour;
 
 /// The thread-safe flavour: `Arc`, atomics and a `parking_lot` mutex (loom's, under
 /// `cfg(loom)`).
@@ -207,8 +242,12 @@ pub struct Shared;
 #[derive(Clone, Copy, Debug, Default, PartialEq, Eq, Hash)]
 pub struct Local;
 
-impl Flavour for Shared {}
-impl Flavour for Local {}
+impl Flavour for Shared {
+    type Join<G: Flavour> = G;
+}
+impl Flavour for Local {
+    type Join<G: Flavour> = Local;
+}
 
 /// The machinery behind [`Flavour`]. Its traits are public in a private module, so they can
 /// bound the public flavour without being nameable outside the crate.
@@ -233,9 +272,14 @@ pub(crate) mod imp {
         type Lock<T>: Lock<T>;
         /// What only the holder of a delivery role touches (see `subjects::core`).
         type RoleCell<T>: RoleCell<T>;
-        /// A type-erased subscription kept by shared state: `Box<dyn Subscription + Send>` or
-        /// `Box<dyn Subscription>`.
-        type BoxedSubscription: Subscription + 'static;
+        /// A type-erased subscription kept by shared state: `Box<dyn Subscription + Send + 'a>`
+        /// or `Box<dyn Subscription + 'a>`; `'a` bounds what it borrows.
+        type BoxedSubscription<'a>: Subscription + 'a;
+
+        /// Boxes a `Send` subscription, which every flavour can keep.
+        fn box_send<'a, S: Subscription + Send + 'a>(
+            subscription: S,
+        ) -> Self::BoxedSubscription<'a>;
 
         fn new_ptr<T>(value: T) -> Self::Ptr<T>;
         fn downgrade<T>(ptr: &Self::Ptr<T>) -> Self::Weak<T>;
@@ -245,8 +289,8 @@ pub(crate) mod imp {
     /// Boxes a subscription of type `S` into the flavour's
     /// [`BoxedSubscription`](Machinery::BoxedSubscription): implemented for every `S` the
     /// flavour can keep (a `Send` one for `Shared`).
-    pub trait BoxSubscription<S>: Machinery {
-        fn box_subscription(subscription: S) -> Self::BoxedSubscription;
+    pub trait BoxSubscription<'a, S>: Machinery {
+        fn box_subscription(subscription: S) -> Self::BoxedSubscription<'a>;
     }
 
     /// The operations of `AtomicUsize` the generic state uses; `Cell<usize>` ignores the
@@ -315,7 +359,14 @@ impl Machinery for Shared {
     type Flag = AtomicBool;
     type Lock<T> = imp::SharedLock<T>;
     type RoleCell<T> = imp::SharedCell<T>;
-    type BoxedSubscription = Box<dyn crate::subscription::Subscription + Send>;
+    type BoxedSubscription<'a> = Box<dyn crate::subscription::Subscription + Send + 'a>;
+
+    #[inline]
+    fn box_send<'a, S: crate::subscription::Subscription + Send + 'a>(
+        subscription: S,
+    ) -> Self::BoxedSubscription<'a> {
+        Box::new(subscription)
+    }
 
     #[inline]
     fn new_ptr<T>(value: T) -> Arc<T> {
@@ -347,8 +398,9 @@ impl Machinery for Shared {
     }
 }
 
-impl<S: crate::subscription::Subscription + Send + 'static> BoxSubscription<S> for Shared {
-    fn box_subscription(subscription: S) -> Self::BoxedSubscription {
+impl<'a, S: crate::subscription::Subscription + Send + 'a> BoxSubscription<'a, S> for Shared {
+    #[inline]
+    fn box_subscription(subscription: S) -> Self::BoxedSubscription<'a> {
         Box::new(subscription)
     }
 }
@@ -360,7 +412,14 @@ impl Machinery for Local {
     type Flag = std::cell::Cell<bool>;
     type Lock<T> = std::cell::RefCell<T>;
     type RoleCell<T> = std::cell::UnsafeCell<T>;
-    type BoxedSubscription = Box<dyn crate::subscription::Subscription>;
+    type BoxedSubscription<'a> = Box<dyn crate::subscription::Subscription + 'a>;
+
+    #[inline]
+    fn box_send<'a, S: crate::subscription::Subscription + Send + 'a>(
+        subscription: S,
+    ) -> Self::BoxedSubscription<'a> {
+        Box::new(subscription)
+    }
 
     #[inline]
     fn new_ptr<T>(value: T) -> std::rc::Rc<T> {
@@ -378,8 +437,9 @@ impl Machinery for Local {
     }
 }
 
-impl<S: crate::subscription::Subscription + 'static> BoxSubscription<S> for Local {
-    fn box_subscription(subscription: S) -> Self::BoxedSubscription {
+impl<'a, S: crate::subscription::Subscription + 'a> BoxSubscription<'a, S> for Local {
+    #[inline]
+    fn box_subscription(subscription: S) -> Self::BoxedSubscription<'a> {
         Box::new(subscription)
     }
 }

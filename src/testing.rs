@@ -450,6 +450,7 @@ mod timed {
 
     impl<T, Sch> Observable for Cold<T, Sch> {
         type Item = T;
+        type Flavour = crate::sync::Shared;
     }
 
     impl<T, Sch, O> Subscribe<O> for Cold<T, Sch>

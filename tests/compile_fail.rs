@@ -8,6 +8,7 @@
 //! - `non_send_capture`: a closure capturing an `Rc` in a chain that crosses threads.
 //! - `timeout_on_immediate`: a time operator given the `Immediate` scheduler.
 //! - `local_subject_to_thread`: a local subject moved into a thread.
+//! - `local_chain_to_thread`: the handle of a chain built on a local subject moved into a thread.
 
 #[test]
 fn compile_fail() {

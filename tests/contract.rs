@@ -4,6 +4,10 @@
 //!   fails at once, or fails after some values; an error that reaches the end is the source's;
 //! - a downstream that is already disposed receives nothing, and upstream pulls nothing;
 //! - a downstream that disposes itself mid-way receives nothing more, and upstream stops.
+//!
+//! Then again over chains built on a local subject (driven by hand), for the operators that
+//! keep upstream handles: one terminal, nothing for a disposed downstream, and disposing the
+//! handle unsubscribes from the subject.
 
 use rx::Error;
 use rx::prelude::*;
@@ -248,4 +252,94 @@ contract! {
     );
     exhaust_all: |s| s.map(|v| from_iter([v, v])).exhaust_all();
     expand: |s| s.expand(|&v| from_iter((v < 3).then_some(v + 100)));
+}
+
+/// The contract again for chains built on a local subject, driven by hand: the operators that
+/// keep upstream handles keep the subject's, which is not `Send`.
+macro_rules! contract_local {
+    ($($name:ident: |$s:ident| $chain:expr;)*) => {$(
+        mod $name {
+            use super::*;
+            use rx::subjects::local::PublishSubject;
+
+            #[test]
+            fn one_terminal_after_values() {
+                let subject = PublishSubject::new();
+                let o = TestObserver::new();
+                let _handle = { let $s = subject.observable(); $chain }.subscribe_observer(o.clone());
+                (0..20i64).for_each(|v| subject.on_next(v));
+                subject.on_completed();
+                o.assert_rules();
+                assert!(o.is_terminated());
+            }
+
+            #[test]
+            fn error_terminates_once() {
+                let subject = PublishSubject::new();
+                let o = TestObserver::new();
+                let _handle = { let $s = subject.observable(); $chain }.subscribe_observer(o.clone());
+                (0..5i64).for_each(|v| subject.on_next(v));
+                subject.on_error(Error::msg("boom"));
+                o.assert_rules();
+                assert!(o.is_terminated());
+                if let Some(e) = o.error() {
+                    assert_eq!(e.to_string(), "boom");
+                }
+            }
+
+            #[test]
+            fn disposed_downstream_receives_nothing() {
+                let subject = PublishSubject::new();
+                let o = TestObserver::new();
+                o.dispose();
+                let _handle = { let $s = subject.observable(); $chain }.subscribe_observer(o.clone());
+                (0..5i64).for_each(|v| subject.on_next(v));
+                subject.on_completed();
+                assert_eq!(o.notifications().len(), 0);
+            }
+
+            #[test]
+            fn disposal_reaches_the_subject() {
+                let subject = PublishSubject::new();
+                let o = TestObserver::new();
+                let handle = { let $s = subject.observable(); $chain }.subscribe_observer(o.clone());
+                subject.on_next(1i64);
+                let seen = o.notifications().len();
+                handle.dispose();
+                assert!(!subject.has_observers(), "the subject still has its observer");
+                subject.on_next(2);
+                subject.on_completed();
+                assert_eq!(o.notifications().len(), seen);
+            }
+        }
+    )*};
+}
+
+mod local_subject {
+    use super::*;
+
+    contract_local! {
+        map: |s| s.map(|v| v * 2);
+        take: |s| s.take(3);
+        scan: |s| s.scan(0, |a, v| a + v);
+        merge_with: |s| s.merge_with(empty());
+        merge_with_itself: |s| s.clone().merge_with(s);
+        merge: |s| from_iter([s.clone().boxed_local(), s.boxed_local()]).merge();
+        flat_map: |s| s.flat_map(|v| from_iter([v, v]));
+        concat_map: |s| s.concat_map(|v| from_iter([v, v]));
+        switch_map: |s| s.switch_map(|v| from_iter([v, v]));
+        flat_map_into_the_subject: |s| rx::source::just(0i64).flat_map(move |_| s.clone());
+        concat: |s| rx::source::concat([s.clone(), s]);
+        concat_with: |s| s.concat_with(from_iter([7, 8]));
+        zip: |s| s.zip(from_iter(0..100i64)).map(|(a, b)| a + b);
+        zip_with_itself: |s| s.clone().zip(s).map(|(a, b)| a + b);
+        combine_latest: |s| s.combine_latest(from_iter([1i64])).map(|(a, b)| a + b);
+        retry: |s| s.retry(2);
+        repeat: |s| s.repeat(2);
+        on_error_resume_next: |s| s.on_error_resume_next(|_| from_iter([1, 2]));
+        take_until: |s| s.take_until(rx::source::never::<()>());
+        take_until_itself: |s| s.clone().take_until(s.skip(3));
+        amb_with: |s| s.amb_with(rx::source::never());
+        amb: |s| rx::source::amb([s.clone().boxed_local(), s.boxed_local()]);
+    }
 }

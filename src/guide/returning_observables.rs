@@ -34,8 +34,10 @@
 //! ```
 //!
 //! The subscription handle's type is hidden with the rest; write
-//! `impl Subscribe<O, Item = T, Subscription: Send>` when the result is to be merged, zipped
-//! or boxed, which need the handle to be `Send`.
+//! `impl Subscribe<O, Item = T, Flavour = rx::sync::Shared, Subscription: Send>` when the
+//! result is to be merged, zipped or boxed, which need to know whether the handle is `Send`
+//! (or `Flavour = rx::sync::Local` when it need not be). An `Observable` implemented by hand
+//! says which flavour its handles are: `type Flavour = rx::sync::Shared;` when they are `Send`.
 //!
 //! ## Returning: name the type
 //!

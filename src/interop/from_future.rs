@@ -103,6 +103,7 @@ pub struct FromFuture<F, Sch> {
 
 impl<F: Future, Sch> Observable for FromFuture<F, Sch> {
     type Item = F::Output;
+    type Flavour = crate::sync::Shared;
 }
 
 impl<F, Sch, O> Subscribe<O> for FromFuture<F, Sch>
@@ -188,6 +189,7 @@ where
     F: Future<Output = Result<T, E>>,
 {
     type Item = T;
+    type Flavour = crate::sync::Shared;
 }
 
 impl<F, T, E, Sch, O> Subscribe<O> for FromFutureResult<F, Sch>

@@ -103,6 +103,7 @@ pub struct FromStream<St, Sch> {
 
 impl<St: Stream, Sch> Observable for FromStream<St, Sch> {
     type Item = St::Item;
+    type Flavour = crate::sync::Shared;
 }
 
 impl<St, Sch, O> Subscribe<O> for FromStream<St, Sch>

@@ -27,6 +27,7 @@ where
     P: FnMut(S::Item) -> bool,
 {
     type Item = bool;
+    type Flavour = <S as Observable>::Flavour;
 }
 
 impl<S, P, O> Subscribe<O> for All<S, P>

@@ -12,7 +12,8 @@ use crate::Error;
 use crate::observable::{Observable, Subscribe};
 use crate::observer::Observer;
 use crate::operators::merge::{Core, MergeSubscription};
-use crate::sync::Arc;
+use crate::sync::imp::BoxSubscription;
+use crate::sync::{Arc, Flavour, Joined, Shared};
 use std::fmt;
 use std::marker::PhantomData;
 
@@ -45,20 +46,33 @@ where
     S2: Observable<Item = S1::Item>,
 {
     type Item = S1::Item;
+    type Flavour = FlavourOf<S1, S2>;
 }
+
+/// The flavour of the handles an [`AmbWith`] keeps.
+type FlavourOf<S1, S2> = Joined<<S1 as Observable>::Flavour, <S2 as Observable>::Flavour>;
 
 impl<'a, S1, S2, O> Subscribe<O> for AmbWith<'a, S1, S2>
 where
-    S1: Subscribe<AmbObserver<'a, O, <S1 as Observable>::Item>>,
-    <S1 as Subscribe<AmbObserver<'a, O, <S1 as Observable>::Item>>>::Subscription: Send + 'a,
-    S2: Subscribe<AmbObserver<'a, O, <S1 as Observable>::Item>>
+    S1: Subscribe<AmbObserver<'a, O, <S1 as Observable>::Item, FlavourOf<S1, S2>>>,
+    S2: Subscribe<AmbObserver<'a, O, <S1 as Observable>::Item, FlavourOf<S1, S2>>>
         + Observable<Item = <S1 as Observable>::Item>,
-    <S2 as Subscribe<AmbObserver<'a, O, <S1 as Observable>::Item>>>::Subscription: Send + 'a,
+    FlavourOf<S1, S2>: BoxSubscription<
+            'a,
+            <S1 as Subscribe<
+                AmbObserver<'a, O, <S1 as Observable>::Item, FlavourOf<S1, S2>>,
+            >>::Subscription,
+        > + BoxSubscription<
+            'a,
+            <S2 as Subscribe<
+                AmbObserver<'a, O, <S1 as Observable>::Item, FlavourOf<S1, S2>>,
+            >>::Subscription,
+        >,
     O: Observer<<S1 as Observable>::Item>,
 {
-    type Subscription = MergeSubscription<'a>;
+    type Subscription = MergeSubscription<'a, FlavourOf<S1, S2>>;
 
-    fn subscribe_observer(self, observer: O) -> MergeSubscription<'a> {
+    fn subscribe_observer(self, observer: O) -> Self::Subscription {
         let core = AmbObserver::start(observer);
         let Some(core) = core else {
             return MergeSubscription::empty();
@@ -69,11 +83,11 @@ where
     }
 }
 
-type AmbCore<'a, O, T> = Core<'a, O, T, ()>;
+type AmbCore<'a, O, T, F> = Core<'a, O, T, (), F>;
 
 /// The observer [`AmbWith`] and [`amb`](crate::source::amb) subscribe to each source.
-pub struct AmbObserver<'a, O, T> {
-    core: Arc<AmbCore<'a, O, T>>,
+pub struct AmbObserver<'a, O, T, F: Flavour = Shared> {
+    core: Arc<AmbCore<'a, O, T, F>>,
     id: u64,
     /// This source's place, from 1; what it writes into the core's tag when it wins.
     place: u64,
@@ -82,17 +96,17 @@ pub struct AmbObserver<'a, O, T> {
     downstream: Option<O>,
 }
 
-impl<'a, O: Observer<T>, T> AmbObserver<'a, O, T> {
+impl<'a, O: Observer<T>, T, F: Flavour> AmbObserver<'a, O, T, F> {
     /// The shared state, or `None` if the downstream is already disposed.
-    pub(crate) fn start(observer: O) -> Option<Arc<AmbCore<'a, O, T>>> {
+    pub(crate) fn start(observer: O) -> Option<Arc<AmbCore<'a, O, T, F>>> {
         (!observer.is_disposed()).then(|| Arc::new(Core::new(observer, ())))
     }
 
     /// Subscribes the source in `place`, unless one has already won.
-    pub(crate) fn subscribe<S>(core: &Arc<AmbCore<'a, O, T>>, place: u64, source: S)
+    pub(crate) fn subscribe<S>(core: &Arc<AmbCore<'a, O, T, F>>, place: u64, source: S)
     where
         S: Subscribe<Self>,
-        S::Subscription: Send + 'a,
+        F: BoxSubscription<'a, S::Subscription>,
     {
         if core.tag() == 0 {
             core.subscribe_upstream(source, |id| AmbObserver {
@@ -106,7 +120,7 @@ impl<'a, O: Observer<T>, T> AmbObserver<'a, O, T> {
     }
 
     /// Completes at once: there is no source to race.
-    pub(crate) fn complete_empty(core: &Arc<AmbCore<'a, O, T>>) {
+    pub(crate) fn complete_empty(core: &Arc<AmbCore<'a, O, T, F>>) {
         core.lock().complete();
     }
 
@@ -126,7 +140,7 @@ impl<'a, O: Observer<T>, T> AmbObserver<'a, O, T> {
     }
 }
 
-impl<O: Observer<T>, T> Observer<T> for AmbObserver<'_, O, T> {
+impl<O: Observer<T>, T, F: Flavour> Observer<T> for AmbObserver<'_, O, T, F> {
     fn on_next(&mut self, value: T) {
         if self.win()
             && let Some(downstream) = &mut self.downstream
@@ -169,7 +183,7 @@ impl<O: Observer<T>, T> Observer<T> for AmbObserver<'_, O, T> {
     }
 }
 
-impl<O, T> fmt::Debug for AmbObserver<'_, O, T> {
+impl<O, T, F: Flavour> fmt::Debug for AmbObserver<'_, O, T, F> {
     fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
         f.debug_struct("AmbObserver")
             .field("place", &self.place)

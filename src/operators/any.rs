@@ -28,6 +28,7 @@ where
     P: FnMut(S::Item) -> bool,
 {
     type Item = bool;
+    type Flavour = <S as Observable>::Flavour;
 }
 
 impl<S, P, O> Subscribe<O> for Any<S, P>

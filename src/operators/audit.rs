@@ -35,6 +35,7 @@ impl<S, Sch> Audit<S, Sch> {
 
 impl<S: Observable, Sch> Observable for Audit<S, Sch> {
     type Item = S::Item;
+    type Flavour = <S as Observable>::Flavour;
 }
 
 impl<S, Sch, O> Subscribe<O> for Audit<S, Sch>

@@ -62,12 +62,14 @@ impl<S, J: Sealed> fmt::Debug for AutoConnect<S, J> {
 
 impl<S: Observable, J: Sealed> Observable for AutoConnect<S, J> {
     type Item = S::Item;
+    type Flavour = FlavourOf<J>;
 }
 
 impl<S, J, O> Subscribe<O> for AutoConnect<S, J>
 where
     S: Observable + Subscribe<ConnectionObserver<<S as Observable>::Item, FlavourOf<J>>> + Clone,
     FlavourOf<J>: BoxSubscription<
+        'static,
             <S as Subscribe<ConnectionObserver<<S as Observable>::Item, FlavourOf<J>>>>::Subscription,
         > + Accepts<<S as Observable>::Item, O>,
     <S as Observable>::Item: Clone + 'static,

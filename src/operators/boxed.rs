@@ -20,9 +20,9 @@ pub type LocalBoxedObserver<'a, T> = Box<dyn DynObserver<T> + 'a>;
 macro_rules! boxed_observable {
     (
         $(#[$doc:meta])*
-        $name:ident, $subscribe_trait:ident, $observer:ident, ($($send:tt)*), clone
+        $name:ident, $subscribe_trait:ident, $observer:ident, ($($send:tt)*), $flavour:ty, clone
     ) => {
-        boxed_observable!(@common $(#[$doc])* $name, $subscribe_trait, $observer, ($($send)*), (+ Clone));
+        boxed_observable!(@common $(#[$doc])* $name, $subscribe_trait, $observer, ($($send)*), $flavour, (+ Clone));
 
         trait $subscribe_trait<'a, T> {
             fn subscribe_boxed(
@@ -60,9 +60,9 @@ macro_rules! boxed_observable {
     };
     (
         $(#[$doc:meta])*
-        $name:ident, $subscribe_trait:ident, $observer:ident, ($($send:tt)*), once
+        $name:ident, $subscribe_trait:ident, $observer:ident, ($($send:tt)*), $flavour:ty, once
     ) => {
-        boxed_observable!(@common $(#[$doc])* $name, $subscribe_trait, $observer, ($($send)*), ());
+        boxed_observable!(@common $(#[$doc])* $name, $subscribe_trait, $observer, ($($send)*), $flavour, ());
 
         trait $subscribe_trait<'a, T> {
             fn subscribe_boxed(
@@ -86,7 +86,7 @@ macro_rules! boxed_observable {
     };
     (
         @common $(#[$doc:meta])*
-        $name:ident, $subscribe_trait:ident, $observer:ident, ($($send:tt)*), ($($clone:tt)*)
+        $name:ident, $subscribe_trait:ident, $observer:ident, ($($send:tt)*), $flavour:ty, ($($clone:tt)*)
     ) => {
         $(#[$doc])*
         #[must_use = "observables do nothing unless subscribed"]
@@ -106,6 +106,7 @@ macro_rules! boxed_observable {
 
         impl<T> Observable for $name<'_, T> {
             type Item = T;
+            type Flavour = $flavour;
         }
 
         impl<'a, T, O> Subscribe<O> for $name<'a, T>
@@ -130,20 +131,20 @@ macro_rules! boxed_observable {
 boxed_observable!(
     /// An observable of `T` whose type is erased; built by
     /// [`ObservableExt::boxed`](crate::ObservableExt::boxed). It is `Send` and `Clone`.
-    BoxedObservable, SubscribeBoxed, BoxedObserver, (+ Send), clone
+    BoxedObservable, SubscribeBoxed, BoxedObserver, (+ Send), crate::sync::Shared, clone
 );
 
 boxed_observable!(
     /// An observable of `T` whose type is erased and that need not be `Send`; built by
     /// [`ObservableExt::boxed_local`](crate::ObservableExt::boxed_local). It is `Clone`.
-    LocalBoxedObservable, SubscribeLocalBoxed, LocalBoxedObserver, (), clone
+    LocalBoxedObservable, SubscribeLocalBoxed, LocalBoxedObserver, (), crate::sync::Local, clone
 );
 
 boxed_observable!(
     /// An observable of `T` whose type is erased, for one that is not `Clone`; built by
     /// [`ObservableExt::boxed_once`](crate::ObservableExt::boxed_once). It is `Send`, and
     /// can be subscribed once.
-    BoxedOnceObservable, SubscribeBoxedOnce, BoxedObserver, (+ Send), once
+    BoxedOnceObservable, SubscribeBoxedOnce, BoxedObserver, (+ Send), crate::sync::Shared, once
 );
 
 boxed_observable!(
@@ -151,7 +152,7 @@ boxed_observable!(
     /// `Send`; built by
     /// [`ObservableExt::boxed_local_once`](crate::ObservableExt::boxed_local_once). It can be
     /// subscribed once.
-    LocalBoxedOnceObservable, SubscribeLocalBoxedOnce, LocalBoxedObserver, (), once
+    LocalBoxedOnceObservable, SubscribeLocalBoxedOnce, LocalBoxedObserver, (), crate::sync::Local, once
 );
 
 #[cfg(test)]

@@ -29,6 +29,7 @@ impl<S> Buffer<S> {
 
 impl<S: Observable> Observable for Buffer<S> {
     type Item = Vec<S::Item>;
+    type Flavour = <S as Observable>::Flavour;
 }
 
 impl<S, O> Subscribe<O> for Buffer<S>

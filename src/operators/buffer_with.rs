@@ -32,8 +32,9 @@ impl<S, N> BufferWith<'_, S, N> {
     }
 }
 
-impl<S: Observable, N> Observable for BufferWith<'_, S, N> {
+impl<S: Observable, N: Observable> Observable for BufferWith<'_, S, N> {
     type Item = Vec<S::Item>;
+    type Flavour = crate::sync::Joined<<S as Observable>::Flavour, <N as Observable>::Flavour>;
 }
 
 impl<'a, S, N, O> Subscribe<O> for BufferWith<'a, S, N>

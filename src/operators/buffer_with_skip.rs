@@ -36,6 +36,7 @@ impl<S> BufferWithSkip<S> {
 
 impl<S: Observable> Observable for BufferWithSkip<S> {
     type Item = Vec<S::Item>;
+    type Flavour = <S as Observable>::Flavour;
 }
 
 impl<S, O> Subscribe<O> for BufferWithSkip<S>

@@ -40,6 +40,7 @@ impl<S, Sch: DeferringScheduler> BufferWithTime<S, Sch> {
 
 impl<S: Observable, Sch> Observable for BufferWithTime<S, Sch> {
     type Item = Vec<S::Item>;
+    type Flavour = <S as Observable>::Flavour;
 }
 
 impl<S, Sch, O> Subscribe<O> for BufferWithTime<S, Sch>

@@ -47,6 +47,7 @@ impl<S, Sch: DeferringScheduler> BufferWithTimeOrCount<S, Sch> {
 
 impl<S: Observable, Sch> Observable for BufferWithTimeOrCount<S, Sch> {
     type Item = Vec<S::Item>;
+    type Flavour = <S as Observable>::Flavour;
 }
 
 impl<S, Sch, O> Subscribe<O> for BufferWithTimeOrCount<S, Sch>

@@ -28,10 +28,11 @@
 //! The slots, and the mechanical per-tuple code over them, are in `combine_slots`; the logic
 //! lives in the generic functions here and in each operator's observer.
 
-use super::combine_slots::{Buffer, Handle, Slot, SlotAt, Slots};
+use super::combine_slots::{Buffer, Slot, SlotAt, Slots};
 use crate::Error;
 use crate::observer::Observer;
 use crate::subscription::Subscription;
+use crate::sync::imp::BoxSubscription;
 use crate::sync::{Arc, AtomicBool, Mutex, MutexGuard, Ordering};
 use std::{fmt, mem};
 
@@ -108,13 +109,14 @@ impl<L: Slots, R, O: Observer<R>> Core<L, R, O> {
     where
         L: SlotAt<I>,
         <L as SlotAt<I>>::Slot: Slot<'a>,
-        H: Subscription + Send + 'a,
+        H: Subscription,
+        <<L as SlotAt<I>>::Slot as Slot<'a>>::Flavour: BoxSubscription<'a, H>,
     {
         if handle.is_disposed() {
             // A finished synchronous source: nothing to keep, nothing to allocate.
             return;
         }
-        let handle: Handle<'a> = Box::new(handle);
+        let handle = <<L as SlotAt<I>>::Slot as Slot<'a>>::Flavour::box_subscription(handle);
         let mut state = self.state.lock();
         match &mut state.slots {
             Some(slots) => *slots.at().handle() = Some(handle),

@@ -13,7 +13,8 @@ use super::combine_slots::{Handle, RowSlot, RowSlots, Slot, SlotAt, for_each_tup
 use crate::Error;
 use crate::observable::{Observable, Subscribe};
 use crate::observer::Observer;
-use crate::sync::Arc;
+use crate::sync::imp::BoxSubscription;
+use crate::sync::{Arc, Flavour, Shared};
 use std::fmt;
 use std::marker::PhantomData;
 
@@ -43,13 +44,13 @@ impl<S> CombineLatest<'_, S> {
 /// What one source of [`CombineLatest`] or
 /// [`WithLatestFrom`](crate::operators::WithLatestFrom) has contributed: its latest value,
 /// whether it has completed, and its handle.
-pub struct LatestSlot<'a, T> {
+pub struct LatestSlot<'a, T, F: Flavour = Shared> {
     pub(super) latest: Option<T>,
     done: bool,
-    handle: Option<Handle<'a>>,
+    handle: Option<Handle<'a, F>>,
 }
 
-impl<T> LatestSlot<'_, T> {
+impl<T, F: Flavour> LatestSlot<'_, T, F> {
     pub(super) fn new() -> Self {
         LatestSlot {
             latest: None,
@@ -59,13 +60,15 @@ impl<T> LatestSlot<'_, T> {
     }
 }
 
-impl<'a, T> Slot<'a> for LatestSlot<'a, T> {
-    fn handle(&mut self) -> &mut Option<Handle<'a>> {
+impl<'a, T, F: Flavour> Slot<'a> for LatestSlot<'a, T, F> {
+    type Flavour = F;
+
+    fn handle(&mut self) -> &mut Option<Handle<'a, F>> {
         &mut self.handle
     }
 }
 
-impl<T: Clone> RowSlot for LatestSlot<'_, T> {
+impl<T: Clone, F: Flavour> RowSlot for LatestSlot<'_, T, F> {
     type Item = T;
 
     #[inline]
@@ -86,7 +89,7 @@ impl<T: Clone> RowSlot for LatestSlot<'_, T> {
     }
 }
 
-impl<T> fmt::Debug for LatestSlot<'_, T> {
+impl<T, F: Flavour> fmt::Debug for LatestSlot<'_, T, F> {
     fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
         f.debug_struct("LatestSlot")
             .field("has_value", &self.latest.is_some())
@@ -100,9 +103,9 @@ pub struct CombineLatestObserver<L, R, O, const I: usize> {
     core: Arc<Core<L, R, O>>,
 }
 
-impl<'a, T, L, R, O, const I: usize> Observer<T> for CombineLatestObserver<L, R, O, I>
+impl<'a, T, L, R, O, F: Flavour, const I: usize> Observer<T> for CombineLatestObserver<L, R, O, I>
 where
-    L: RowSlots<Row = R> + SlotAt<I, Slot = LatestSlot<'a, T>>,
+    L: RowSlots<Row = R> + SlotAt<I, Slot = LatestSlot<'a, T, F>>,
     O: Observer<R>,
 {
     fn on_next(&mut self, value: T) {
@@ -149,8 +152,9 @@ impl<L, R, O, const I: usize> fmt::Debug for CombineLatestObserver<L, R, O, I> {
 
 /// The slots of a combine_latest of the sources `[S0 S1 ..]`, as a type.
 macro_rules! latest_slots {
-    ($a:lifetime [$($S:ident)+]) => {
-        ($(LatestSlot<$a, <$S as Observable>::Item>,)+)
+    ($a:lifetime $all:tt) => { latest_slots!(@ $a $all $all) };
+    (@ $a:lifetime [$($S:ident)+] $all:tt) => {
+        ($(LatestSlot<$a, <$S as Observable>::Item, crate::sync::joined_flavour!($all)>,)+)
     };
 }
 
@@ -158,6 +162,7 @@ macro_rules! combine_latest_impls {
     ($all:tt $($i:tt $S:ident),+) => {
         impl<$($S: Observable),+> Observable for CombineLatest<'_, ($($S,)+)> {
             type Item = ($($S::Item,)+);
+            type Flavour = crate::sync::joined_flavour!($($S),+);
         }
 
         impl<'a, $($S,)+ O> Subscribe<O> for CombineLatest<'a, ($($S,)+)>
@@ -166,9 +171,12 @@ macro_rules! combine_latest_impls {
                 $S: Subscribe<
                     CombineLatestObserver<latest_slots!('a $all), item_row!($all), O, $i>,
                 >,
-                <$S as Subscribe<
-                    CombineLatestObserver<latest_slots!('a $all), item_row!($all), O, $i>,
-                >>::Subscription: Send + 'a,
+                crate::sync::joined_flavour!($all): BoxSubscription<
+                    'a,
+                    <$S as Subscribe<
+                        CombineLatestObserver<latest_slots!('a $all), item_row!($all), O, $i>,
+                    >>::Subscription,
+                >,
                 <$S as Observable>::Item: Clone,
             )+
             O: Observer<item_row!($all)>,
@@ -176,7 +184,7 @@ macro_rules! combine_latest_impls {
             type Subscription = CombineSubscription<latest_slots!('a $all), item_row!($all), O>;
 
             fn subscribe_observer(self, observer: O) -> Self::Subscription {
-                let slots = ($(LatestSlot::<<$S as Observable>::Item>::new(),)+);
+                let slots = ($(LatestSlot::<<$S as Observable>::Item, _>::new(),)+);
                 let core = Arc::new(Core::new(slots, observer));
                 $(
                     // A source that ended the sequence inside its `subscribe` (an empty one)
@@ -222,6 +230,7 @@ where
     F: FnMut(S1::Item, S2::Item) -> U,
 {
     type Item = U;
+    type Flavour = crate::sync::Joined<<S1 as Observable>::Flavour, <S2 as Observable>::Flavour>;
 }
 
 impl<'a, S1, S2, F, U, O> Subscribe<O> for CombineLatestWith<'a, S1, S2, F>

@@ -9,10 +9,13 @@
 //! `Subscribe` impls) is mechanical and written by [`for_each_tuple`] for 2 to 8 sources.
 
 use crate::subscription::Subscription;
+use crate::sync::imp::Machinery;
+use crate::sync::{Flavour, Shared};
 use std::collections::VecDeque;
 
-/// A source's handle, type-erased so the slots need not name it.
-pub(crate) type Handle<'a> = Box<dyn Subscription + Send + 'a>;
+/// A source's handle, type-erased so the slots need not name it, in the box of flavour `F`
+/// (`Send` for `Shared`).
+pub(crate) type Handle<'a, F = Shared> = <F as Machinery>::BoxedSubscription<'a>;
 
 /// A first-in first-out queue that keeps its oldest value inline, so a queue that never holds
 /// more than one value at a time — the lock-step case of zip, or rows delivered as soon as
@@ -62,8 +65,10 @@ impl<T> Default for Buffer<T> {
 
 /// One source's part of the shared state: at least the place where its handle is kept.
 pub trait Slot<'a> {
+    /// The flavour of the box the handle is kept in.
+    type Flavour: Flavour;
     /// Where the source's handle is kept once its `subscribe` has returned.
-    fn handle(&mut self) -> &mut Option<Handle<'a>>;
+    fn handle(&mut self) -> &mut Option<Handle<'a, Self::Flavour>>;
 }
 
 /// A slot that contributes one value to each row.

@@ -90,6 +90,8 @@ pub struct VecSlots<'a, T> {
 }
 
 impl<'a, T> Slot<'a> for VecSlot<'a, T> {
+    type Flavour = crate::sync::Shared;
+
     fn handle(&mut self) -> &mut Option<Handle<'a>> {
         &mut self.handle
     }
@@ -305,6 +307,7 @@ impl<T, O, K> fmt::Debug for CombineAllObserver<'_, T, O, K> {
 
 impl<S: Observable, K> Observable for CombineAll<'_, S, K> {
     type Item = Vec<S::Item>;
+    type Flavour = <S as Observable>::Flavour;
 }
 
 impl<'a, S, K, O> Subscribe<O> for CombineAll<'a, S, K>

@@ -91,6 +91,7 @@ where
     U: Observable,
 {
     type Item = U::Item;
+    type Flavour = <U as Observable>::Flavour;
 }
 
 impl<V, F, U, O> Subscribe<O> for Deferred<V, F>

@@ -41,6 +41,7 @@ where
     S2: Observable<Item = S1::Item>,
 {
     type Item = S1::Item;
+    type Flavour = crate::sync::Joined<<S1 as Observable>::Flavour, <S2 as Observable>::Flavour>;
 }
 
 /// The handle of the second source's subscription.
@@ -482,6 +483,7 @@ mod loom_tests {
 
     impl Observable for CompleteOnThread {
         type Item = i32;
+        type Flavour = crate::sync::Shared;
     }
 
     impl<O: Observer<i32> + Send + 'static> Subscribe<O> for CompleteOnThread {
@@ -498,6 +500,7 @@ mod loom_tests {
 
     impl Observable for Park {
         type Item = i32;
+        type Flavour = crate::sync::Shared;
     }
 
     impl<O: Observer<i32>> Subscribe<O> for Park {

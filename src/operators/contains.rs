@@ -26,6 +26,7 @@ where
     S::Item: PartialEq<V>,
 {
     type Item = bool;
+    type Flavour = <S as Observable>::Flavour;
 }
 
 impl<S, V, O> Subscribe<O> for Contains<S, V>

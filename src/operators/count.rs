@@ -21,6 +21,7 @@ impl<S> Count<S> {
 
 impl<S: Observable> Observable for Count<S> {
     type Item = usize;
+    type Flavour = <S as Observable>::Flavour;
 }
 
 impl<S, O> Subscribe<O> for Count<S>

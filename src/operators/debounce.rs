@@ -36,6 +36,7 @@ impl<S, Sch> Debounce<S, Sch> {
 
 impl<S: Observable, Sch> Observable for Debounce<S, Sch> {
     type Item = S::Item;
+    type Flavour = <S as Observable>::Flavour;
 }
 
 impl<S, Sch, O> Subscribe<O> for Debounce<S, Sch>

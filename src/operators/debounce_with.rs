@@ -44,6 +44,7 @@ impl<S: fmt::Debug, F> fmt::Debug for DebounceWith<'_, S, F> {
 
 impl<S: Observable, F> Observable for DebounceWith<'_, S, F> {
     type Item = S::Item;
+    type Flavour = <S as Observable>::Flavour;
 }
 
 impl<'a, S, F, D, O> Subscribe<O> for DebounceWith<'a, S, F>

@@ -22,6 +22,7 @@ impl<S, T> DefaultIfEmpty<S, T> {
 
 impl<S: Observable<Item = T>, T> Observable for DefaultIfEmpty<S, T> {
     type Item = T;
+    type Flavour = <S as Observable>::Flavour;
 }
 
 impl<S, T, O> Subscribe<O> for DefaultIfEmpty<S, T>

@@ -61,6 +61,7 @@ impl<S, Sch> Delay<S, Sch> {
 
 impl<S: Observable, Sch> Observable for Delay<S, Sch> {
     type Item = S::Item;
+    type Flavour = <S as Observable>::Flavour;
 }
 
 impl<S, Sch, O> Subscribe<O> for Delay<S, Sch>

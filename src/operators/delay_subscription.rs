@@ -33,6 +33,7 @@ impl<S, Sch: Scheduler> DelaySubscription<S, Sch> {
 
 impl<S: Observable, Sch> Observable for DelaySubscription<S, Sch> {
     type Item = S::Item;
+    type Flavour = <S as Observable>::Flavour;
 }
 
 impl<S, Sch, O> Subscribe<O> for DelaySubscription<S, Sch>

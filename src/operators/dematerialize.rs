@@ -24,6 +24,7 @@ where
     S: Observable<Item = Notification<T>>,
 {
     type Item = T;
+    type Flavour = <S as Observable>::Flavour;
 }
 
 impl<S, T, O> Subscribe<O> for Dematerialize<S>

@@ -22,6 +22,7 @@ impl<S> Distinct<S> {
 
 impl<S: Observable> Observable for Distinct<S> {
     type Item = S::Item;
+    type Flavour = <S as Observable>::Flavour;
 }
 
 impl<S, O> Subscribe<O> for Distinct<S>

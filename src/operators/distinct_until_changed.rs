@@ -21,6 +21,7 @@ impl<S> DistinctUntilChanged<S> {
 
 impl<S: Observable> Observable for DistinctUntilChanged<S> {
     type Item = S::Item;
+    type Flavour = <S as Observable>::Flavour;
 }
 
 impl<S, O> Subscribe<O> for DistinctUntilChanged<S>

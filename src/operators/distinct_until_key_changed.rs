@@ -35,6 +35,7 @@ where
     F: FnMut(&S::Item) -> K,
 {
     type Item = S::Item;
+    type Flavour = <S as Observable>::Flavour;
 }
 
 impl<S, F, K, O> Subscribe<O> for DistinctUntilKeyChanged<S, F>

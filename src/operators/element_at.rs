@@ -73,6 +73,7 @@ impl<S> ElementAt<S> {
 
 impl<S: Observable> Observable for ElementAt<S> {
     type Item = S::Item;
+    type Flavour = <S as Observable>::Flavour;
 }
 
 impl<S, O> Subscribe<O> for ElementAt<S>

@@ -26,6 +26,7 @@ where
     S: Observable<Item = T>,
 {
     type Item = T;
+    type Flavour = <S as Observable>::Flavour;
 }
 
 impl<S, T, O> Subscribe<O> for EndWith<S, T>

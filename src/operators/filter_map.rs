@@ -25,6 +25,7 @@ where
     F: FnMut(S::Item) -> Option<U>,
 {
     type Item = U;
+    type Flavour = <S as Observable>::Flavour;
 }
 
 impl<S, F, U, O> Subscribe<O> for FilterMap<S, F>

@@ -45,6 +45,7 @@ where
     F: FnOnce(),
 {
     type Item = S::Item;
+    type Flavour = <S as Observable>::Flavour;
 }
 
 impl<S, F, O> Subscribe<O> for Finally<S, F>
@@ -378,6 +379,7 @@ mod tests_support {
 
     impl<T> Observable for Manual<T> {
         type Item = T;
+        type Flavour = crate::sync::Shared;
     }
 
     impl<T, O: Observer<T> + Send + 'static> Subscribe<O> for Manual<T> {

@@ -50,6 +50,7 @@ impl<S> First<S> {
 
 impl<S: Observable> Observable for First<S> {
     type Item = S::Item;
+    type Flavour = <S as Observable>::Flavour;
 }
 
 impl<S, O> Subscribe<O> for First<S>

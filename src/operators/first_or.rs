@@ -22,6 +22,7 @@ impl<S, T> FirstOr<S, T> {
 
 impl<S: Observable<Item = T>, T> Observable for FirstOr<S, T> {
     type Item = T;
+    type Flavour = <S as Observable>::Flavour;
 }
 
 impl<S, T, O> Subscribe<O> for FirstOr<S, T>

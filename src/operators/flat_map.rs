@@ -25,6 +25,8 @@ use crate::observable::{Observable, Subscribe};
 use crate::observer::Observer;
 use crate::operators::merge::{Core, MergeSubscription};
 use crate::sync::Arc;
+use crate::sync::imp::BoxSubscription;
+use crate::sync::{Flavour, Joined, Shared};
 use std::collections::VecDeque;
 use std::fmt;
 use std::marker::PhantomData;
@@ -117,20 +119,26 @@ where
     U: Observable,
 {
     type Item = U::Item;
+    type Flavour = FlavourOf<S, U>;
 }
+
+/// The flavour of the handles a [`FlatMap`] of outer `S` and inners `U` keeps.
+type FlavourOf<S, U> = Joined<<S as Observable>::Flavour, <U as Observable>::Flavour>;
 
 impl<'a, S, F, U, O> Subscribe<O> for FlatMap<'a, S, F>
 where
-    S: Subscribe<FlatMapOuter<'a, O, F, U>>,
-    <S as Subscribe<FlatMapOuter<'a, O, F, U>>>::Subscription: Send + 'a,
+    S: Subscribe<FlatMapOuter<'a, O, F, U, FlavourOf<S, U>>>,
+    FlavourOf<S, U>: BoxSubscription<
+            'a,
+            <S as Subscribe<FlatMapOuter<'a, O, F, U, FlavourOf<S, U>>>>::Subscription,
+        > + BoxSubscription<'a, <U as Subscribe<FlatMapInner<'a, O, U, FlavourOf<S, U>>>>::Subscription>,
     F: Project<<S as Observable>::Item, Inner = U>,
-    U: Subscribe<FlatMapInner<'a, O, U>>,
-    <U as Subscribe<FlatMapInner<'a, O, U>>>::Subscription: Send + 'a,
+    U: Subscribe<FlatMapInner<'a, O, U, FlavourOf<S, U>>>,
     O: Observer<<U as Observable>::Item>,
 {
-    type Subscription = MergeSubscription<'a>;
+    type Subscription = MergeSubscription<'a, FlavourOf<S, U>>;
 
-    fn subscribe_observer(self, observer: O) -> MergeSubscription<'a> {
+    fn subscribe_observer(self, observer: O) -> Self::Subscription {
         if observer.is_disposed() {
             return MergeSubscription::empty();
         }
@@ -141,7 +149,7 @@ where
             id,
             f,
             mode,
-            subscribe: subscribe_inner::<O, U>,
+            subscribe: subscribe_inner::<O, U, FlavourOf<S, U>>,
         });
         core.handle()
     }
@@ -192,29 +200,29 @@ impl<U> Flat<U> {
     }
 }
 
-type FlatCore<'a, O, U> = Core<'a, O, <U as Observable>::Item, Flat<U>>;
+type FlatCore<'a, O, U, Fl> = Core<'a, O, <U as Observable>::Item, Flat<U>, Fl>;
 
 /// Subscribes an inner observable with the given id.
-type SubscribeInner<'a, O, U> = fn(&Arc<FlatCore<'a, O, U>>, U, u64);
+type SubscribeInner<'a, O, U, Fl> = fn(&Arc<FlatCore<'a, O, U, Fl>>, U, u64);
 
-fn subscribe_inner<'a, O, U>(core: &Arc<FlatCore<'a, O, U>>, inner: U, id: u64)
+fn subscribe_inner<'a, O, U, Fl>(core: &Arc<FlatCore<'a, O, U, Fl>>, inner: U, id: u64)
 where
-    U: Subscribe<FlatMapInner<'a, O, U>>,
-    <U as Subscribe<FlatMapInner<'a, O, U>>>::Subscription: Send + 'a,
+    U: Subscribe<FlatMapInner<'a, O, U, Fl>>,
+    Fl: Flavour + BoxSubscription<'a, <U as Subscribe<FlatMapInner<'a, O, U, Fl>>>::Subscription>,
 {
     let handle = inner.subscribe_observer(FlatMapInner {
         core: core.clone(),
         id,
-        subscribe: subscribe_inner::<O, U>,
+        subscribe: subscribe_inner::<O, U, Fl>,
     });
     core.end_subscribe(id, handle);
 }
 
 /// Subscribes queued inners while there are places; the caller has set `draining` and
 /// subscribed one itself.
-fn drain<'a, O, U: Observable>(
-    core: &Arc<FlatCore<'a, O, U>>,
-    subscribe: SubscribeInner<'a, O, U>,
+fn drain<'a, O, U: Observable, Fl: Flavour>(
+    core: &Arc<FlatCore<'a, O, U, Fl>>,
+    subscribe: SubscribeInner<'a, O, U, Fl>,
 ) {
     loop {
         let mut locked = core.lock();
@@ -237,15 +245,15 @@ fn drain<'a, O, U: Observable>(
 
 /// The observer [`FlatMap`] (and the other flattening operators) subscribe to the outer
 /// observable.
-pub struct FlatMapOuter<'a, O, F, U: Observable> {
-    core: Arc<FlatCore<'a, O, U>>,
+pub struct FlatMapOuter<'a, O, F, U: Observable, Fl: Flavour = Shared> {
+    core: Arc<FlatCore<'a, O, U, Fl>>,
     id: u64,
     f: F,
     mode: Mode,
-    subscribe: SubscribeInner<'a, O, U>,
+    subscribe: SubscribeInner<'a, O, U, Fl>,
 }
 
-impl<V, O, F, U> Observer<V> for FlatMapOuter<'_, O, F, U>
+impl<V, O, F, U, Fl: Flavour> Observer<V> for FlatMapOuter<'_, O, F, U, Fl>
 where
     F: Project<V, Inner = U>,
     U: Observable,
@@ -326,7 +334,7 @@ where
     }
 }
 
-impl<O, F, U: Observable> fmt::Debug for FlatMapOuter<'_, O, F, U> {
+impl<O, F, U: Observable, Fl: Flavour> fmt::Debug for FlatMapOuter<'_, O, F, U, Fl> {
     fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
         f.debug_struct("FlatMapOuter")
             .field("mode", &self.mode)
@@ -336,13 +344,13 @@ impl<O, F, U: Observable> fmt::Debug for FlatMapOuter<'_, O, F, U> {
 
 /// The observer [`FlatMap`] (and the other flattening operators) subscribe to each inner
 /// observable.
-pub struct FlatMapInner<'a, O, U: Observable> {
-    core: Arc<FlatCore<'a, O, U>>,
+pub struct FlatMapInner<'a, O, U: Observable, Fl: Flavour = Shared> {
+    core: Arc<FlatCore<'a, O, U, Fl>>,
     id: u64,
-    subscribe: SubscribeInner<'a, O, U>,
+    subscribe: SubscribeInner<'a, O, U, Fl>,
 }
 
-impl<O, U> Observer<U::Item> for FlatMapInner<'_, O, U>
+impl<O, U, Fl: Flavour> Observer<U::Item> for FlatMapInner<'_, O, U, Fl>
 where
     U: Observable,
     O: Observer<U::Item>,
@@ -404,7 +412,7 @@ where
     }
 }
 
-impl<O, U: Observable> fmt::Debug for FlatMapInner<'_, O, U> {
+impl<O, U: Observable, Fl: Flavour> fmt::Debug for FlatMapInner<'_, O, U, Fl> {
     fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
         f.debug_struct("FlatMapInner")
             .field("id", &self.id)
@@ -427,6 +435,8 @@ macro_rules! forward_to_flat_map {
         {
             type Item = <$crate::operators::flat_map::FlatMap<$a, S, $fty> as
                 $crate::observable::Observable>::Item;
+            type Flavour = <$crate::operators::flat_map::FlatMap<$a, S, $fty> as
+                $crate::observable::Observable>::Flavour;
         }
 
         impl<$a, S $(, $f)?, O> $crate::observable::Subscribe<O> for $name<$a, S $(, $f)?>
@@ -434,10 +444,16 @@ macro_rules! forward_to_flat_map {
             S: $crate::observable::Observable,
             $crate::operators::flat_map::FlatMap<$a, S, $fty>: $crate::observable::Subscribe<
                 O,
-                Subscription = $crate::operators::merge::MergeSubscription<$a>,
+                Subscription = $crate::operators::merge::MergeSubscription<
+                    $a,
+                    <Self as $crate::observable::Observable>::Flavour,
+                >,
             >,
         {
-            type Subscription = $crate::operators::merge::MergeSubscription<$a>;
+            type Subscription = $crate::operators::merge::MergeSubscription<
+                $a,
+                <Self as $crate::observable::Observable>::Flavour,
+            >;
 
             fn subscribe_observer(self, observer: O) -> Self::Subscription {
                 let $this = self;

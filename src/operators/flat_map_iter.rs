@@ -29,6 +29,7 @@ where
     I: IntoIterator,
 {
     type Item = I::Item;
+    type Flavour = <S as Observable>::Flavour;
 }
 
 impl<S, F, I, O> Subscribe<O> for FlatMapIter<S, F>

@@ -54,6 +54,8 @@ impl<T> LastSlot<'_, T> {
 }
 
 impl<'a, T> Slot<'a> for LastSlot<'a, T> {
+    type Flavour = crate::sync::Shared;
+
     fn handle(&mut self) -> &mut Option<Handle<'a>> {
         &mut self.handle
     }
@@ -151,6 +153,7 @@ macro_rules! fork_join_impls {
     ($all:tt $($i:tt $S:ident),+) => {
         impl<$($S: Observable),+> Observable for ForkJoin<'_, ($($S,)+)> {
             type Item = ($($S::Item,)+);
+            type Flavour = crate::sync::joined_flavour!($($S),+);
         }
 
         impl<'a, $($S,)+ O> Subscribe<O> for ForkJoin<'a, ($($S,)+)>

@@ -53,6 +53,7 @@ where
     F: FnMut(&S::Item) -> K,
 {
     type Item = GroupedObservable<'a, K, S::Item>;
+    type Flavour = <S as Observable>::Flavour;
 }
 
 impl<'a, S, F, K, O> Subscribe<O> for GroupBy<'a, S, F>
@@ -267,6 +268,7 @@ impl<K: fmt::Debug, T> fmt::Debug for GroupedObservable<'_, K, T> {
 
 impl<K, T> Observable for GroupedObservable<'_, K, T> {
     type Item = T;
+    type Flavour = crate::sync::Shared;
 }
 
 impl<'a, K, T, O> Subscribe<O> for GroupedObservable<'a, K, T>

@@ -62,6 +62,7 @@ where
     F: FnMut(&S::Item) -> K,
 {
     type Item = GroupedObservable<'a, K, S::Item>;
+    type Flavour = <S as Observable>::Flavour;
 }
 
 impl<'a, S, F, D, K, N, O> Subscribe<O> for GroupByUntil<'a, S, F, D>

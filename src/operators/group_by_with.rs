@@ -55,6 +55,7 @@ where
     E: FnMut(S::Item) -> V,
 {
     type Item = GroupedObservable<'a, K, V>;
+    type Flavour = <S as Observable>::Flavour;
 }
 
 impl<'a, S, F, E, K, V, O> Subscribe<O> for GroupByWith<'a, S, F, E>

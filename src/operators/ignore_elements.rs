@@ -21,6 +21,7 @@ impl<S> IgnoreElements<S> {
 
 impl<S: Observable> Observable for IgnoreElements<S> {
     type Item = S::Item;
+    type Flavour = <S as Observable>::Flavour;
 }
 
 impl<S, O> Subscribe<O> for IgnoreElements<S>

@@ -22,6 +22,7 @@ impl<S> IsEmpty<S> {
 
 impl<S: Observable> Observable for IsEmpty<S> {
     type Item = bool;
+    type Flavour = <S as Observable>::Flavour;
 }
 
 impl<S, O> Subscribe<O> for IsEmpty<S>

@@ -22,6 +22,7 @@ impl<S> Last<S> {
 
 impl<S: Observable> Observable for Last<S> {
     type Item = S::Item;
+    type Flavour = <S as Observable>::Flavour;
 }
 
 impl<S, O> Subscribe<O> for Last<S>

@@ -22,6 +22,7 @@ impl<S, T> LastOr<S, T> {
 
 impl<S: Observable<Item = T>, T> Observable for LastOr<S, T> {
     type Item = T;
+    type Flavour = <S as Observable>::Flavour;
 }
 
 impl<S, T, O> Subscribe<O> for LastOr<S, T>

@@ -28,6 +28,7 @@ where
     E: Into<Error>,
 {
     type Item = S::Item;
+    type Flavour = <S as Observable>::Flavour;
 }
 
 impl<S, F, E, O> Subscribe<O> for MapErr<S, F>

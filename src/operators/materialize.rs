@@ -21,6 +21,7 @@ impl<S> Materialize<S> {
 
 impl<S: Observable> Observable for Materialize<S> {
     type Item = Notification<S::Item>;
+    type Flavour = <S as Observable>::Flavour;
 }
 
 impl<S, O> Subscribe<O> for Materialize<S>

@@ -20,6 +20,7 @@ impl<S> Max<S> {
 
 impl<S: Observable> Observable for Max<S> {
     type Item = S::Item;
+    type Flavour = <S as Observable>::Flavour;
 }
 
 impl<S, O> Subscribe<O> for Max<S>

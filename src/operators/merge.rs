@@ -39,15 +39,12 @@
 //! dropped, not kept, when `subscribe` returns; the slots are atomics, so that this case (every
 //! synchronous source) needs no second lock then.
 //!
-//! The kept handles must be `Send`, so an upstream whose handle is not (a `boxed_local`
-//! observable's) cannot be merged. For their `Send`-ness to follow the upstreams', the core
-//! would have to name something that has it; the handles themselves cannot be named (their
-//! types contain the core's), and Rust cannot pick a `Send` or a local box by whether a type
-//! is `Send`. What would work: compute each upstream's handle type with a stand-in observer,
-//! require the real handle to be of that type, and keep handles of those types (`Send` then
-//! exactly when they are). That holds only for handle types that name no observer, which
-//! zip's, concat's and retry's do today: those would first have to hold a control block, as
-//! [`MergeSubscription`] does.
+//! The kept handles are boxed in the [flavour](crate::sync) `F` of the core, which the
+//! operator takes from its upstreams ([`Observable::Flavour`], joined): a `Send` box for
+//! `Shared`, a plain one for `Local`. The handles themselves cannot be named (their types
+//! contain the core's), and Rust cannot pick a box by whether a type is `Send`; the flavour is
+//! what the sources say about their handles, so the [`MergeSubscription`] is `Send` exactly
+//! when every upstream's handle is.
 //!
 //! **Cheap when nothing is deferred.** What must run after the lock is released (see
 //! [`Locked`]) is a set of empty `Option`s unless something was deferred: the common lock
@@ -64,18 +61,19 @@ use crate::observable::{Observable, Subscribe};
 use crate::observer::Observer;
 use crate::operators::flat_map::{FlatMap, Identity, Mode, identity};
 use crate::subscription::Subscription;
-use crate::sync::{Arc, AtomicBool, AtomicU64, Mutex, MutexGuard, Ordering};
+use crate::sync::imp::{BoxSubscription, Machinery};
+use crate::sync::{Arc, AtomicBool, AtomicU64, Flavour, Mutex, MutexGuard, Ordering, Shared};
 use std::collections::{BTreeMap, VecDeque};
 use std::fmt;
 use std::marker::PhantomData;
 use std::mem;
 
 /// A kept upstream handle. `'a` bounds what it borrows.
-pub(crate) type Handle<'a> = Box<dyn Subscription + Send + 'a>;
+pub(crate) type Handle<'a, F> = <F as Machinery>::BoxedSubscription<'a>;
 
 /// The state several upstreams of one subscription share: the downstream observer `O` of
 /// values `T`, and the operator's own state `X`, under one lock.
-pub(crate) struct Core<'a, O, T, X> {
+pub(crate) struct Core<'a, O, T, X, F: Flavour = Shared> {
     /// Set once nothing more will be delivered (terminated, disposed, or the downstream lost
     /// interest); what the upstream observers' `is_disposed` reads. Release/Acquire: it is
     /// set under the lock, and an upstream that sees it stops, without needing anything else.
@@ -92,10 +90,10 @@ pub(crate) struct Core<'a, O, T, X> {
     /// Set, under the lock and before the core can close, when the control block is
     /// allocated: a closed core without one needs no lock to build an empty handle.
     controlled: AtomicBool,
-    state: Mutex<State<'a, O, T, X>>,
+    state: Mutex<State<'a, O, T, X, F>>,
 }
 
-struct State<'a, O, T, X> {
+struct State<'a, O, T, X, F: Flavour> {
     /// The downstream observer: `None` while an emitter has it out, and once closed.
     downstream: Option<O>,
     /// Whether a thread is delivering (it holds the downstream observer).
@@ -106,7 +104,7 @@ struct State<'a, O, T, X> {
     pending: Option<Terminal>,
     /// Values that arrived while another call was delivering.
     queue: VecDeque<T>,
-    upstreams: Upstreams<'a>,
+    upstreams: Upstreams<'a, F>,
     extra: X,
 }
 
@@ -116,10 +114,10 @@ enum Terminal {
 }
 
 /// Bookkeeping of the upstream subscriptions.
-struct Upstreams<'a> {
+struct Upstreams<'a, F: Flavour> {
     next_id: u64,
     /// Where live handles are kept; allocated on first need.
-    control: Option<Arc<Control<'a>>>,
+    control: Option<Arc<Control<'a, F>>>,
 }
 
 /// The bit of a subscribing slot set when the operator disposed the upstream inside its
@@ -127,7 +125,7 @@ struct Upstreams<'a> {
 /// inside its `subscribe` frees its slot instead: its handle is dropped when it returns.
 const CANCELLED: u64 = 1;
 
-impl<'a, O, T, X> Core<'a, O, T, X> {
+impl<'a, O, T, X, F: Flavour> Core<'a, O, T, X, F> {
     pub(crate) fn new(downstream: O, extra: X) -> Self {
         Core {
             done: AtomicBool::new(false),
@@ -178,7 +176,7 @@ impl<'a, O, T, X> Core<'a, O, T, X> {
     }
 
     /// Takes the lock. A disposal through the handle since the last time closes the core now.
-    pub(crate) fn lock(&self) -> Locked<'_, 'a, O, T, X> {
+    pub(crate) fn lock(&self) -> Locked<'_, 'a, O, T, X, F> {
         let mut locked = Locked {
             core: self,
             state: self.state.lock(),
@@ -209,7 +207,7 @@ impl<'a, O, T, X> Core<'a, O, T, X> {
     pub(crate) fn subscribe_upstream<S, B>(&self, source: S, make: impl FnOnce(u64) -> B)
     where
         S: Subscribe<B>,
-        S::Subscription: Send + 'a,
+        F: BoxSubscription<'a, S::Subscription>,
     {
         if let Some(id) = self.begin() {
             let handle = source.subscribe_observer(make(id));
@@ -222,7 +220,8 @@ impl<'a, O, T, X> Core<'a, O, T, X> {
     /// cancelled it meanwhile, keeps it otherwise.
     pub(crate) fn end_subscribe<H>(&self, id: u64, handle: H)
     where
-        H: Subscription + Send + 'a,
+        H: Subscription,
+        F: BoxSubscription<'a, H>,
     {
         // A handle with nothing running needs no keeping; checked before locking, as it may
         // be user code.
@@ -242,7 +241,7 @@ impl<'a, O, T, X> Core<'a, O, T, X> {
             handle.dispose();
         } else {
             let control = locked.control();
-            if let Err(handle) = control.insert(id, Box::new(handle)) {
+            if let Err(handle) = control.insert(id, F::box_subscription(handle)) {
                 // Disposed through the handle since the lock was taken.
                 drop(locked);
                 handle.dispose();
@@ -251,7 +250,7 @@ impl<'a, O, T, X> Core<'a, O, T, X> {
     }
 
     /// The handle `subscribe_observer` returns: empty when everything has already ended.
-    pub(crate) fn handle(&self) -> MergeSubscription<'a> {
+    pub(crate) fn handle(&self) -> MergeSubscription<'a, F> {
         // Acquire pairs with the Release of `done`, which the core stores after allocating
         // its control block if it ever does: once closed, the block cannot appear.
         if self.is_done() && !self.controlled.load(Ordering::Relaxed) {
@@ -362,12 +361,12 @@ fn deliver_terminal<T, O: Observer<T>>(observer: O, terminal: Terminal) {
 /// Closes the core if the downstream panics while an emitter delivers, so later values are
 /// dropped instead of queued behind an emitter that is gone. It disposes nothing: running
 /// more user code while unwinding risks an abort; the upstreams see `is_disposed` and stop.
-struct PanicGuard<'c, 'a, O, T, X> {
-    core: &'c Core<'a, O, T, X>,
+struct PanicGuard<'c, 'a, O, T, X, F: Flavour> {
+    core: &'c Core<'a, O, T, X, F>,
     armed: bool,
 }
 
-impl<O, T, X> Drop for PanicGuard<'_, '_, O, T, X> {
+impl<O, T, X, F: Flavour> Drop for PanicGuard<'_, '_, O, T, X, F> {
     fn drop(&mut self) {
         if self.armed {
             let mut locked = self.core.lock();
@@ -383,25 +382,25 @@ impl<O, T, X> Drop for PanicGuard<'_, '_, O, T, X> {
 /// The core's lock, held. What must not run under it (dropping or disposing handles, dropping
 /// the observer or queued values: all user code) is collected in `after` and runs when this is
 /// dropped, after the lock is released (fields drop in declaration order).
-pub(crate) struct Locked<'c, 'a, O, T, X> {
-    core: &'c Core<'a, O, T, X>,
-    state: MutexGuard<'c, State<'a, O, T, X>>,
-    after: After<'a, O, T>,
+pub(crate) struct Locked<'c, 'a, O, T, X, F: Flavour> {
+    core: &'c Core<'a, O, T, X, F>,
+    state: MutexGuard<'c, State<'a, O, T, X, F>>,
+    after: After<'a, O, T, F>,
 }
 
 /// Every field is empty unless something was deferred, so that building and dropping it on
 /// each lock costs a few checks and no call.
-struct After<'a, O, T> {
-    drop_handle: Option<Handle<'a>>,
-    dispose_handle: Option<Handle<'a>>,
+struct After<'a, O, T, F: Flavour> {
+    drop_handle: Option<Handle<'a, F>>,
+    dispose_handle: Option<Handle<'a, F>>,
     /// In subscription order.
-    dispose_handles: Option<BTreeMap<u64, Handle<'a>>>,
-    dispose_control: Option<Arc<Control<'a>>>,
+    dispose_handles: Option<BTreeMap<u64, Handle<'a, F>>>,
+    dispose_control: Option<Arc<Control<'a, F>>>,
     downstream: Option<O>,
     queue: Option<VecDeque<T>>,
 }
 
-impl<O, T> After<'_, O, T> {
+impl<O, T, F: Flavour> After<'_, O, T, F> {
     #[inline]
     fn new() -> Self {
         After {
@@ -415,7 +414,7 @@ impl<O, T> After<'_, O, T> {
     }
 }
 
-impl<O, T> Drop for After<'_, O, T> {
+impl<O, T, F: Flavour> Drop for After<'_, O, T, F> {
     #[inline]
     fn drop(&mut self) {
         if self.dispose_handle.is_some()
@@ -427,7 +426,7 @@ impl<O, T> Drop for After<'_, O, T> {
     }
 }
 
-impl<O, T> After<'_, O, T> {
+impl<O, T, F: Flavour> After<'_, O, T, F> {
     #[cold]
     #[inline(never)]
     fn dispose(&mut self) {
@@ -445,7 +444,7 @@ impl<O, T> After<'_, O, T> {
     }
 }
 
-impl<'a, O, T, X> Locked<'_, 'a, O, T, X> {
+impl<'a, O, T, X, F: Flavour> Locked<'_, 'a, O, T, X, F> {
     /// Whether nothing more is accepted.
     #[inline]
     pub(crate) fn is_closed(&self) -> bool {
@@ -613,7 +612,7 @@ impl<'a, O, T, X> Locked<'_, 'a, O, T, X> {
     }
 
     /// The control block, allocated on first need.
-    fn control(&mut self) -> Arc<Control<'a>> {
+    fn control(&mut self) -> Arc<Control<'a, F>> {
         self.core.controlled.store(true, Ordering::Relaxed);
         self.state
             .upstreams
@@ -633,26 +632,26 @@ impl<'a, O, T, X> Locked<'_, 'a, O, T, X> {
 
 /// The kept upstream handles, reachable from the [`MergeSubscription`] without naming the
 /// observer types.
-pub(crate) struct Control<'a> {
+pub(crate) struct Control<'a, F: Flavour> {
     /// Set by `dispose`, and when the subscription ends. Release/Acquire: the core that sees
     /// it closes, and needs nothing else from the disposer.
     disposed: AtomicBool,
-    live: Mutex<Live<'a>>,
+    live: Mutex<Live<'a, F>>,
 }
 
-struct Live<'a> {
+struct Live<'a, F: Flavour> {
     /// Set by `dispose`: a handle arriving later is disposed instead of kept.
     closed: bool,
     /// Ordered by id, which is the order the upstreams were subscribed in.
-    handles: BTreeMap<u64, Handle<'a>>,
+    handles: BTreeMap<u64, Handle<'a, F>>,
 }
 
-impl<'a> Control<'a> {
+impl<'a, F: Flavour> Control<'a, F> {
     fn is_disposed(&self) -> bool {
         self.disposed.load(Ordering::Acquire)
     }
 
-    fn insert(&self, id: u64, handle: Handle<'a>) -> Result<(), Handle<'a>> {
+    fn insert(&self, id: u64, handle: Handle<'a, F>) -> Result<(), Handle<'a, F>> {
         let mut live = self.live.lock();
         if live.closed {
             return Err(handle);
@@ -661,11 +660,11 @@ impl<'a> Control<'a> {
         Ok(())
     }
 
-    fn remove(&self, id: u64) -> Option<Handle<'a>> {
+    fn remove(&self, id: u64) -> Option<Handle<'a, F>> {
         self.live.lock().handles.remove(&id)
     }
 
-    fn take_all_except(&self, id: u64) -> BTreeMap<u64, Handle<'a>> {
+    fn take_all_except(&self, id: u64) -> BTreeMap<u64, Handle<'a, F>> {
         let mut live = self.live.lock();
         let mut all = mem::take(&mut live.handles);
         if let Some(keep) = all.remove(&id) {
@@ -694,7 +693,8 @@ impl<'a> Control<'a> {
 /// `flat_map`, `switch_map`, `take_until`, `amb_with`, ...): disposing it disposes every
 /// upstream subscription still running, and the downstream receives nothing more.
 ///
-/// It names no observer type and is `Send + Sync`; `'a` bounds what the upstream handles
+/// It names no observer type, and is `Send + Sync` when its flavour `F` is `Shared` (when
+/// every upstream's handle is `Send`); `'a` bounds what the upstream handles
 /// borrow. When everything ended inside `subscribe` it holds nothing and allocates nothing.
 ///
 /// ```
@@ -704,11 +704,11 @@ impl<'a> Control<'a> {
 /// assert!(handle.is_disposed()); // both sources ran to their end inside `subscribe`
 /// ```
 #[derive(Clone)]
-pub struct MergeSubscription<'a> {
-    control: Option<Arc<Control<'a>>>,
+pub struct MergeSubscription<'a, F: Flavour = Shared> {
+    control: Option<Arc<Control<'a, F>>>,
 }
 
-impl Subscription for MergeSubscription<'_> {
+impl<F: Flavour> Subscription for MergeSubscription<'_, F> {
     fn dispose(&self) {
         if let Some(control) = &self.control {
             control.dispose();
@@ -722,14 +722,14 @@ impl Subscription for MergeSubscription<'_> {
     }
 }
 
-impl MergeSubscription<'_> {
+impl<F: Flavour> MergeSubscription<'_, F> {
     /// A handle with nothing to cancel.
     pub(crate) fn empty() -> Self {
         MergeSubscription { control: None }
     }
 }
 
-impl fmt::Debug for MergeSubscription<'_> {
+impl<F: Flavour> fmt::Debug for MergeSubscription<'_, F> {
     fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
         f.debug_struct("MergeSubscription")
             .field("disposed", &self.is_disposed())
@@ -766,6 +766,8 @@ where
     S::Item: Observable,
 {
     type Item = <S::Item as Observable>::Item;
+    type Flavour =
+        crate::sync::Joined<<S as Observable>::Flavour, <S::Item as Observable>::Flavour>;
 }
 
 impl<'a, S, O> Subscribe<O> for MergeAll<'a, S>
@@ -773,11 +775,11 @@ where
     S: Observable,
     <S as Observable>::Item: Observable,
     FlatMap<'a, S, Identity<<S as Observable>::Item>>:
-        Subscribe<O, Subscription = MergeSubscription<'a>>,
+        Subscribe<O, Subscription = MergeSubscription<'a, <Self as Observable>::Flavour>>,
 {
-    type Subscription = MergeSubscription<'a>;
+    type Subscription = MergeSubscription<'a, <Self as Observable>::Flavour>;
 
-    fn subscribe_observer(self, observer: O) -> MergeSubscription<'a> {
+    fn subscribe_observer(self, observer: O) -> Self::Subscription {
         FlatMap::with_mode(self.source, identity as Identity<_>, Mode::MERGE)
             .subscribe_observer(observer)
     }
@@ -1030,6 +1032,7 @@ pub(crate) mod testkit {
 
     impl<T> Observable for Hot<T> {
         type Item = T;
+        type Flavour = crate::sync::Shared;
     }
 
     impl<T: 'static, O> Subscribe<O> for Hot<T>

@@ -4,7 +4,8 @@ use crate::Error;
 use crate::observable::{Observable, Subscribe};
 use crate::observer::Observer;
 use crate::operators::merge::{Core, MergeSubscription};
-use crate::sync::Arc;
+use crate::sync::imp::BoxSubscription;
+use crate::sync::{Arc, Flavour, Joined, Shared};
 use std::fmt;
 use std::marker::PhantomData;
 
@@ -35,20 +36,34 @@ where
     S2: Observable<Item = S1::Item>,
 {
     type Item = S1::Item;
+    type Flavour = FlavourOf<S1, S2>;
 }
+
+/// The flavour of the handles a [`MergeWith`] keeps.
+type FlavourOf<S1, S2> = Joined<<S1 as Observable>::Flavour, <S2 as Observable>::Flavour>;
 
 impl<'a, S1, S2, O> Subscribe<O> for MergeWith<'a, S1, S2>
 where
-    S1: Subscribe<MergeWithObserver<'a, O, <S1 as Observable>::Item>>,
-    <S1 as Subscribe<MergeWithObserver<'a, O, <S1 as Observable>::Item>>>::Subscription: Send + 'a,
-    S2: Subscribe<MergeWithObserver<'a, O, <S1 as Observable>::Item>>
+    S1: Subscribe<MergeWithObserver<'a, O, <S1 as Observable>::Item, FlavourOf<S1, S2>>>,
+    S2: Subscribe<MergeWithObserver<'a, O, <S1 as Observable>::Item, FlavourOf<S1, S2>>>
         + Observable<Item = <S1 as Observable>::Item>,
-    <S2 as Subscribe<MergeWithObserver<'a, O, <S1 as Observable>::Item>>>::Subscription: Send + 'a,
+    FlavourOf<S1, S2>:
+        BoxSubscription<
+                'a,
+                <S1 as Subscribe<
+                    MergeWithObserver<'a, O, <S1 as Observable>::Item, FlavourOf<S1, S2>>,
+                >>::Subscription,
+            > + BoxSubscription<
+                'a,
+                <S2 as Subscribe<
+                    MergeWithObserver<'a, O, <S1 as Observable>::Item, FlavourOf<S1, S2>>,
+                >>::Subscription,
+            >,
     O: Observer<<S1 as Observable>::Item>,
 {
-    type Subscription = MergeSubscription<'a>;
+    type Subscription = MergeSubscription<'a, FlavourOf<S1, S2>>;
 
-    fn subscribe_observer(self, observer: O) -> MergeSubscription<'a> {
+    fn subscribe_observer(self, observer: O) -> Self::Subscription {
         if observer.is_disposed() {
             return MergeSubscription::empty();
         }
@@ -67,13 +82,13 @@ where
 }
 
 /// The observer [`MergeWith`] subscribes to each of its two sources.
-pub struct MergeWithObserver<'a, O, T> {
+pub struct MergeWithObserver<'a, O, T, F: Flavour = Shared> {
     /// The extra state is the number of sources that have not completed.
-    core: Arc<Core<'a, O, T, usize>>,
+    core: Arc<Core<'a, O, T, usize, F>>,
     id: u64,
 }
 
-impl<O: Observer<T>, T> Observer<T> for MergeWithObserver<'_, O, T> {
+impl<O: Observer<T>, T, F: Flavour> Observer<T> for MergeWithObserver<'_, O, T, F> {
     #[inline]
     fn on_next(&mut self, value: T) {
         self.core.lock().next(value);
@@ -100,7 +115,7 @@ impl<O: Observer<T>, T> Observer<T> for MergeWithObserver<'_, O, T> {
     }
 }
 
-impl<O, T> fmt::Debug for MergeWithObserver<'_, O, T> {
+impl<O, T, F: Flavour> fmt::Debug for MergeWithObserver<'_, O, T, F> {
     fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
         f.debug_struct("MergeWithObserver")
             .field("id", &self.id)

@@ -21,6 +21,7 @@ impl<S> Min<S> {
 
 impl<S: Observable> Observable for Min<S> {
     type Item = S::Item;
+    type Flavour = <S as Observable>::Flavour;
 }
 
 impl<S, O> Subscribe<O> for Min<S>

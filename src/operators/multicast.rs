@@ -201,6 +201,7 @@ where
     where
         S: Subscribe<ConnectionObserver<<S as Observable>::Item, FlavourOf<J>>> + Clone,
         FlavourOf<J>: BoxSubscription<
+        'static,
                 <S as Subscribe<ConnectionObserver<<S as Observable>::Item, FlavourOf<J>>>>::Subscription,
             >,
     {
@@ -321,6 +322,7 @@ where
     where
         S: Subscribe<ConnectionObserver<<S as Observable>::Item, FlavourOf<J>>> + Clone,
         FlavourOf<J>: BoxSubscription<
+        'static,
                 <S as Subscribe<ConnectionObserver<<S as Observable>::Item, FlavourOf<J>>>>::Subscription,
             >,
     {
@@ -356,6 +358,7 @@ impl<S, J: Sealed> fmt::Debug for ConnectableObservable<S, J> {
 
 impl<S: Observable, J: Sealed> Observable for ConnectableObservable<S, J> {
     type Item = S::Item;
+    type Flavour = FlavourOf<J>;
 }
 
 impl<S, J, O> Subscribe<O> for ConnectableObservable<S, J>
@@ -394,7 +397,7 @@ impl<F: Flavour> Connection<F> {
     pub(crate) fn start<S, T>(&self, source: S, subject: SubjectObserver<T, F>)
     where
         S: Subscribe<ConnectionObserver<T, F>>,
-        F: BoxSubscription<S::Subscription>,
+        F: BoxSubscription<'static, S::Subscription>,
     {
         if self.link.is_disconnected() {
             return;
@@ -439,7 +442,7 @@ pub(crate) struct Link<F: Flavour> {
 }
 
 struct Upstream<F: Flavour> {
-    subscription: Option<F::BoxedSubscription>,
+    subscription: Option<F::BoxedSubscription<'static>>,
     disconnected: bool,
 }
 
@@ -465,7 +468,7 @@ impl<F: Flavour> Link<F> {
         self.terminated.load(Ordering::Acquire)
     }
 
-    fn set_upstream(&self, subscription: F::BoxedSubscription) {
+    fn set_upstream(&self, subscription: F::BoxedSubscription<'static>) {
         let mut upstream = self.upstream.lock();
         if upstream.disconnected {
             drop(upstream);
@@ -570,6 +573,7 @@ pub(crate) mod counted {
 
     impl Observable for Counted {
         type Item = i32;
+        type Flavour = crate::sync::Shared;
     }
 
     impl<O: Observer<i32> + Send + 'static> Subscribe<O> for Counted {

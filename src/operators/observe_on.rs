@@ -30,6 +30,7 @@ impl<S, Sch> ObserveOn<S, Sch> {
 
 impl<S: Observable, Sch> Observable for ObserveOn<S, Sch> {
     type Item = S::Item;
+    type Flavour = <S as Observable>::Flavour;
 }
 
 impl<S, Sch, O> Subscribe<O> for ObserveOn<S, Sch>

@@ -32,6 +32,7 @@ where
     R: Observable<Item = S::Item>,
 {
     type Item = S::Item;
+    type Flavour = crate::sync::Joined<<S as Observable>::Flavour, <R as Observable>::Flavour>;
 }
 
 impl<S, F, R, O> Subscribe<O> for OnErrorResumeNext<S, F>
@@ -241,6 +242,7 @@ mod tests {
 
     impl Observable for Pending {
         type Item = i32;
+        type Flavour = crate::sync::Shared;
     }
 
     impl<O: Observer<i32>> Subscribe<O> for Pending {
@@ -308,6 +310,7 @@ mod tests {
         struct Remote<T>(std::sync::mpsc::Sender<T>);
         impl<T> Observable for Remote<T> {
             type Item = i32;
+            type Flavour = crate::sync::Shared;
         }
         impl<T> Subscribe<T> for Remote<T> {
             type Subscription = crate::subscription::Finished;

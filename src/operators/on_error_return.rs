@@ -27,6 +27,7 @@ where
     F: FnOnce(Error) -> S::Item,
 {
     type Item = S::Item;
+    type Flavour = <S as Observable>::Flavour;
 }
 
 impl<S, F, O> Subscribe<O> for OnErrorReturn<S, F>

@@ -20,6 +20,7 @@ impl<S> Pairwise<S> {
 
 impl<S: Observable> Observable for Pairwise<S> {
     type Item = (S::Item, S::Item);
+    type Flavour = <S as Observable>::Flavour;
 }
 
 impl<S, O> Subscribe<O> for Pairwise<S>

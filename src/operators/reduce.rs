@@ -38,6 +38,7 @@ where
     F: FnMut(A, S::Item) -> A,
 {
     type Item = A;
+    type Flavour = <S as Observable>::Flavour;
 }
 
 impl<S, A, F, O> Subscribe<O> for Reduce<S, A, F>

@@ -135,6 +135,7 @@ impl<S, J> RefCount<S, J>
 where
     S: Observable + Subscribe<ConnectionObserver<<S as Observable>::Item, FlavourOf<J>>> + Clone,
     FlavourOf<J>: BoxSubscription<
+        'static,
         <S as Subscribe<ConnectionObserver<<S as Observable>::Item, FlavourOf<J>>>>::Subscription,
     >,
     <S as Observable>::Item: Clone + 'static,
@@ -182,6 +183,7 @@ impl<S, J: Sealed> fmt::Debug for RefCount<S, J> {
 
 impl<S: Observable, J: Sealed> Observable for RefCount<S, J> {
     type Item = S::Item;
+    type Flavour = FlavourOf<J>;
 }
 
 impl<S, J, O> Subscribe<O> for RefCount<S, J>
@@ -191,6 +193,7 @@ where
         + Clone
         + 'static,
     FlavourOf<J>: BoxSubscription<
+        'static,
         <S as Subscribe<ConnectionObserver<<S as Observable>::Item, FlavourOf<J>>>>::Subscription,
     >,
     <S as Observable>::Item: Clone + 'static,

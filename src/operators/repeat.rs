@@ -1,9 +1,10 @@
 //! [`ObservableExt::repeat`](crate::ObservableExt::repeat) and
 //! [`ObservableExt::repeat_forever`](crate::ObservableExt::repeat_forever).
 
-use super::resubscribe::{self, ResubscribeObserver, ResubscribeSubscription, Trigger};
+use super::resubscribe::{self, Counted, ResubscribeObserver, ResubscribeSubscription, Trigger};
 use crate::observable::{Observable, Subscribe};
 use crate::observer::Observer;
+use crate::sync::imp::BoxSubscription;
 
 /// Subscribes to the source again after it completes; built by
 /// [`ObservableExt::repeat`](crate::ObservableExt::repeat) and
@@ -24,15 +25,21 @@ impl<S> Repeat<S> {
 
 impl<S: Observable> Observable for Repeat<S> {
     type Item = S::Item;
+    type Flavour = <S as Observable>::Flavour;
 }
+
+/// The observer a [`Repeat`] subscribes its source with; its handles are kept in a box of the
+/// source's flavour.
+type Attempt<S, O> = ResubscribeObserver<S, O, Counted, <S as Observable>::Flavour>;
 
 impl<S, O> Subscribe<O> for Repeat<S>
 where
-    S: Subscribe<ResubscribeObserver<S, O>> + Clone,
-    <S as Subscribe<ResubscribeObserver<S, O>>>::Subscription: Send + 'static,
+    S: Subscribe<Attempt<S, O>> + Clone,
+    <S as Observable>::Flavour:
+        BoxSubscription<'static, <S as Subscribe<Attempt<S, O>>>::Subscription>,
     O: Observer<<S as Observable>::Item>,
 {
-    type Subscription = ResubscribeSubscription<S, O>;
+    type Subscription = ResubscribeSubscription<S, O, Counted, <S as Observable>::Flavour>;
 
     fn subscribe_observer(self, observer: O) -> Self::Subscription {
         match self.times {

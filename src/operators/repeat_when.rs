@@ -34,6 +34,7 @@ impl<S: fmt::Debug, F> fmt::Debug for RepeatWhen<S, F> {
 
 impl<S: Observable, F> Observable for RepeatWhen<S, F> {
     type Item = S::Item;
+    type Flavour = <S as Observable>::Flavour;
 }
 
 /// The policy of a [`RepeatWhen`] subscription: the notifier for each completion, and how

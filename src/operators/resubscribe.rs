@@ -31,7 +31,8 @@ use crate::Error;
 use crate::observable::{Observable, Subscribe};
 use crate::observer::Observer;
 use crate::subscription::{Finished, Subscription};
-use crate::sync::{Arc, AtomicBool, AtomicUsize, Mutex, Ordering};
+use crate::sync::imp::BoxSubscription;
+use crate::sync::{Arc, AtomicBool, AtomicUsize, Flavour, Mutex, Ordering};
 use std::fmt;
 
 /// Which terminal notification makes a new attempt.
@@ -115,6 +116,7 @@ pub enum NoNotifier {}
 
 impl Observable for NoNotifier {
     type Item = ();
+    type Flavour = crate::sync::Shared;
 }
 
 impl<O> Subscribe<O> for NoNotifier {
@@ -125,7 +127,7 @@ impl<O> Subscribe<O> for NoNotifier {
     }
 }
 
-struct Shared<S, O, P> {
+struct Shared<S, O, P, F: Flavour> {
     /// Attempts asked for and not yet run, plus one while the loop runs. Whoever raises it
     /// from 0 runs the loop, so attempts never overlap and never recurse.
     pending: AtomicUsize,
@@ -134,14 +136,15 @@ struct Shared<S, O, P> {
     closed: AtomicBool,
     /// Runs attempts while `pending` is above 0. A `fn` pointer made where the source's
     /// `Subscribe` bound is proven, so the observer's impl does not need that bound.
-    drive: fn(&Arc<Shared<S, O, P>>),
+    #[allow(clippy::type_complexity)]
+    drive: fn(&Arc<Shared<S, O, P, F>>),
     /// Apart from `state`: the policy runs user code, which must not run under the lock that
     /// `dispose` takes. Never contended, since attempts end one at a time.
     policy: Mutex<P>,
-    state: Mutex<State<S, O>>,
+    state: Mutex<State<S, O, F>>,
 }
 
-struct State<S, O> {
+struct State<S, O, F: Flavour> {
     /// Cloned for each attempt.
     source: S,
     /// The downstream observer while no attempt holds it.
@@ -149,44 +152,50 @@ struct State<S, O> {
     /// Whether a notifier has been asked for and has not yet emitted or terminated.
     waiting: bool,
     /// The handle of the running attempt or notifier, so `dispose` reaches it. `None` while
-    /// a new one is being started. Boxed, hence `Send + 'static`, because this struct cannot
-    /// name the source's handle type: that would bring the overflowing bound back. A
-    /// zero-sized handle such as `Finished` is boxed without allocating.
-    current: Option<Box<dyn Subscription + Send>>,
+    /// a new one is being started. Boxed, in the box of the source's flavour (`Send` for
+    /// `Shared`), because this struct cannot name the source's handle type: that would bring
+    /// the overflowing bound back. A zero-sized handle such as `Finished` is boxed without
+    /// allocating.
+    current: Option<F::BoxedSubscription<'static>>,
 }
 
 /// Subscribes `source` with `observer`, and again after each `trigger` while `remaining`
 /// allows.
-pub(crate) fn subscribe<S, O>(
+pub(crate) fn subscribe<S, O, F>(
     source: S,
     observer: O,
     trigger: Trigger,
     remaining: Option<usize>,
-) -> ResubscribeSubscription<S, O>
+) -> ResubscribeSubscription<S, O, Counted, F>
 where
-    S: Subscribe<ResubscribeObserver<S, O>> + Clone,
-    <S as Subscribe<ResubscribeObserver<S, O>>>::Subscription: Send + 'static,
+    S: Subscribe<ResubscribeObserver<S, O, Counted, F>> + Clone,
+    F: Flavour
+        + BoxSubscription<
+            'static,
+            <S as Subscribe<ResubscribeObserver<S, O, Counted, F>>>::Subscription,
+        >,
 {
     subscribe_with(source, observer, Counted { trigger, remaining })
 }
 
 /// Subscribes `source` with `observer`, and again whenever `policy` says so.
-pub(crate) fn subscribe_with<S, O, P>(
+pub(crate) fn subscribe_with<S, O, P, F>(
     source: S,
     observer: O,
     policy: P,
-) -> ResubscribeSubscription<S, O, P>
+) -> ResubscribeSubscription<S, O, P, F>
 where
-    S: Subscribe<ResubscribeObserver<S, O, P>> + Clone,
-    <S as Subscribe<ResubscribeObserver<S, O, P>>>::Subscription: Send + 'static,
+    S: Subscribe<ResubscribeObserver<S, O, P, F>> + Clone,
+    F: Flavour
+        + BoxSubscription<'static, <S as Subscribe<ResubscribeObserver<S, O, P, F>>>::Subscription>,
     P: Policy,
-    P::Notifier: Subscribe<ResubscribeNotifier<S, O, P>>,
-    <P::Notifier as Subscribe<ResubscribeNotifier<S, O, P>>>::Subscription: Send + 'static,
+    P::Notifier: Subscribe<ResubscribeNotifier<S, O, P, F>>,
+    <P::Notifier as Subscribe<ResubscribeNotifier<S, O, P, F>>>::Subscription: Send + 'static,
 {
     let shared = Arc::new(Shared {
         pending: AtomicUsize::new(1),
         closed: AtomicBool::new(false),
-        drive: drive::<S, O, P>,
+        drive: drive::<S, O, P, F>,
         policy: Mutex::new(policy),
         state: Mutex::new(State {
             source,
@@ -200,13 +209,13 @@ where
 }
 
 /// A handle that has nothing to run: for `repeat(0)`, which completes without subscribing.
-pub(crate) fn closed<S, O>(source: S) -> ResubscribeSubscription<S, O> {
-    fn never<S, O, P>(_: &Arc<Shared<S, O, P>>) {}
+pub(crate) fn closed<S, O, F: Flavour>(source: S) -> ResubscribeSubscription<S, O, Counted, F> {
+    fn never<S, O, P, F: Flavour>(_: &Arc<Shared<S, O, P, F>>) {}
     ResubscribeSubscription {
         shared: Arc::new(Shared {
             pending: AtomicUsize::new(0),
             closed: AtomicBool::new(true),
-            drive: never::<S, O, Counted>,
+            drive: never::<S, O, Counted, F>,
             policy: Mutex::new(Counted {
                 trigger: Trigger::Completed,
                 remaining: Some(0),
@@ -223,13 +232,14 @@ pub(crate) fn closed<S, O>(source: S) -> ResubscribeSubscription<S, O> {
 
 /// Runs attempts, and subscribes notifiers, until `pending` drops to 0. The caller has
 /// raised `pending` from 0.
-fn drive<S, O, P>(shared: &Arc<Shared<S, O, P>>)
+fn drive<S, O, P, F>(shared: &Arc<Shared<S, O, P, F>>)
 where
-    S: Subscribe<ResubscribeObserver<S, O, P>> + Clone,
-    <S as Subscribe<ResubscribeObserver<S, O, P>>>::Subscription: Send + 'static,
+    S: Subscribe<ResubscribeObserver<S, O, P, F>> + Clone,
+    F: Flavour
+        + BoxSubscription<'static, <S as Subscribe<ResubscribeObserver<S, O, P, F>>>::Subscription>,
     P: Policy,
-    P::Notifier: Subscribe<ResubscribeNotifier<S, O, P>>,
-    <P::Notifier as Subscribe<ResubscribeNotifier<S, O, P>>>::Subscription: Send + 'static,
+    P::Notifier: Subscribe<ResubscribeNotifier<S, O, P, F>>,
+    <P::Notifier as Subscribe<ResubscribeNotifier<S, O, P, F>>>::Subscription: Send + 'static,
 {
     loop {
         let notifier = if shared.closed.load(Ordering::Acquire) {
@@ -248,7 +258,7 @@ where
             let finished = subscription.is_disposed();
             let mut state = shared.state.lock();
             if !shared.closed.load(Ordering::Acquire) && state.waiting && !finished {
-                let previous = state.current.replace(Box::new(subscription));
+                let previous = state.current.replace(F::box_send(subscription));
                 drop(state);
                 drop(previous);
             } else {
@@ -293,7 +303,7 @@ where
                     // Nothing can be delivered any more.
                     shared.closed.store(true, Ordering::Release);
                 } else if state.observer.is_none() {
-                    let previous = state.current.replace(Box::new(subscription));
+                    let previous = state.current.replace(F::box_subscription(subscription));
                     drop(state);
                     drop(previous);
                 }
@@ -311,15 +321,15 @@ where
 
 /// The observer [`Retry`](super::Retry), [`Repeat`](super::Repeat) and their `_when` forms
 /// subscribe upstream, once per attempt.
-pub struct ResubscribeObserver<S, O, P = Counted> {
+pub struct ResubscribeObserver<S, O, P = Counted, F: Flavour = crate::sync::Shared> {
     observer: O,
-    shared: Arc<Shared<S, O, P>>,
+    shared: Arc<Shared<S, O, P, F>>,
 }
 
 /// Starts another attempt, or waits for a notifier, if the policy says so and downstream
 /// still listens; otherwise hands the observer back to deliver the terminal.
-fn resubscribe<S, O, P: Policy>(
-    this: ResubscribeObserver<S, O, P>,
+fn resubscribe<S, O, P: Policy, F: Flavour>(
+    this: ResubscribeObserver<S, O, P, F>,
     ended: Ended<'_>,
     downstream_disposed: bool,
 ) -> Option<O> {
@@ -353,7 +363,7 @@ fn resubscribe<S, O, P: Policy>(
     }
 }
 
-impl<T, S, O: Observer<T>, P: Policy> Observer<T> for ResubscribeObserver<S, O, P> {
+impl<T, S, O: Observer<T>, P: Policy, F: Flavour> Observer<T> for ResubscribeObserver<S, O, P, F> {
     #[inline]
     fn on_next(&mut self, value: T) {
         self.observer.on_next(value)
@@ -379,7 +389,7 @@ impl<T, S, O: Observer<T>, P: Policy> Observer<T> for ResubscribeObserver<S, O, 
     }
 }
 
-impl<S, O, P> fmt::Debug for ResubscribeObserver<S, O, P> {
+impl<S, O, P, F: Flavour> fmt::Debug for ResubscribeObserver<S, O, P, F> {
     fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
         f.debug_struct("ResubscribeObserver")
             .field("closed", &self.shared.closed.load(Ordering::Acquire))
@@ -390,16 +400,16 @@ impl<S, O, P> fmt::Debug for ResubscribeObserver<S, O, P> {
 /// The observer [`RetryWhen`](super::RetryWhen) and [`RepeatWhen`](super::RepeatWhen)
 /// subscribe to each notifier: its first value starts the next attempt, its completion
 /// completes the sequence and its error ends it.
-pub struct ResubscribeNotifier<S, O, P> {
-    shared: Arc<Shared<S, O, P>>,
+pub struct ResubscribeNotifier<S, O, P, F: Flavour = crate::sync::Shared> {
+    shared: Arc<Shared<S, O, P, F>>,
     /// Set by the first value: the rest are not wanted.
     fired: bool,
 }
 
-impl<S, O, P> ResubscribeNotifier<S, O, P> {
+impl<S, O, P, F: Flavour> ResubscribeNotifier<S, O, P, F> {
     /// Ends the wait, handing back the locked state; `None` if it had already ended or the
     /// sequence is closed.
-    fn end_wait(&self) -> Option<crate::sync::MutexGuard<'_, State<S, O>>> {
+    fn end_wait(&self) -> Option<crate::sync::MutexGuard<'_, State<S, O, F>>> {
         let mut state = self.shared.state.lock();
         if self.shared.closed.load(Ordering::Acquire) || !state.waiting {
             return None;
@@ -433,7 +443,9 @@ impl<S, O, P> ResubscribeNotifier<S, O, P> {
     }
 }
 
-impl<N, S: Observable, O: Observer<S::Item>, P> Observer<N> for ResubscribeNotifier<S, O, P> {
+impl<N, S: Observable, O: Observer<S::Item>, P, F: Flavour> Observer<N>
+    for ResubscribeNotifier<S, O, P, F>
+{
     fn on_next(&mut self, _: N) {
         if self.fired {
             return;
@@ -467,7 +479,7 @@ impl<N, S: Observable, O: Observer<S::Item>, P> Observer<N> for ResubscribeNotif
     }
 }
 
-impl<S, O, P> fmt::Debug for ResubscribeNotifier<S, O, P> {
+impl<S, O, P, F: Flavour> fmt::Debug for ResubscribeNotifier<S, O, P, F> {
     fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
         f.debug_struct("ResubscribeNotifier")
             .field("fired", &self.fired)
@@ -478,11 +490,11 @@ impl<S, O, P> fmt::Debug for ResubscribeNotifier<S, O, P> {
 /// The handle of a [`Retry`](super::Retry) or [`Repeat`](super::Repeat) subscription, and of
 /// their `_when` forms: disposing it disposes the running attempt or notifier and starts no
 /// other.
-pub struct ResubscribeSubscription<S, O, P = Counted> {
-    shared: Arc<Shared<S, O, P>>,
+pub struct ResubscribeSubscription<S, O, P = Counted, F: Flavour = crate::sync::Shared> {
+    shared: Arc<Shared<S, O, P, F>>,
 }
 
-impl<S, O, P> Subscription for ResubscribeSubscription<S, O, P> {
+impl<S, O, P, F: Flavour> Subscription for ResubscribeSubscription<S, O, P, F> {
     fn dispose(&self) {
         // Release pairs with the Acquire loads in `drive` and in the observer.
         self.shared.closed.store(true, Ordering::Release);
@@ -509,7 +521,7 @@ impl<S, O, P> Subscription for ResubscribeSubscription<S, O, P> {
     }
 }
 
-impl<S, O, P> fmt::Debug for ResubscribeSubscription<S, O, P> {
+impl<S, O, P, F: Flavour> fmt::Debug for ResubscribeSubscription<S, O, P, F> {
     fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
         f.debug_struct("ResubscribeSubscription")
             .field("closed", &self.shared.closed.load(Ordering::Acquire))
@@ -554,6 +566,7 @@ pub(crate) mod test_sources {
 
     impl<F> Observable for Scripted<F> {
         type Item = i32;
+        type Flavour = crate::sync::Shared;
     }
 
     impl<F: Fn(usize) -> Script, O: Observer<i32>> Subscribe<O> for Scripted<F> {
@@ -585,6 +598,7 @@ pub(crate) mod test_sources {
 
     impl<F> Observable for Threaded<F> {
         type Item = i32;
+        type Flavour = crate::sync::Shared;
     }
 
     impl<F, O> Subscribe<O> for Threaded<F>
@@ -642,6 +656,7 @@ pub(crate) mod test_sources {
 
     impl Observable for Pending {
         type Item = i32;
+        type Flavour = crate::sync::Shared;
     }
 
     impl<O: Observer<i32>> Subscribe<O> for Pending {
@@ -689,6 +704,7 @@ pub(crate) mod test_sources {
 
     impl Observable for Remote {
         type Item = i32;
+        type Flavour = crate::sync::Shared;
     }
 
     impl<O: Observer<i32> + Send + 'static> Subscribe<O> for Remote {

@@ -1,9 +1,10 @@
 //! [`ObservableExt::retry`](crate::ObservableExt::retry) and
 //! [`ObservableExt::retry_forever`](crate::ObservableExt::retry_forever).
 
-use super::resubscribe::{self, ResubscribeObserver, ResubscribeSubscription, Trigger};
+use super::resubscribe::{self, Counted, ResubscribeObserver, ResubscribeSubscription, Trigger};
 use crate::observable::{Observable, Subscribe};
 use crate::observer::Observer;
+use crate::sync::imp::BoxSubscription;
 
 /// Subscribes to the source again after an error; built by
 /// [`ObservableExt::retry`](crate::ObservableExt::retry) and
@@ -24,15 +25,21 @@ impl<S> Retry<S> {
 
 impl<S: Observable> Observable for Retry<S> {
     type Item = S::Item;
+    type Flavour = <S as Observable>::Flavour;
 }
+
+/// The observer a [`Retry`] subscribes its source with; its handles are kept in a box of the
+/// source's flavour.
+type Attempt<S, O> = ResubscribeObserver<S, O, Counted, <S as Observable>::Flavour>;
 
 impl<S, O> Subscribe<O> for Retry<S>
 where
-    S: Subscribe<ResubscribeObserver<S, O>> + Clone,
-    <S as Subscribe<ResubscribeObserver<S, O>>>::Subscription: Send + 'static,
+    S: Subscribe<Attempt<S, O>> + Clone,
+    <S as Observable>::Flavour:
+        BoxSubscription<'static, <S as Subscribe<Attempt<S, O>>>::Subscription>,
     O: Observer<<S as Observable>::Item>,
 {
-    type Subscription = ResubscribeSubscription<S, O>;
+    type Subscription = ResubscribeSubscription<S, O, Counted, <S as Observable>::Flavour>;
 
     fn subscribe_observer(self, observer: O) -> Self::Subscription {
         resubscribe::subscribe(self.source, observer, Trigger::Error, self.retries)

@@ -35,6 +35,7 @@ impl<S: fmt::Debug, F> fmt::Debug for RetryWhen<S, F> {
 
 impl<S: Observable, F> Observable for RetryWhen<S, F> {
     type Item = S::Item;
+    type Flavour = <S as Observable>::Flavour;
 }
 
 /// The policy of a [`RetryWhen`] subscription: the notifier for each error, and how many

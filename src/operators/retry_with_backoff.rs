@@ -43,6 +43,7 @@ impl<S, Sch> RetryWithBackoff<S, Sch> {
 
 impl<S: Observable, Sch> Observable for RetryWithBackoff<S, Sch> {
     type Item = S::Item;
+    type Flavour = <S as Observable>::Flavour;
 }
 
 /// The policy of a [`RetryWithBackoff`] subscription: a timer for each retry, of

@@ -37,6 +37,7 @@ impl<S, Sch: DeferringScheduler> Sample<S, Sch> {
 
 impl<S: Observable, Sch> Observable for Sample<S, Sch> {
     type Item = S::Item;
+    type Flavour = <S as Observable>::Flavour;
 }
 
 impl<S, Sch, O> Subscribe<O> for Sample<S, Sch>

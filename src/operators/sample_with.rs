@@ -32,8 +32,9 @@ impl<S, N> SampleWith<'_, S, N> {
     }
 }
 
-impl<S: Observable, N> Observable for SampleWith<'_, S, N> {
+impl<S: Observable, N: Observable> Observable for SampleWith<'_, S, N> {
     type Item = S::Item;
+    type Flavour = crate::sync::Joined<<S as Observable>::Flavour, <N as Observable>::Flavour>;
 }
 
 impl<'a, S, N, O> Subscribe<O> for SampleWith<'a, S, N>

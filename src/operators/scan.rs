@@ -26,6 +26,7 @@ where
     F: FnMut(A, S::Item) -> A,
 {
     type Item = A;
+    type Flavour = <S as Observable>::Flavour;
 }
 
 impl<S, A, F, O> Subscribe<O> for Scan<S, A, F>

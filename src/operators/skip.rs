@@ -20,6 +20,7 @@ impl<S> Skip<S> {
 
 impl<S: Observable> Observable for Skip<S> {
     type Item = S::Item;
+    type Flavour = <S as Observable>::Flavour;
 }
 
 impl<S, O> Subscribe<O> for Skip<S>

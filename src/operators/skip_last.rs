@@ -28,6 +28,7 @@ impl<S> SkipLast<S> {
 
 impl<S: Observable> Observable for SkipLast<S> {
     type Item = S::Item;
+    type Flavour = <S as Observable>::Flavour;
 }
 
 impl<S, O> Subscribe<O> for SkipLast<S>

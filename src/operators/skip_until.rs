@@ -29,8 +29,9 @@ impl<S, N> SkipUntil<'_, S, N> {
     }
 }
 
-impl<S: Observable, N> Observable for SkipUntil<'_, S, N> {
+impl<S: Observable, N: Observable> Observable for SkipUntil<'_, S, N> {
     type Item = S::Item;
+    type Flavour = crate::sync::Joined<<S as Observable>::Flavour, <N as Observable>::Flavour>;
 }
 
 impl<'a, S, N, O> Subscribe<O> for SkipUntil<'a, S, N>

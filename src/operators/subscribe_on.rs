@@ -46,6 +46,8 @@ impl<S, Sch> SubscribeOn<S, Sch> {
 
 impl<S: Observable, Sch> Observable for SubscribeOn<S, Sch> {
     type Item = S::Item;
+    // The source's handle is kept behind a `Send` box: it must be `Send`.
+    type Flavour = crate::sync::Shared;
 }
 
 impl<S, Sch, O> Subscribe<O> for SubscribeOn<S, Sch>

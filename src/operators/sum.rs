@@ -22,6 +22,7 @@ impl<S> Sum<S> {
 
 impl<S: Observable> Observable for Sum<S> {
     type Item = S::Item;
+    type Flavour = <S as Observable>::Flavour;
 }
 
 impl<S, O> Subscribe<O> for Sum<S>

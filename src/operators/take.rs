@@ -23,6 +23,7 @@ impl<S> Take<S> {
 
 impl<S: Observable> Observable for Take<S> {
     type Item = S::Item;
+    type Flavour = <S as Observable>::Flavour;
 }
 
 impl<S, O> Subscribe<O> for Take<S>

@@ -28,6 +28,7 @@ impl<S> TakeLast<S> {
 
 impl<S: Observable> Observable for TakeLast<S> {
     type Item = S::Item;
+    type Flavour = <S as Observable>::Flavour;
 }
 
 impl<S, O> Subscribe<O> for TakeLast<S>

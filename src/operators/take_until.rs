@@ -4,7 +4,8 @@ use crate::Error;
 use crate::observable::{Observable, Subscribe};
 use crate::observer::Observer;
 use crate::operators::merge::{Core, MergeSubscription};
-use crate::sync::Arc;
+use crate::sync::imp::BoxSubscription;
+use crate::sync::{Arc, Flavour, Joined, Shared};
 use std::fmt;
 use std::marker::PhantomData;
 
@@ -29,21 +30,34 @@ impl<S, N> TakeUntil<'_, S, N> {
     }
 }
 
-impl<S: Observable, N> Observable for TakeUntil<'_, S, N> {
+impl<S: Observable, N: Observable> Observable for TakeUntil<'_, S, N> {
     type Item = S::Item;
+    type Flavour = FlavourOf<S, N>;
 }
+
+/// The flavour of the handles a [`TakeUntil`] keeps.
+type FlavourOf<S, N> = Joined<<S as Observable>::Flavour, <N as Observable>::Flavour>;
 
 impl<'a, S, N, O> Subscribe<O> for TakeUntil<'a, S, N>
 where
-    S: Subscribe<TakeUntilObserver<'a, O, <S as Observable>::Item>>,
-    <S as Subscribe<TakeUntilObserver<'a, O, <S as Observable>::Item>>>::Subscription: Send + 'a,
-    N: Subscribe<TakeUntilNotifier<'a, O, <S as Observable>::Item>>,
-    <N as Subscribe<TakeUntilNotifier<'a, O, <S as Observable>::Item>>>::Subscription: Send + 'a,
+    S: Subscribe<TakeUntilObserver<'a, O, <S as Observable>::Item, FlavourOf<S, N>>>,
+    N: Subscribe<TakeUntilNotifier<'a, O, <S as Observable>::Item, FlavourOf<S, N>>>,
+    FlavourOf<S, N>: BoxSubscription<
+            'a,
+            <S as Subscribe<
+                TakeUntilObserver<'a, O, <S as Observable>::Item, FlavourOf<S, N>>,
+            >>::Subscription,
+        > + BoxSubscription<
+            'a,
+            <N as Subscribe<
+                TakeUntilNotifier<'a, O, <S as Observable>::Item, FlavourOf<S, N>>,
+            >>::Subscription,
+        >,
     O: Observer<<S as Observable>::Item>,
 {
-    type Subscription = MergeSubscription<'a>;
+    type Subscription = MergeSubscription<'a, FlavourOf<S, N>>;
 
-    fn subscribe_observer(self, observer: O) -> MergeSubscription<'a> {
+    fn subscribe_observer(self, observer: O) -> Self::Subscription {
         if observer.is_disposed() {
             return MergeSubscription::empty();
         }
@@ -61,15 +75,15 @@ where
     }
 }
 
-type TakeUntilCore<'a, O, T> = Core<'a, O, T, ()>;
+type TakeUntilCore<'a, O, T, F> = Core<'a, O, T, (), F>;
 
 /// The observer [`TakeUntil`] subscribes to its source.
-pub struct TakeUntilObserver<'a, O, T> {
-    core: Arc<TakeUntilCore<'a, O, T>>,
+pub struct TakeUntilObserver<'a, O, T, F: Flavour = Shared> {
+    core: Arc<TakeUntilCore<'a, O, T, F>>,
     id: u64,
 }
 
-impl<O: Observer<T>, T> Observer<T> for TakeUntilObserver<'_, O, T> {
+impl<O: Observer<T>, T, F: Flavour> Observer<T> for TakeUntilObserver<'_, O, T, F> {
     #[inline]
     fn on_next(&mut self, value: T) {
         self.core.lock().next(value);
@@ -93,19 +107,19 @@ impl<O: Observer<T>, T> Observer<T> for TakeUntilObserver<'_, O, T> {
     }
 }
 
-impl<O, T> fmt::Debug for TakeUntilObserver<'_, O, T> {
+impl<O, T, F: Flavour> fmt::Debug for TakeUntilObserver<'_, O, T, F> {
     fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
         f.write_str("TakeUntilObserver")
     }
 }
 
 /// The observer [`TakeUntil`] subscribes to its notifier.
-pub struct TakeUntilNotifier<'a, O, T> {
-    core: Arc<TakeUntilCore<'a, O, T>>,
+pub struct TakeUntilNotifier<'a, O, T, F: Flavour = Shared> {
+    core: Arc<TakeUntilCore<'a, O, T, F>>,
     id: u64,
 }
 
-impl<V, O: Observer<T>, T> Observer<V> for TakeUntilNotifier<'_, O, T> {
+impl<V, O: Observer<T>, T, F: Flavour> Observer<V> for TakeUntilNotifier<'_, O, T, F> {
     fn on_next(&mut self, _: V) {
         // Completes, and disposes the source and the notifier itself.
         self.core.lock().complete();
@@ -129,7 +143,7 @@ impl<V, O: Observer<T>, T> Observer<V> for TakeUntilNotifier<'_, O, T> {
     }
 }
 
-impl<O, T> fmt::Debug for TakeUntilNotifier<'_, O, T> {
+impl<O, T, F: Flavour> fmt::Debug for TakeUntilNotifier<'_, O, T, F> {
     fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
         f.write_str("TakeUntilNotifier")
     }

@@ -35,6 +35,7 @@ where
     P: FnMut(&S::Item) -> bool,
 {
     type Item = S::Item;
+    type Flavour = <S as Observable>::Flavour;
 }
 
 impl<S, P, O> Subscribe<O> for TakeWhile<S, P>

@@ -38,6 +38,7 @@ where
     F: FnMut(&S::Item),
 {
     type Item = S::Item;
+    type Flavour = <S as Observable>::Flavour;
 }
 
 impl<S, F, O> Subscribe<O> for Tap<S, F>
@@ -139,6 +140,7 @@ where
     C: FnOnce(),
 {
     type Item = S::Item;
+    type Flavour = <S as Observable>::Flavour;
 }
 
 impl<S, N, E, C, O> Subscribe<O> for TapWith<S, N, E, C>

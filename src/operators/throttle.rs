@@ -30,6 +30,7 @@ impl<S, Sch> Throttle<S, Sch> {
 
 impl<S: Observable, Sch> Observable for Throttle<S, Sch> {
     type Item = S::Item;
+    type Flavour = <S as Observable>::Flavour;
 }
 
 impl<S, Sch, O> Subscribe<O> for Throttle<S, Sch>

@@ -59,6 +59,7 @@ impl<S, Sch> ThrottleWith<S, Sch> {
 
 impl<S: Observable, Sch> Observable for ThrottleWith<S, Sch> {
     type Item = S::Item;
+    type Flavour = <S as Observable>::Flavour;
 }
 
 impl<S, Sch, O> Subscribe<O> for ThrottleWith<S, Sch>

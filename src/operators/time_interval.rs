@@ -24,6 +24,7 @@ impl<S, Sch> TimeInterval<S, Sch> {
 
 impl<S: Observable, Sch> Observable for TimeInterval<S, Sch> {
     type Item = (Duration, S::Item);
+    type Flavour = <S as Observable>::Flavour;
 }
 
 impl<S, Sch, O> Subscribe<O> for TimeInterval<S, Sch>

@@ -76,6 +76,7 @@ impl std::error::Error for TimeoutError {}
 
 impl<S: Observable, Sch> Observable for Timeout<S, Sch> {
     type Item = S::Item;
+    type Flavour = <S as Observable>::Flavour;
 }
 
 impl<S, Sch, O> Subscribe<O> for Timeout<S, Sch>
@@ -437,6 +438,7 @@ mod tests {
 
     impl Observable for Silent {
         type Item = i32;
+        type Flavour = crate::sync::Shared;
     }
 
     impl<O> Subscribe<O> for Silent {

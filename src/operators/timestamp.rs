@@ -23,6 +23,7 @@ impl<S, Sch> Timestamp<S, Sch> {
 
 impl<S: Observable, Sch> Observable for Timestamp<S, Sch> {
     type Item = (Instant, S::Item);
+    type Flavour = <S as Observable>::Flavour;
 }
 
 impl<S, Sch, O> Subscribe<O> for Timestamp<S, Sch>

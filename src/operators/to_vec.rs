@@ -24,6 +24,7 @@ impl<S> ToVec<S> {
 
 impl<S: Observable> Observable for ToVec<S> {
     type Item = Vec<S::Item>;
+    type Flavour = <S as Observable>::Flavour;
 }
 
 impl<S, O> Subscribe<O> for ToVec<S>

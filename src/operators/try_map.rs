@@ -26,6 +26,7 @@ where
     E: Into<Error>,
 {
     type Item = U;
+    type Flavour = <S as Observable>::Flavour;
 }
 
 impl<S, F, U, E, O> Subscribe<O> for TryMap<S, F>

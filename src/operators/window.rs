@@ -40,6 +40,7 @@ impl<S> Window<'_, S> {
 
 impl<'a, S: Observable> Observable for Window<'a, S> {
     type Item = WindowedObservable<'a, S::Item>;
+    type Flavour = <S as Observable>::Flavour;
 }
 
 impl<'a, S, O> Subscribe<O> for Window<'a, S>
@@ -200,6 +201,7 @@ impl<T> fmt::Debug for WindowedObservable<'_, T> {
 
 impl<T> Observable for WindowedObservable<'_, T> {
     type Item = T;
+    type Flavour = crate::sync::Shared;
 }
 
 impl<'a, T, O> Subscribe<O> for WindowedObservable<'a, T>

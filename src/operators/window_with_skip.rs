@@ -45,6 +45,7 @@ impl<S> WindowWithSkip<'_, S> {
 
 impl<'a, S: Observable> Observable for WindowWithSkip<'a, S> {
     type Item = WindowedObservable<'a, S::Item>;
+    type Flavour = <S as Observable>::Flavour;
 }
 
 impl<'a, S, O> Subscribe<O> for WindowWithSkip<'a, S>

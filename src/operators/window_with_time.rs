@@ -54,6 +54,7 @@ impl<S, Sch: Scheduler> WindowWithTime<S, Sch> {
 
 impl<S: Observable, Sch> Observable for WindowWithTime<S, Sch> {
     type Item = WindowedObservable<'static, S::Item>;
+    type Flavour = <S as Observable>::Flavour;
 }
 
 /// What the windowing logic hears of, in order.

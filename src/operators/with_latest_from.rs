@@ -54,6 +54,8 @@ pub struct MainSlot<'a> {
 }
 
 impl<'a> Slot<'a> for MainSlot<'a> {
+    type Flavour = crate::sync::Shared;
+
     fn handle(&mut self) -> &mut Option<Handle<'a>> {
         &mut self.handle
     }
@@ -71,6 +73,7 @@ where
     S2: Observable,
 {
     type Item = (S::Item, S2::Item);
+    type Flavour = crate::sync::Joined<<S as Observable>::Flavour, <S2 as Observable>::Flavour>;
 }
 
 impl<'a, S, S2, O> Subscribe<O> for WithLatestFrom<'a, S, S2>
@@ -214,6 +217,7 @@ where
     F: FnMut(S::Item, S2::Item) -> U,
 {
     type Item = U;
+    type Flavour = crate::sync::Joined<<S as Observable>::Flavour, <S2 as Observable>::Flavour>;
 }
 
 impl<'a, S, S2, F, U, O> Subscribe<O> for WithLatestFromWith<'a, S, S2, F>
@@ -389,6 +393,7 @@ macro_rules! with_latest_from_all_impls {
             for WithLatestFromAll<'_, S0, ($($S,)+)>
         {
             type Item = item_row!($all);
+            type Flavour = crate::sync::joined_flavour!(S0, $($S),+);
         }
 
         impl<'a, S0, $($S,)+ O> Subscribe<O> for WithLatestFromAll<'a, S0, ($($S,)+)>

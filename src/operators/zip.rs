@@ -12,7 +12,8 @@ use super::combine_slots::{
 use crate::Error;
 use crate::observable::{Observable, Subscribe};
 use crate::observer::Observer;
-use crate::sync::Arc;
+use crate::sync::imp::BoxSubscription;
+use crate::sync::{Arc, Flavour, Shared};
 use std::fmt;
 use std::marker::PhantomData;
 
@@ -39,13 +40,13 @@ impl<S> Zip<'_, S> {
 
 /// What one source of [`Zip`] has contributed: its values not yet paired, whether it has
 /// completed, and its handle.
-pub struct ZipSlot<'a, T> {
+pub struct ZipSlot<'a, T, F: Flavour = Shared> {
     values: Buffer<T>,
     done: bool,
-    handle: Option<Handle<'a>>,
+    handle: Option<Handle<'a, F>>,
 }
 
-impl<T> ZipSlot<'_, T> {
+impl<T, F: Flavour> ZipSlot<'_, T, F> {
     fn new() -> Self {
         ZipSlot {
             values: Buffer::new(),
@@ -55,13 +56,15 @@ impl<T> ZipSlot<'_, T> {
     }
 }
 
-impl<'a, T> Slot<'a> for ZipSlot<'a, T> {
-    fn handle(&mut self) -> &mut Option<Handle<'a>> {
+impl<'a, T, F: Flavour> Slot<'a> for ZipSlot<'a, T, F> {
+    type Flavour = F;
+
+    fn handle(&mut self) -> &mut Option<Handle<'a, F>> {
         &mut self.handle
     }
 }
 
-impl<T> RowSlot for ZipSlot<'_, T> {
+impl<T, F: Flavour> RowSlot for ZipSlot<'_, T, F> {
     type Item = T;
 
     #[inline]
@@ -82,7 +85,7 @@ impl<T> RowSlot for ZipSlot<'_, T> {
     }
 }
 
-impl<T> fmt::Debug for ZipSlot<'_, T> {
+impl<T, F: Flavour> fmt::Debug for ZipSlot<'_, T, F> {
     fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
         f.debug_struct("ZipSlot")
             .field("buffered", &self.values.len())
@@ -96,9 +99,9 @@ pub struct ZipObserver<L, R, O, const I: usize> {
     core: Arc<Core<L, R, O>>,
 }
 
-impl<'a, T, L, R, O, const I: usize> Observer<T> for ZipObserver<L, R, O, I>
+impl<'a, T, L, R, O, F: Flavour, const I: usize> Observer<T> for ZipObserver<L, R, O, I>
 where
-    L: RowSlots<Row = R> + SlotAt<I, Slot = ZipSlot<'a, T>>,
+    L: RowSlots<Row = R> + SlotAt<I, Slot = ZipSlot<'a, T, F>>,
     O: Observer<R>,
 {
     fn on_next(&mut self, value: T) {
@@ -150,8 +153,9 @@ impl<L, R, O, const I: usize> fmt::Debug for ZipObserver<L, R, O, I> {
 
 /// The slots of a zip of the sources `[S0 S1 ..]`, as a type.
 macro_rules! zip_slots {
-    ($a:lifetime [$($S:ident)+]) => {
-        ($(ZipSlot<$a, <$S as Observable>::Item>,)+)
+    ($a:lifetime $all:tt) => { zip_slots!(@ $a $all $all) };
+    (@ $a:lifetime [$($S:ident)+] $all:tt) => {
+        ($(ZipSlot<$a, <$S as Observable>::Item, crate::sync::joined_flavour!($all)>,)+)
     };
 }
 
@@ -159,21 +163,25 @@ macro_rules! zip_impls {
     ($all:tt $($i:tt $S:ident),+) => {
         impl<$($S: Observable),+> Observable for Zip<'_, ($($S,)+)> {
             type Item = ($($S::Item,)+);
+            type Flavour = crate::sync::joined_flavour!($($S),+);
         }
 
         impl<'a, $($S,)+ O> Subscribe<O> for Zip<'a, ($($S,)+)>
         where
             $(
                 $S: Subscribe<ZipObserver<zip_slots!('a $all), item_row!($all), O, $i>>,
-                <$S as Subscribe<ZipObserver<zip_slots!('a $all), item_row!($all), O, $i>>>
-                    ::Subscription: Send + 'a,
+                crate::sync::joined_flavour!($all): BoxSubscription<
+                    'a,
+                    <$S as Subscribe<ZipObserver<zip_slots!('a $all), item_row!($all), O, $i>>>
+                        ::Subscription,
+                >,
             )+
             O: Observer<item_row!($all)>,
         {
             type Subscription = CombineSubscription<zip_slots!('a $all), item_row!($all), O>;
 
             fn subscribe_observer(self, observer: O) -> Self::Subscription {
-                let core = Arc::new(Core::new(($(ZipSlot::<<$S as Observable>::Item>::new(),)+), observer));
+                let core = Arc::new(Core::new(($(ZipSlot::<<$S as Observable>::Item, _>::new(),)+), observer));
                 $(
                     // A source that ended the zip inside its `subscribe` (an empty one)
                     // spares the rest from being subscribed at all, as in RxJava.
@@ -218,6 +226,7 @@ where
     F: FnMut(S1::Item, S2::Item) -> U,
 {
     type Item = U;
+    type Flavour = crate::sync::Joined<<S1 as Observable>::Flavour, <S2 as Observable>::Flavour>;
 }
 
 impl<'a, S1, S2, F, U, O> Subscribe<O> for ZipWith<'a, S1, S2, F>

@@ -3,6 +3,7 @@
 use crate::observable::{Observable, Subscribe};
 use crate::observer::Observer;
 use crate::operators::{AmbObserver, MergeSubscription};
+use crate::sync::imp::BoxSubscription;
 use std::marker::PhantomData;
 
 /// An observable that subscribes to every observable of `observables`, in order, and mirrors
@@ -70,19 +71,28 @@ where
     I::Item: Observable,
 {
     type Item = <I::Item as Observable>::Item;
+    type Flavour = <I::Item as Observable>::Flavour;
 }
+
+/// The flavour of the handles an [`Amb`] keeps.
+type FlavourOf<I> = <<I as IntoIterator>::Item as Observable>::Flavour;
 
 impl<'a, I, O> Subscribe<O> for Amb<'a, I>
 where
     I: IntoIterator,
-    I::Item: Subscribe<AmbObserver<'a, O, <I::Item as Observable>::Item>>,
-    <I::Item as Subscribe<AmbObserver<'a, O, <I::Item as Observable>::Item>>>::Subscription:
-        Send + 'a,
+    I::Item: Subscribe<AmbObserver<'a, O, <I::Item as Observable>::Item, FlavourOf<I>>>,
+    FlavourOf<I>:
+        BoxSubscription<
+                'a,
+                <I::Item as Subscribe<
+                    AmbObserver<'a, O, <I::Item as Observable>::Item, FlavourOf<I>>,
+                >>::Subscription,
+            >,
     O: Observer<<I::Item as Observable>::Item>,
 {
-    type Subscription = MergeSubscription<'a>;
+    type Subscription = MergeSubscription<'a, FlavourOf<I>>;
 
-    fn subscribe_observer(self, observer: O) -> MergeSubscription<'a> {
+    fn subscribe_observer(self, observer: O) -> Self::Subscription {
         let Some(core) = AmbObserver::start(observer) else {
             return MergeSubscription::empty();
         };

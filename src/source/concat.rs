@@ -26,7 +26,8 @@ use crate::Error;
 use crate::observable::{Observable, Subscribe};
 use crate::observer::Observer;
 use crate::subscription::Subscription;
-use crate::sync::{Arc, AtomicBool, Mutex, Ordering};
+use crate::sync::imp::{BoxSubscription, Machinery};
+use crate::sync::{Arc, AtomicBool, Flavour, Mutex, Ordering, Shared};
 use std::fmt;
 use std::marker::PhantomData;
 
@@ -110,16 +111,23 @@ where
     I::Item: Observable,
 {
     type Item = <I::Item as Observable>::Item;
+    type Flavour = <I::Item as Observable>::Flavour;
 }
+
+/// The flavour of the handles a [`Concat`] keeps: its observables'.
+type FlavourOf<I> = <<I as IntoIterator>::Item as Observable>::Flavour;
 
 impl<'a, I, O> Subscribe<O> for Concat<'a, I>
 where
     I: IntoIterator,
-    I::Item: Subscribe<ConcatObserver<'a, I::IntoIter, O>>,
-    <I::Item as Subscribe<ConcatObserver<'a, I::IntoIter, O>>>::Subscription: Send + 'a,
+    I::Item: Subscribe<ConcatObserver<'a, I::IntoIter, O, FlavourOf<I>>>,
+    FlavourOf<I>: BoxSubscription<
+            'a,
+            <I::Item as Subscribe<ConcatObserver<'a, I::IntoIter, O, FlavourOf<I>>>>::Subscription,
+        >,
     O: Observer<<I::Item as Observable>::Item>,
 {
-    type Subscription = ConcatSubscription<'a, I::IntoIter, O>;
+    type Subscription = ConcatSubscription<'a, I::IntoIter, O, FlavourOf<I>>;
 
     fn subscribe_observer(self, observer: O) -> Self::Subscription {
         let core = Arc::new(Core {
@@ -130,7 +138,7 @@ where
                 advancing: true,
                 current: None,
             }),
-            advance: advance::<I::IntoIter, O>,
+            advance: advance::<I::IntoIter, O, FlavourOf<I>>,
         });
         advance(&core, observer, self.observables.into_iter());
         ConcatSubscription { core }
@@ -138,18 +146,18 @@ where
 }
 
 /// The state shared by the inner observers and the handle.
-struct Core<'a, It, O> {
+struct Core<'a, It, O, F: Flavour> {
     /// Set by `dispose` and when the sequence terminates. Release/Acquire: whoever sees it
     /// set also sees the state the setter left behind.
     disposed: AtomicBool,
-    state: Mutex<State<'a, It, O>>,
+    state: Mutex<State<'a, It, O, F>>,
     /// [`advance`] for these types, built in `subscribe_observer` where its bounds are
     /// proven: an inner observer that needed those bounds itself would require its own
     /// type to be subscribable by its own type, which overflows the trait solver.
     advance: fn(&Arc<Self>, O, It),
 }
 
-struct State<'a, It, O> {
+struct State<'a, It, O, F: Flavour> {
     /// The downstream observer, parked by an inner that completed while a thread was
     /// advancing. `None` while an inner owns it.
     observer: Option<O>,
@@ -159,20 +167,20 @@ struct State<'a, It, O> {
     /// Whether a thread is in [`advance`]: then it, and only it, subscribes the next inner.
     advancing: bool,
     /// The handle of the running inner.
-    current: Option<Box<dyn Subscription + Send + 'a>>,
+    current: Option<F::BoxedSubscription<'a>>,
 }
 
-type Leftovers<'a, It, O> = (
+type Leftovers<'a, It, O, F> = (
     Option<It>,
-    Option<Box<dyn Subscription + Send + 'a>>,
+    Option<<F as Machinery>::BoxedSubscription<'a>>,
     Option<O>,
 );
 
-impl<'a, It, O> Core<'a, It, O> {
+impl<'a, It, O, F: Flavour> Core<'a, It, O, F> {
     /// Ends the subscription and takes out what it holds, for the caller to drop (or
     /// dispose) once the lock is released: dropping runs user code, which must not run
     /// under the lock.
-    fn finish(&self) -> Leftovers<'a, It, O> {
+    fn finish(&self) -> Leftovers<'a, It, O, F> {
         self.disposed.store(true, Ordering::Release);
         let mut state = self.state.lock();
         (
@@ -187,11 +195,12 @@ impl<'a, It, O> Core<'a, It, O> {
 /// their `subscribe`; returns once one is still running (its observer will call back through
 /// `Core::advance` when it completes), or when the sequence has ended. The caller has set
 /// `advancing`.
-fn advance<'a, It, O>(core: &Arc<Core<'a, It, O>>, mut observer: O, mut sources: It)
+fn advance<'a, It, O, F>(core: &Arc<Core<'a, It, O, F>>, mut observer: O, mut sources: It)
 where
     It: Iterator,
-    It::Item: Subscribe<ConcatObserver<'a, It, O>>,
-    <It::Item as Subscribe<ConcatObserver<'a, It, O>>>::Subscription: Send + 'a,
+    It::Item: Subscribe<ConcatObserver<'a, It, O, F>>,
+    F: Flavour
+        + BoxSubscription<'a, <It::Item as Subscribe<ConcatObserver<'a, It, O, F>>>::Subscription>,
     O: Observer<<It::Item as Observable>::Item>,
 {
     loop {
@@ -228,7 +237,7 @@ where
             continue;
         }
         // The inner is still running; its observer will take over when it completes.
-        state.current = Some(Box::new(handle));
+        state.current = Some(F::box_subscription(handle));
         state.sources = Some(sources);
         state.advancing = false;
         return;
@@ -237,12 +246,12 @@ where
 
 /// The observer [`Concat`] subscribes to each inner observable. It owns the downstream
 /// observer while its inner runs.
-pub struct ConcatObserver<'a, It, O> {
+pub struct ConcatObserver<'a, It, O, F: Flavour = Shared> {
     observer: O,
-    core: Arc<Core<'a, It, O>>,
+    core: Arc<Core<'a, It, O, F>>,
 }
 
-impl<T, It, O: Observer<T>> Observer<T> for ConcatObserver<'_, It, O> {
+impl<T, It, O: Observer<T>, F: Flavour> Observer<T> for ConcatObserver<'_, It, O, F> {
     #[inline]
     fn on_next(&mut self, value: T) {
         self.observer.on_next(value)
@@ -285,7 +294,7 @@ impl<T, It, O: Observer<T>> Observer<T> for ConcatObserver<'_, It, O> {
     }
 }
 
-impl<It, O> fmt::Debug for ConcatObserver<'_, It, O> {
+impl<It, O, F: Flavour> fmt::Debug for ConcatObserver<'_, It, O, F> {
     fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
         f.debug_struct("ConcatObserver")
             .field("disposed", &self.core.disposed.load(Ordering::Acquire))
@@ -295,11 +304,11 @@ impl<It, O> fmt::Debug for ConcatObserver<'_, It, O> {
 
 /// The handle [`Concat`] returns: disposing it disposes the running inner and subscribes
 /// no other.
-pub struct ConcatSubscription<'a, It, O> {
-    core: Arc<Core<'a, It, O>>,
+pub struct ConcatSubscription<'a, It, O, F: Flavour = Shared> {
+    core: Arc<Core<'a, It, O, F>>,
 }
 
-impl<It, O> Subscription for ConcatSubscription<'_, It, O> {
+impl<It, O, F: Flavour> Subscription for ConcatSubscription<'_, It, O, F> {
     fn dispose(&self) {
         let (sources, current, observer) = self.core.finish();
         if let Some(current) = current {
@@ -313,7 +322,7 @@ impl<It, O> Subscription for ConcatSubscription<'_, It, O> {
     }
 }
 
-impl<It, O> fmt::Debug for ConcatSubscription<'_, It, O> {
+impl<It, O, F: Flavour> fmt::Debug for ConcatSubscription<'_, It, O, F> {
     fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
         f.debug_struct("ConcatSubscription")
             .field("disposed", &self.is_disposed())
@@ -628,6 +637,7 @@ mod loom_tests {
 
     impl Observable for Step {
         type Item = i32;
+        type Flavour = crate::sync::Shared;
     }
 
     impl<O: Observer<i32> + Send + 'static> Subscribe<O> for Step {

@@ -32,6 +32,9 @@ use std::marker::PhantomData;
 /// create(|e| { e.on_next(1); e.on_next(2); e.on_completed() }): (12|)
 /// ```
 ///
+/// Its handle, [`Finished`], is `Send`: its [flavour](Observable::Flavour) is
+/// [`Shared`](crate::sync::Shared).
+///
 /// # Examples
 ///
 /// ```
@@ -105,6 +108,7 @@ impl<T, F> fmt::Debug for Create<T, F> {
 
 impl<T, F> Observable for Create<T, F> {
     type Item = T;
+    type Flavour = crate::sync::Shared;
 }
 
 impl<T, F, O> Subscribe<O> for Create<T, F>
@@ -259,6 +263,9 @@ impl<T, O: Observer<T>> Sink<T> for Option<O> {
 /// create_owned(|e| spawn(move || { e.on_next(1); e.on_completed() })): ---1|
 /// ```
 ///
+/// Its handle, a [`FlagSubscription`], is `Send`: its [flavour](Observable::Flavour) is
+/// [`Shared`](crate::sync::Shared).
+///
 /// # Examples
 ///
 /// ```
@@ -324,6 +331,7 @@ impl<T, F> fmt::Debug for CreateOwned<T, F> {
 
 impl<T, F> Observable for CreateOwned<T, F> {
     type Item = T;
+    type Flavour = crate::sync::Shared;
 }
 
 impl<T, F, O> Subscribe<O> for CreateOwned<T, F>

@@ -64,6 +64,7 @@ where
     S: Observable,
 {
     type Item = S::Item;
+    type Flavour = <S as Observable>::Flavour;
 }
 
 impl<F, S, O> Subscribe<O> for Defer<F>

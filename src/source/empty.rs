@@ -49,6 +49,7 @@ impl<T> fmt::Debug for Empty<T> {
 
 impl<T> Observable for Empty<T> {
     type Item = T;
+    type Flavour = crate::sync::Shared;
 }
 
 impl<T, O: Observer<T>> Subscribe<O> for Empty<T> {

@@ -59,6 +59,7 @@ where
     F: FnOnce() -> T,
 {
     type Item = T;
+    type Flavour = crate::sync::Shared;
 }
 
 impl<T, F, O> Subscribe<O> for FromFn<F>

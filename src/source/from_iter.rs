@@ -41,6 +41,7 @@ pub struct FromIter<I> {
 
 impl<I: IntoIterator> Observable for FromIter<I> {
     type Item = I::Item;
+    type Flavour = crate::sync::Shared;
 }
 
 impl<I: IntoIterator, O: Observer<I::Item>> Subscribe<O> for FromIter<I> {

@@ -88,6 +88,7 @@ pub struct Interval<Sch> {
 
 impl<Sch> Observable for Interval<Sch> {
     type Item = u64;
+    type Flavour = crate::sync::Shared;
 }
 
 impl<Sch, O> Subscribe<O> for Interval<Sch>

@@ -36,6 +36,7 @@ pub struct Just<T> {
 
 impl<T> Observable for Just<T> {
     type Item = T;
+    type Flavour = crate::sync::Shared;
 }
 
 impl<T, O: Observer<T>> Subscribe<O> for Just<T> {

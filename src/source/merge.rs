@@ -67,17 +67,19 @@ where
     I::Item: Observable,
 {
     type Item = <I::Item as Observable>::Item;
+    type Flavour = <I::Item as Observable>::Flavour;
 }
 
 impl<'a, I, O> Subscribe<O> for Merge<'a, I>
 where
     I: IntoIterator,
     I::Item: Observable,
-    MergeAll<'a, FromIter<I>>: Subscribe<O, Subscription = MergeSubscription<'a>>,
+    MergeAll<'a, FromIter<I>>:
+        Subscribe<O, Subscription = MergeSubscription<'a, <Self as Observable>::Flavour>>,
 {
-    type Subscription = MergeSubscription<'a>;
+    type Subscription = MergeSubscription<'a, <Self as Observable>::Flavour>;
 
-    fn subscribe_observer(self, observer: O) -> MergeSubscription<'a> {
+    fn subscribe_observer(self, observer: O) -> Self::Subscription {
         self.inner.subscribe_observer(observer)
     }
 }

@@ -70,6 +70,7 @@ impl<T> fmt::Debug for Never<T> {
 
 impl<T> Observable for Never<T> {
     type Item = T;
+    type Flavour = crate::sync::Shared;
 }
 
 impl<T, O: Observer<T>> Subscribe<O> for Never<T> {

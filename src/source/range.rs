@@ -71,6 +71,7 @@ pub struct Range<T> {
 
 impl<T: RangeInteger> Observable for Range<T> {
     type Item = T;
+    type Flavour = crate::sync::Shared;
 }
 
 impl<T: RangeInteger, O: Observer<T>> Subscribe<O> for Range<T> {

@@ -57,6 +57,7 @@ impl<T> fmt::Debug for Throw<T> {
 
 impl<T> Observable for Throw<T> {
     type Item = T;
+    type Flavour = crate::sync::Shared;
 }
 
 impl<T, O: Observer<T>> Subscribe<O> for Throw<T> {

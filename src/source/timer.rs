@@ -56,6 +56,7 @@ pub struct Timer<Sch> {
 
 impl<Sch> Observable for Timer<Sch> {
     type Item = u64;
+    type Flavour = crate::sync::Shared;
 }
 
 impl<Sch, O> Subscribe<O> for Timer<Sch>

@@ -57,6 +57,7 @@ pub struct TimerAt<Sch> {
 
 impl<Sch> Observable for TimerAt<Sch> {
     type Item = u64;
+    type Flavour = crate::sync::Shared;
 }
 
 impl<Sch, O> Subscribe<O> for TimerAt<Sch>

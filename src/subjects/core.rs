@@ -938,6 +938,7 @@ impl<T, F: Flavour> fmt::Debug for SubjectObservable<T, F> {
 
 impl<T, F: Flavour> Observable for SubjectObservable<T, F> {
     type Item = T;
+    type Flavour = F;
 }
 
 impl<T, F, O> Subscribe<O> for SubjectObservable<T, F>

@@ -396,6 +396,7 @@ struct Logged {
 
 impl Observable for Logged {
     type Item = i64;
+    type Flavour = rx::sync::Shared;
 }
 
 impl<O: Observer<i64> + Send + 'static> Subscribe<O> for Logged {
@@ -485,6 +486,7 @@ struct Fed {
 
 impl Observable for Fed {
     type Item = i64;
+    type Flavour = rx::sync::Shared;
 }
 
 impl<O: Observer<i64> + Send + 'static> Subscribe<O> for Fed {
@@ -530,6 +532,7 @@ struct Probe {
 
 impl Observable for Probe {
     type Item = i64;
+    type Flavour = rx::sync::Shared;
 }
 
 impl<O: Observer<i64> + Send + 'static> Subscribe<O> for Probe {

@@ -187,6 +187,7 @@ impl<T: fmt::Debug> fmt::Debug for ColdObservable<T> {
 
 impl<T> Observable for ColdObservable<T> {
     type Item = T;
+    type Flavour = crate::sync::Shared;
 }
 
 impl<T, O> Subscribe<O> for ColdObservable<T>

@@ -544,6 +544,7 @@ mod tests {
 
     impl Observable for Unruly {
         type Item = char;
+        type Flavour = crate::sync::Shared;
     }
 
     impl<O: Observer<char> + Send + 'static> Subscribe<O> for Unruly {

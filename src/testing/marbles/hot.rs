@@ -225,6 +225,7 @@ impl<T> fmt::Debug for HotObservable<T> {
 
 impl<T> Observable for HotObservable<T> {
     type Item = T;
+    type Flavour = crate::sync::Shared;
 }
 
 impl<T, O> Subscribe<O> for HotObservable<T>

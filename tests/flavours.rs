@@ -1,0 +1,381 @@
+//! The operators that keep upstream handles over both flavours of source: one body of tests,
+//! run over thread-safe subjects and `boxed()` sources with `Arc<Mutex<..>>` state, and over
+//! local subjects and `boxed_local()` sources with `Rc<RefCell<..>>` state. Then the auto
+//! traits: a chain over `Shared` sources has a `Send` handle, one over a `Local` source does
+//! not.
+
+use rx::Error;
+use rx::Notification::{Completed, Error as Failed, Next};
+use rx::prelude::*;
+use rx::testing::TestObserver;
+
+/// Pastes the body twice, into `mod shared` and `mod local`, each with the flavour's
+/// subjects (`PublishSubject`), its state cell (`State<T>`, with `state`, `get` and `bump`)
+/// and `boxed!`, which boxes an observable in the flavour's box.
+macro_rules! for_each_flavour {
+    ($($body:tt)*) => {
+        mod shared {
+            #[allow(unused_imports)]
+            use super::*;
+            #[allow(unused_imports)]
+            use rx::subjects::PublishSubject;
+
+            type State<T> = std::sync::Arc<std::sync::Mutex<T>>;
+            type Boxed = rx::BoxedObservable<'static, i32>;
+
+            fn state<T>(value: T) -> State<T> {
+                std::sync::Arc::new(std::sync::Mutex::new(value))
+            }
+
+            fn get<T: Clone>(state: &State<T>) -> T {
+                state.lock().unwrap().clone()
+            }
+
+            /// Adds one and returns the new count.
+            fn bump(state: &State<i32>) -> i32 {
+                let mut count = state.lock().unwrap();
+                *count += 1;
+                *count
+            }
+
+            macro_rules! boxed {
+                ($e:expr) => {
+                    $e.boxed()
+                };
+            }
+
+            $($body)*
+        }
+
+        mod local {
+            #[allow(unused_imports)]
+            use super::*;
+            #[allow(unused_imports)]
+            use rx::subjects::local::PublishSubject;
+
+            type State<T> = std::rc::Rc<std::cell::RefCell<T>>;
+            type Boxed = rx::LocalBoxedObservable<'static, i32>;
+
+            fn state<T>(value: T) -> State<T> {
+                std::rc::Rc::new(std::cell::RefCell::new(value))
+            }
+
+            fn get<T: Clone>(state: &State<T>) -> T {
+                state.borrow().clone()
+            }
+
+            /// Adds one and returns the new count.
+            fn bump(state: &State<i32>) -> i32 {
+                let mut count = state.borrow_mut();
+                *count += 1;
+                *count
+            }
+
+            macro_rules! boxed {
+                ($e:expr) => {
+                    $e.boxed_local()
+                };
+            }
+
+            $($body)*
+        }
+    };
+}
+
+for_each_flavour! {
+    /// A boxed source that counts its subscriptions in `count` and emits the count, then
+    /// fails until it has been subscribed `succeed_at` times, and completes then.
+    fn counted(count: &State<i32>, succeed_at: i32) -> Boxed {
+        let count = count.clone();
+        boxed!(rx::source::defer(move || {
+            let n = bump(&count);
+            rx::source::create(move |mut e| {
+                e.on_next(n);
+                if n < succeed_at {
+                    e.on_error(Error::msg("boom"));
+                } else {
+                    e.on_completed();
+                }
+            })
+        }))
+    }
+
+    #[test]
+    fn merge_with_interleaves_two_subjects_and_completes_after_both() {
+        let (a, b) = (PublishSubject::new(), PublishSubject::new());
+        let o = TestObserver::new();
+        let handle = a.observable().merge_with(b.observable()).subscribe_observer(o.clone());
+        a.on_next(1);
+        b.on_next(2);
+        a.on_next(3);
+        a.on_completed();
+        o.assert_not_terminated();
+        b.on_next(4);
+        b.on_completed();
+        o.assert_notifications(&[Next(1), Next(2), Next(3), Next(4), Completed]);
+        assert!(handle.is_disposed());
+    }
+
+    #[test]
+    fn merge_with_dispose_reaches_both_subjects() {
+        let (a, b) = (PublishSubject::<i32>::new(), PublishSubject::new());
+        let o = TestObserver::new();
+        let handle = a.observable().merge_with(b.observable()).subscribe_observer(o.clone());
+        a.on_next(1);
+        handle.dispose();
+        a.on_next(2);
+        b.on_next(3);
+        o.assert_notifications(&[Next(1)]);
+        assert!(!a.has_observers() && !b.has_observers());
+    }
+
+    #[test]
+    fn merge_flattens_subjects_and_boxed_sources() {
+        let (a, b) = (PublishSubject::new(), PublishSubject::new());
+        let o = TestObserver::new();
+        let _handle = rx::source::from_iter(vec![
+            boxed!(a.observable()),
+            boxed!(b.observable()),
+            boxed!(rx::source::just(0)),
+        ])
+        .merge()
+        .subscribe_observer(o.clone());
+        b.on_next(2);
+        a.on_next(1);
+        a.on_completed();
+        b.on_completed();
+        o.assert_notifications(&[Next(0), Next(2), Next(1), Completed]);
+    }
+
+    #[test]
+    fn flat_map_subscribes_a_stateful_boxed_inner_per_value() {
+        let outer = PublishSubject::new();
+        let count = state(0);
+        let o = TestObserver::new();
+        let inner = counted(&count, 1);
+        let _handle = outer
+            .observable()
+            .flat_map(move |v: i32| inner.clone().map(move |n| v * 10 + n))
+            .subscribe_observer(o.clone());
+        outer.on_next(1);
+        outer.on_next(2);
+        outer.on_completed();
+        o.assert_notifications(&[Next(11), Next(22), Completed]);
+        assert_eq!(get(&count), 2);
+    }
+
+    #[test]
+    fn switch_map_drops_the_previous_inner_subject() {
+        let outer = PublishSubject::new();
+        let (x, y) = (PublishSubject::new(), PublishSubject::new());
+        let inners = [x.observable(), y.observable()];
+        let o = TestObserver::new();
+        let _handle = outer
+            .observable()
+            .switch_map(move |i: usize| inners[i].clone())
+            .subscribe_observer(o.clone());
+        outer.on_next(0);
+        x.on_next(1);
+        outer.on_next(1);
+        x.on_next(2);
+        y.on_next(3);
+        assert!(!x.has_observers());
+        y.on_completed();
+        outer.on_completed();
+        o.assert_notifications(&[Next(1), Next(3), Completed]);
+    }
+
+    #[test]
+    fn concat_subscribes_the_next_subject_when_one_completes() {
+        let (a, b) = (PublishSubject::new(), PublishSubject::new());
+        let o = TestObserver::new();
+        let _handle = rx::source::concat(vec![a.observable(), b.observable()])
+            .subscribe_observer(o.clone());
+        b.on_next(0); // not subscribed yet
+        a.on_next(1);
+        a.on_completed();
+        b.on_next(2);
+        b.on_completed();
+        o.assert_notifications(&[Next(1), Next(2), Completed]);
+    }
+
+    #[test]
+    fn concat_with_runs_a_boxed_source_after_a_subject() {
+        let a = PublishSubject::new();
+        let count = state(0);
+        let o = TestObserver::new();
+        let _handle = a
+            .observable()
+            .concat_with(counted(&count, 1))
+            .subscribe_observer(o.clone());
+        a.on_next(7);
+        assert_eq!(get(&count), 0);
+        a.on_completed();
+        o.assert_notifications(&[Next(7), Next(1), Completed]);
+    }
+
+    #[test]
+    fn zip_pairs_the_nth_values_of_two_subjects() {
+        let (a, b) = (PublishSubject::new(), PublishSubject::new());
+        let o = TestObserver::new();
+        let handle = a.observable().zip(b.observable()).subscribe_observer(o.clone());
+        a.on_next(1);
+        a.on_next(2);
+        b.on_next("a");
+        a.on_completed();
+        b.on_next("b");
+        o.assert_notifications(&[Next((1, "a")), Next((2, "b")), Completed]);
+        assert!(handle.is_disposed());
+        assert!(!b.has_observers());
+    }
+
+    #[test]
+    fn combine_latest_combines_the_latest_values_of_two_subjects() {
+        let (a, b) = (PublishSubject::new(), PublishSubject::new());
+        let o = TestObserver::new();
+        let handle = a
+            .observable()
+            .combine_latest(b.observable())
+            .subscribe_observer(o.clone());
+        a.on_next(1);
+        b.on_next(10);
+        a.on_next(2);
+        handle.dispose();
+        b.on_next(20);
+        o.assert_notifications(&[Next((1, 10)), Next((2, 10))]);
+        assert!(!a.has_observers() && !b.has_observers());
+    }
+
+    #[test]
+    fn retry_resubscribes_a_stateful_boxed_source() {
+        let count = state(0);
+        let o = TestObserver::new();
+        let _handle = counted(&count, 3).retry(5).subscribe_observer(o.clone());
+        o.assert_notifications(&[Next(1), Next(2), Next(3), Completed]);
+        assert_eq!(get(&count), 3);
+    }
+
+    #[test]
+    fn retry_gives_up_after_its_count() {
+        let count = state(0);
+        let o = TestObserver::new();
+        let _handle = counted(&count, 10).retry(1).subscribe_observer(o.clone());
+        o.assert_notifications(&[Next(1), Next(2), Failed(Error::msg("boom"))]);
+        assert_eq!(get(&count), 2);
+    }
+
+    #[test]
+    fn repeat_resubscribes_a_stateful_boxed_source() {
+        let count = state(0);
+        let o = TestObserver::new();
+        let _handle = counted(&count, 1).repeat(3).subscribe_observer(o.clone());
+        o.assert_notifications(&[Next(1), Next(2), Next(3), Completed]);
+        assert_eq!(get(&count), 3);
+    }
+
+    #[test]
+    fn retry_over_a_subject_keeps_its_handle_until_disposed() {
+        let a = PublishSubject::new();
+        let o = TestObserver::new();
+        let handle = a.observable().retry(1).subscribe_observer(o.clone());
+        a.on_next(1);
+        handle.dispose();
+        a.on_next(2);
+        o.assert_notifications(&[Next(1)]);
+        assert!(!a.has_observers());
+    }
+
+    #[test]
+    fn on_error_resume_next_switches_to_a_fallback_subject() {
+        let (a, b) = (PublishSubject::new(), PublishSubject::new());
+        let fallback = b.observable();
+        let o = TestObserver::new();
+        let _handle = a
+            .observable()
+            .on_error_resume_next(move |_| fallback)
+            .subscribe_observer(o.clone());
+        a.on_next(1);
+        a.on_error(Error::msg("boom"));
+        b.on_next(2);
+        b.on_completed();
+        o.assert_notifications(&[Next(1), Next(2), Completed]);
+    }
+
+    #[test]
+    fn take_until_stops_at_the_notifier_subject() {
+        let (a, stop) = (PublishSubject::new(), PublishSubject::<()>::new());
+        let o = TestObserver::new();
+        let _handle = a.observable().take_until(stop.observable()).subscribe_observer(o.clone());
+        a.on_next(1);
+        stop.on_next(());
+        a.on_next(2);
+        o.assert_notifications(&[Next(1), Completed]);
+        assert!(!a.has_observers() && !stop.has_observers());
+    }
+
+    #[test]
+    fn amb_with_follows_the_first_subject_to_notify() {
+        let (a, b) = (PublishSubject::new(), PublishSubject::new());
+        let o = TestObserver::new();
+        let _handle = a.observable().amb_with(b.observable()).subscribe_observer(o.clone());
+        b.on_next(2);
+        a.on_next(1);
+        b.on_completed();
+        o.assert_notifications(&[Next(2), Completed]);
+        assert!(!a.has_observers());
+    }
+
+    #[test]
+    fn amb_picks_among_boxed_sources() {
+        let count = state(0);
+        let o = TestObserver::new();
+        let _handle = rx::source::amb(vec![
+            boxed!(rx::source::never::<i32>()),
+            boxed!(counted(&count, 1)),
+        ])
+        .subscribe_observer(o.clone());
+        o.assert_notifications(&[Next(1), Completed]);
+    }
+}
+
+mod auto_traits {
+    use rx::Subscribe;
+    use rx::observer::NextObserver;
+    use rx::operators::{MergeWith, Retry, TakeUntil, Zip};
+    use rx::source::Concat;
+    use rx::subjects::SubjectObservable;
+    use rx::{BoxedObservable, LocalBoxedObservable};
+    use static_assertions::{assert_impl_all, assert_not_impl_any};
+
+    type Shared = SubjectObservable<i32, rx::sync::Shared>;
+    type Local = SubjectObservable<i32, rx::sync::Local>;
+    type Observer = NextObserver<fn(i32)>;
+    type Handle<S> = <S as Subscribe<Observer>>::Subscription;
+    type PairObserver = NextObserver<fn((i32, i32))>;
+    type PairHandle<S> = <S as Subscribe<PairObserver>>::Subscription;
+
+    #[test]
+    fn chains_over_shared_sources_have_send_handles() {
+        assert_impl_all!(Handle<MergeWith<'static, Shared, Shared>>: Send, Sync);
+        assert_impl_all!(Handle<TakeUntil<'static, Shared, Shared>>: Send);
+        assert_impl_all!(PairHandle<Zip<'static, (Shared, Shared)>>: Send);
+        assert_impl_all!(Handle<Retry<BoxedObservable<'static, i32>>>: Send);
+        assert_impl_all!(Handle<Concat<'static, Vec<Shared>>>: Send);
+        assert_impl_all!(Handle<MergeWith<'static, rx::source::Never<i32>, Shared>>: Send);
+    }
+
+    /// A thread-safe subject accepts only `Send` observers, which those of a chain that keeps
+    /// a local handle are not: the `Shared` side of a mixed chain is a cold source.
+    type Cold = rx::source::Never<i32>;
+
+    #[test]
+    fn chains_over_a_local_source_do_not() {
+        assert_not_impl_any!(Handle<MergeWith<'static, Local, Local>>: Send, Sync);
+        assert_not_impl_any!(Handle<MergeWith<'static, Cold, Local>>: Send, Sync);
+        assert_not_impl_any!(Handle<MergeWith<'static, Local, Cold>>: Send, Sync);
+        assert_not_impl_any!(Handle<TakeUntil<'static, Cold, Local>>: Send);
+        assert_not_impl_any!(PairHandle<Zip<'static, (Cold, Local)>>: Send);
+        assert_not_impl_any!(Handle<Retry<LocalBoxedObservable<'static, i32>>>: Send);
+        assert_not_impl_any!(Handle<Concat<'static, Vec<Local>>>: Send);
+    }
+}
