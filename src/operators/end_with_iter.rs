@@ -22,6 +22,7 @@ impl<S, I> EndWithIter<S, I> {
 
 impl<S: Observable, I> Observable for EndWithIter<S, I> {
     type Item = S::Item;
+    type Flavour = S::Flavour;
 }
 
 impl<S, I, O> Subscribe<O> for EndWithIter<S, I>

@@ -59,6 +59,7 @@ impl<S: fmt::Debug, F> fmt::Debug for Expand<S, F> {
 
 impl<S: Observable, F> Observable for Expand<S, F> {
     type Item = S::Item;
+    type Flavour = S::Flavour;
 }
 
 impl<S, F, N, O> Subscribe<O> for Expand<S, F>

@@ -21,6 +21,7 @@ impl<S, P> Find<S, P> {
 
 impl<S: Observable, P> Observable for Find<S, P> {
     type Item = S::Item;
+    type Flavour = S::Flavour;
 }
 
 impl<S, P, O> Subscribe<O> for Find<S, P>

@@ -38,6 +38,7 @@ where
     P: FnMut(&S::Item) -> bool,
 {
     type Item = S::Item;
+    type Flavour = S::Flavour;
 }
 
 impl<S, P, O> Subscribe<O> for Partition<S, P>

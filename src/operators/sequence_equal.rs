@@ -76,6 +76,7 @@ where
     F: Comparer<S1::Item, S2::Item>,
 {
     type Item = bool;
+    type Flavour = crate::sync::Joined<S1::Flavour, S2::Flavour>;
 }
 
 /// What one source of [`SequenceEqual`] has contributed: the values the other source has not
@@ -97,6 +98,8 @@ impl<T> SequenceSlot<'_, T> {
 }
 
 impl<'a, T> Slot<'a> for SequenceSlot<'a, T> {
+    type Flavour = crate::sync::Shared;
+
     fn handle(&mut self) -> &mut Option<Handle<'a>> {
         &mut self.handle
     }

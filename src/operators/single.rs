@@ -50,6 +50,7 @@ impl<S> Single<S> {
 
 impl<S: Observable> Observable for Single<S> {
     type Item = S::Item;
+    type Flavour = S::Flavour;
 }
 
 impl<S, O> Subscribe<O> for Single<S>

@@ -21,6 +21,7 @@ impl<S, I> StartWithIter<S, I> {
 
 impl<S: Observable, I> Observable for StartWithIter<S, I> {
     type Item = S::Item;
+    type Flavour = S::Flavour;
 }
 
 impl<S, I, O> Subscribe<O> for StartWithIter<S, I>

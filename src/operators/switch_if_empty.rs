@@ -36,6 +36,7 @@ where
     R: Observable<Item = S::Item>,
 {
     type Item = S::Item;
+    type Flavour = crate::sync::Joined<S::Flavour, R::Flavour>;
 }
 
 impl<S, R, O> Subscribe<O> for SwitchIfEmpty<S, R>
@@ -266,6 +267,7 @@ mod tests {
 
     impl Observable for Pending {
         type Item = i32;
+        type Flavour = crate::sync::Shared;
     }
 
     impl<O: Observer<i32>> Subscribe<O> for Pending {

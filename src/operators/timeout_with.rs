@@ -42,6 +42,7 @@ impl<S, F, Sch: DeferringScheduler> TimeoutWith<S, F, Sch> {
 
 impl<S: Observable, F, Sch> Observable for TimeoutWith<S, F, Sch> {
     type Item = S::Item;
+    type Flavour = S::Flavour;
 }
 
 impl<S, F, Sch, O> Subscribe<O> for TimeoutWith<S, F, Sch>
@@ -342,6 +343,7 @@ mod tests {
 
     impl Observable for Silent {
         type Item = i32;
+        type Flavour = crate::sync::Shared;
     }
 
     impl<O> Subscribe<O> for Silent {
@@ -361,6 +363,7 @@ mod tests {
 
     impl Observable for Checking {
         type Item = i32;
+        type Flavour = crate::sync::Shared;
     }
 
     impl<O> Subscribe<O> for Checking {

@@ -21,6 +21,7 @@ impl<S, P> TryFilter<S, P> {
 
 impl<S: Observable, P> Observable for TryFilter<S, P> {
     type Item = S::Item;
+    type Flavour = S::Flavour;
 }
 
 impl<S, P, E, O> Subscribe<O> for TryFilter<S, P>

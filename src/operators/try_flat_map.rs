@@ -73,6 +73,7 @@ pub struct TryInner<U>(Result<U, Error>);
 
 impl<U: Observable> Observable for TryInner<U> {
     type Item = U::Item;
+    type Flavour = U::Flavour;
 }
 
 impl<U, O> Subscribe<O> for TryInner<U>

@@ -26,6 +26,7 @@ where
     F: FnMut(A, S::Item) -> Result<A, E>,
 {
     type Item = A;
+    type Flavour = S::Flavour;
 }
 
 impl<S, A, F, E, O> Subscribe<O> for TryScan<S, A, F>
