@@ -1520,3 +1520,29 @@ fn scaling_panel(svg: &mut String, curve: &ScalingCurve, x0: f64, y0: f64, w: f6
         );
     }
 }
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn the_timer_section_has_a_row_per_implementation() {
+        let json = r#"[{"implementation":"rx NewThread","timers":1000000,"schedule_ns":151.0,
+            "cancel_ns":52.5,"allocations_per_schedule":1.0,
+            "held_after_schedule_bytes":105943029,"held_after_cancel_bytes":64009669,
+            "held_after_drop_bytes":13317,"note":"one worker"}]"#;
+        let records: Vec<TimerRecord> = serde_json::from_str(json).unwrap();
+        let mut md = String::new();
+        timer_table(&mut md, &records);
+        assert!(md.contains("1,000,000 timers"));
+        assert!(
+            md.contains("| rx NewThread | 151 | 52.5 | 1 | 101.0 MiB | 61.0 MiB | 13317 B |"),
+            "{md}"
+        );
+        assert!(md.contains("- rx NewThread: one worker"));
+
+        let mut empty = String::new();
+        timer_table(&mut empty, &[]);
+        assert!(empty.contains("Not measured yet"));
+    }
+}
