@@ -23,7 +23,7 @@
 use crate::Error;
 use crate::observable::{Observable, Subscribe};
 use crate::observer::Observer;
-use crate::operators::merge::{Core, MergeSubscription};
+use crate::operators::engine::merge_core::{Core, MergeSubscription};
 use crate::sync::Arc;
 use std::collections::VecDeque;
 use std::fmt;
@@ -434,10 +434,10 @@ macro_rules! forward_to_flat_map {
             S: $crate::observable::Observable,
             $crate::operators::flat_map::FlatMap<$a, S, $fty>: $crate::observable::Subscribe<
                 O,
-                Subscription = $crate::operators::merge::MergeSubscription<$a>,
+                Subscription = $crate::operators::engine::merge_core::MergeSubscription<$a>,
             >,
         {
-            type Subscription = $crate::operators::merge::MergeSubscription<$a>;
+            type Subscription = $crate::operators::engine::merge_core::MergeSubscription<$a>;
 
             fn subscribe_observer(self, observer: O) -> Self::Subscription {
                 let $this = self;

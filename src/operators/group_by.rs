@@ -3,9 +3,9 @@
 //! The observer keeps a map from key to open group; the groups themselves, their buffering,
 //! abandonment and the reference-counted upstream are in `split_core`.
 
+use super::engine::split_core::{self, Inner, InnerSubscription};
+use super::engine::split_refs::{Refs, SplitSubscription};
 use super::flat_map::{Identity, identity};
-use super::split_core::{self, Inner, InnerSubscription};
-use super::split_refs::{Refs, SplitSubscription};
 use crate::Error;
 use crate::observable::{Observable, Subscribe};
 use crate::observer::Observer;

@@ -7,10 +7,10 @@
 //! group's own lock, and the map notices at the next value of that key, which the ended
 //! group refuses: a new group opens for it.
 
-use super::combine_slots::Handle;
+use super::engine::combine_slots::Handle;
+use super::engine::split_core::Inner;
+use super::engine::split_refs::{Refs, SplitSubscription};
 use super::group_by::GroupedObservable;
-use super::split_core::Inner;
-use super::split_refs::{Refs, SplitSubscription};
 use crate::Error;
 use crate::observable::{Observable, Subscribe};
 use crate::observer::Observer;

@@ -1,7 +1,7 @@
 //! [`ObservableExt::repeat`](crate::ObservableExt::repeat) and
 //! [`ObservableExt::repeat_forever`](crate::ObservableExt::repeat_forever).
 
-use super::resubscribe::{self, ResubscribeObserver, ResubscribeSubscription, Trigger};
+use super::engine::resubscribe::{self, ResubscribeObserver, ResubscribeSubscription, Trigger};
 use crate::observable::{Observable, Subscribe};
 use crate::observer::Observer;
 
@@ -55,7 +55,7 @@ where
 
 #[cfg(test)]
 mod tests {
-    use super::super::resubscribe::test_sources::{Signal, Threaded, pending, scripted};
+    use super::super::engine::resubscribe::test_sources::{Signal, Threaded, pending, scripted};
     use crate::prelude::*;
     use crate::source::{empty, from_iter, just};
     use crate::testing::TestObserver;

@@ -297,7 +297,7 @@ where
     }
 }
 
-/// The observer [`Retry`](super::Retry), [`Repeat`](super::Repeat) and their `_when` forms
+/// The observer [`Retry`](crate::operators::Retry), [`Repeat`](crate::operators::Repeat) and their `_when` forms
 /// subscribe upstream, once per attempt.
 pub struct ResubscribeObserver<S, O, P = Counted> {
     observer: O,
@@ -375,7 +375,7 @@ impl<S, O, P> fmt::Debug for ResubscribeObserver<S, O, P> {
     }
 }
 
-/// The observer [`RetryWhen`](super::RetryWhen) and [`RepeatWhen`](super::RepeatWhen)
+/// The observer [`RetryWhen`](crate::operators::RetryWhen) and [`RepeatWhen`](crate::operators::RepeatWhen)
 /// subscribe to each notifier: its first value starts the next attempt, its completion
 /// completes the sequence and its error ends it.
 pub struct ResubscribeNotifier<S, O, P> {
@@ -463,7 +463,7 @@ impl<S, O, P> fmt::Debug for ResubscribeNotifier<S, O, P> {
     }
 }
 
-/// The handle of a [`Retry`](super::Retry) or [`Repeat`](super::Repeat) subscription, and of
+/// The handle of a [`Retry`](crate::operators::Retry) or [`Repeat`](crate::operators::Repeat) subscription, and of
 /// their `_when` forms: disposing it disposes the running attempt or notifier and starts no
 /// other.
 pub struct ResubscribeSubscription<S, O, P = Counted> {
