@@ -53,12 +53,12 @@ where
             return MergeSubscription::empty();
         }
         // Both sources are live until they complete.
-        let core = Arc::new(Core::new(observer, 2));
-        core.subscribe_upstream(self.first, |id| MergeWithObserver {
+        let core = Arc::new(Core::with_upstreams(observer, 2, 2));
+        core.subscribe_reserved(1, self.first, |id| MergeWithObserver {
             core: core.clone(),
             id,
         });
-        core.subscribe_upstream(self.second, |id| MergeWithObserver {
+        core.subscribe_reserved(2, self.second, |id| MergeWithObserver {
             core: core.clone(),
             id,
         });

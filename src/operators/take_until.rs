@@ -47,13 +47,13 @@ where
         if observer.is_disposed() {
             return MergeSubscription::empty();
         }
-        let core = Arc::new(Core::new(observer, ()));
+        let core = Arc::new(Core::with_upstreams(observer, (), 2));
         // The notifier first: if it fires at once, the source is never subscribed.
-        core.subscribe_upstream(self.notifier, |id| TakeUntilNotifier {
+        core.subscribe_reserved(1, self.notifier, |id| TakeUntilNotifier {
             core: core.clone(),
             id,
         });
-        core.subscribe_upstream(self.source, |id| TakeUntilObserver {
+        core.subscribe_reserved(2, self.source, |id| TakeUntilObserver {
             core: core.clone(),
             id,
         });

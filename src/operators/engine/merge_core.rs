@@ -57,6 +57,31 @@
 //! synchronous subscription costs one `Arc` in all. Disposing sets the block's flag and
 //! disposes the kept handles at once; the core notices the flag the next time it takes its
 //! lock, and stops delivering.
+//!
+//! **What a synchronous merge costs.** `just(1).merge_with(just(2))` takes one allocation
+//! (the core), six lock acquisitions (each value: one to deliver, one to hand the observer
+//! back; each completion: one) and five reference counts (the two upstream observers' clones
+//! and drops, the last drop), about a thousand instructions. Operators with a fixed set of
+//! upstreams reserve their ids when the core is built ([`Core::with_upstreams`]), so
+//! subscribing one takes no lock; what a lock builds and drops besides the guard is one
+//! `Option` ([`After`]).
+//!
+//! **Why synchronous sources are not merged without the `Arc`.** A core on the stack, with
+//! upstream observers that borrow it, is sound only if no upstream observer outlives the
+//! operator's `subscribe`: a fact about the source's type ("emits only inside `subscribe`, on
+//! the subscribing thread, and keeps no observer"), true of `just`, `from_iter`, `empty`,
+//! `throw` and of stateless operators over them, false of `create`, subjects and anything
+//! with a scheduler. A marker trait can state it, but it cannot choose the implementation:
+//! `MergeWith<S1, S2>` has one `Subscribe<O>` impl, and a second one for marked sources
+//! overlaps it (coherence rejects that without specialization, which stable Rust lacks).
+//! Choosing without overlap needs every source to *name* its kind in an associated type that
+//! the impl dispatches on through a helper trait, as the handle's box is chosen; stable Rust
+//! has no associated type defaults, so that is an associated item every `Observable` impl
+//! (users' included) must write, not something a separate marker trait can add, and a marker
+//! trait used as a bound instead would refuse every unmarked source. Deciding at run time
+//! does not work either: whether an upstream observer outlived `subscribe` needs an atomic
+//! count to know, and once one has, a core on the stack cannot move to the heap under the
+//! pointers it holds.
 
 use crate::Error;
 use crate::observable::Subscribe;
@@ -126,10 +151,27 @@ const CANCELLED: u64 = 1;
 
 impl<'a, O, T, X> Core<'a, O, T, X> {
     pub(crate) fn new(downstream: O, extra: X) -> Self {
+        Core::reserving(downstream, extra, 0)
+    }
+
+    /// A core whose first `upstreams` upstreams (one or two) have their ids, `1` to
+    /// `upstreams`, and their subscribing slots reserved from the start: for an operator with
+    /// a fixed set of upstreams subscribed one after the other inside its `subscribe`, which
+    /// then subscribes each with [`subscribe_reserved`](Core::subscribe_reserved) and takes no
+    /// lock to reserve it. Only for operators that never dispose one upstream and keep the
+    /// others ([`Locked::dispose_upstreams_except`]): an id reserved here is live before its
+    /// upstream is subscribed.
+    pub(crate) fn with_upstreams(downstream: O, extra: X, upstreams: u64) -> Self {
+        debug_assert!((1..=2).contains(&upstreams));
+        Core::reserving(downstream, extra, upstreams.min(2))
+    }
+
+    fn reserving(downstream: O, extra: X, reserved: u64) -> Self {
+        let slot = |id: u64| AtomicU64::new(if id <= reserved { id << 1 } else { 0 });
         Core {
             done: AtomicBool::new(false),
             tag: AtomicU64::new(0),
-            subscribing: [AtomicU64::new(0), AtomicU64::new(0)],
+            subscribing: [slot(1), slot(2)],
             controlled: AtomicBool::new(false),
             state: Mutex::new(State {
                 downstream: Some(downstream),
@@ -138,7 +180,7 @@ impl<'a, O, T, X> Core<'a, O, T, X> {
                 pending: None,
                 queue: VecDeque::new(),
                 upstreams: Upstreams {
-                    next_id: 1,
+                    next_id: reserved + 1,
                     control: None,
                 },
                 extra,
@@ -175,6 +217,7 @@ impl<'a, O, T, X> Core<'a, O, T, X> {
     }
 
     /// Takes the lock. A disposal through the handle since the last time closes the core now.
+    #[inline]
     pub(crate) fn lock(&self) -> Locked<'_, 'a, O, T, X> {
         let mut locked = Locked {
             core: self,
@@ -209,6 +252,22 @@ impl<'a, O, T, X> Core<'a, O, T, X> {
         S::Subscription: Send + 'a,
     {
         if let Some(id) = self.begin() {
+            let handle = source.subscribe_observer(make(id));
+            self.end_subscribe(id, handle);
+        }
+    }
+
+    /// Subscribes `source` as the upstream of an id reserved by
+    /// [`with_upstreams`](Core::with_upstreams), with the observer `make` builds, and keeps
+    /// its handle. Does nothing once done; the `Acquire` load of `done` stands in for the lock
+    /// [`begin`](Core::begin) takes: a core that closes after it is seen open finds the slot
+    /// when `subscribe` returns, as it would have found a slot reserved under the lock.
+    pub(crate) fn subscribe_reserved<S, B>(&self, id: u64, source: S, make: impl FnOnce(u64) -> B)
+    where
+        S: Subscribe<B>,
+        S::Subscription: Send + 'a,
+    {
+        if !self.is_done() {
             let handle = source.subscribe_observer(make(id));
             self.end_subscribe(id, handle);
         }
@@ -359,7 +418,8 @@ impl<O, T, X> Drop for PanicGuard<'_, '_, O, T, X> {
             locked.state.emitting = false;
             locked.state.closed = true;
             locked.state.pending = None;
-            locked.after.queue = take_queue(&mut locked.state.queue);
+            let queue = take_queue(&mut locked.state.queue);
+            locked.after.defer_queue(queue);
             self.core.done.store(true, Ordering::Release);
         }
     }
@@ -374,55 +434,94 @@ pub(crate) struct Locked<'c, 'a, O, T, X> {
     after: After<'a, O, T>,
 }
 
-/// Every field is empty unless something was deferred, so that building and dropping it on
-/// each lock costs a few checks and no call.
-struct After<'a, O, T> {
+/// What runs once the lock is released: nothing unless something was deferred. One `Option`
+/// around all of it, so the common lock builds and drops it for one check (a `Locked` is
+/// built, moved and dropped on every notification: its drop is on the hot path).
+struct After<'a, O, T>(Option<Deferred<'a, O, T>>);
+
+struct Deferred<'a, O, T> {
     drop_handle: Option<Handle<'a>>,
     dispose_handle: Option<Handle<'a>>,
     /// In subscription order.
-    dispose_handles: Option<BTreeMap<u64, Handle<'a>>>,
+    dispose_handles: BTreeMap<u64, Handle<'a>>,
     dispose_control: Option<Arc<Control<'a>>>,
     downstream: Option<O>,
     queue: Option<VecDeque<T>>,
 }
 
-impl<O, T> After<'_, O, T> {
+impl<'a, O, T> After<'a, O, T> {
     #[inline]
     fn new() -> Self {
-        After {
+        After(None)
+    }
+
+    #[cold]
+    fn deferred(&mut self) -> &mut Deferred<'a, O, T> {
+        self.0.get_or_insert_with(|| Deferred {
             drop_handle: None,
             dispose_handle: None,
-            dispose_handles: None,
+            dispose_handles: BTreeMap::new(),
             dispose_control: None,
             downstream: None,
             queue: None,
-        }
+        })
     }
-}
 
-impl<O, T> Drop for After<'_, O, T> {
+    /// Drops `handle` once the lock is released.
     #[inline]
-    fn drop(&mut self) {
-        if self.dispose_handle.is_some()
-            || self.dispose_handles.is_some()
-            || self.dispose_control.is_some()
-        {
-            self.dispose();
+    fn defer_drop(&mut self, handle: Option<Handle<'a>>) {
+        if handle.is_some() {
+            self.deferred().drop_handle = handle;
+        }
+    }
+
+    /// Disposes `handle` once the lock is released.
+    #[inline]
+    fn defer_dispose(&mut self, handle: Option<Handle<'a>>) {
+        if handle.is_some() {
+            self.deferred().dispose_handle = handle;
+        }
+    }
+
+    /// Disposes `handles`, in order, once the lock is released.
+    fn defer_dispose_all(&mut self, handles: BTreeMap<u64, Handle<'a>>) {
+        if !handles.is_empty() {
+            self.deferred().dispose_handles = handles;
+        }
+    }
+
+    /// Disposes the control block (every kept handle) once the lock is released.
+    #[inline]
+    fn defer_dispose_control(&mut self, control: Option<Arc<Control<'a>>>) {
+        if control.is_some() {
+            self.deferred().dispose_control = control;
+        }
+    }
+
+    /// Drops `queue` once the lock is released.
+    #[inline]
+    fn defer_queue(&mut self, queue: Option<VecDeque<T>>) {
+        if queue.is_some() {
+            self.deferred().queue = queue;
+        }
+    }
+
+    /// Drops `downstream` once the lock is released.
+    #[inline]
+    fn defer_downstream(&mut self, downstream: Option<O>) {
+        if downstream.is_some() {
+            self.deferred().downstream = downstream;
         }
     }
 }
 
-impl<O, T> After<'_, O, T> {
-    #[cold]
-    #[inline(never)]
-    fn dispose(&mut self) {
+impl<O, T> Drop for Deferred<'_, O, T> {
+    fn drop(&mut self) {
         if let Some(handle) = self.dispose_handle.take() {
             handle.dispose();
         }
-        if let Some(handles) = self.dispose_handles.take() {
-            for (_, handle) in handles {
-                handle.dispose();
-            }
+        for (_, handle) in mem::take(&mut self.dispose_handles) {
+            handle.dispose();
         }
         if let Some(control) = self.dispose_control.take() {
             control.dispose();
@@ -471,7 +570,7 @@ impl<'a, O, T, X> Locked<'_, 'a, O, T, X> {
                 slot.store(0, Ordering::Release);
             }
         } else if let Some(control) = &self.state.upstreams.control {
-            self.after.drop_handle = control.remove(id);
+            self.after.defer_drop(control.remove(id));
         }
     }
 
@@ -480,7 +579,7 @@ impl<'a, O, T, X> Locked<'_, 'a, O, T, X> {
         if let Some((slot, value)) = self.core.slot(id) {
             slot.store(value | CANCELLED, Ordering::Release);
         } else if let Some(control) = &self.state.upstreams.control {
-            self.after.dispose_handle = control.remove(id);
+            self.after.defer_dispose(control.remove(id));
         }
     }
 
@@ -493,7 +592,8 @@ impl<'a, O, T, X> Locked<'_, 'a, O, T, X> {
             }
         }
         if let Some(control) = &self.state.upstreams.control {
-            self.after.dispose_handles = Some(control.take_all_except(id));
+            let handles = control.take_all_except(id);
+            self.after.defer_dispose_all(handles);
         }
     }
 
@@ -561,9 +661,11 @@ impl<'a, O, T, X> Locked<'_, 'a, O, T, X> {
         self.state.closed = true;
         self.core.done.store(true, Ordering::Release);
         if let Terminal::Error(_) = terminal {
-            self.after.queue = take_queue(&mut self.state.queue);
+            let queue = take_queue(&mut self.state.queue);
+            self.after.defer_queue(queue);
         }
-        self.after.dispose_control = self.state.upstreams.control.clone();
+        let control = self.state.upstreams.control.clone();
+        self.after.defer_dispose_control(control);
         if self.state.emitting {
             self.state.pending = Some(terminal);
             return;
@@ -582,11 +684,12 @@ impl<'a, O, T, X> Locked<'_, 'a, O, T, X> {
         state.closed = true;
         state.pending = None;
         self.core.done.store(true, Ordering::Release);
-        self.after.queue = take_queue(&mut state.queue);
+        self.after.defer_queue(take_queue(&mut state.queue));
         if !state.emitting {
-            self.after.downstream = state.downstream.take();
+            self.after.defer_downstream(state.downstream.take());
         }
-        self.after.dispose_control = state.upstreams.control.clone();
+        self.after
+            .defer_dispose_control(state.upstreams.control.clone());
     }
 
     /// Frees the subscribing slot of `id`, returning its `CANCELLED` bit; `None` when the

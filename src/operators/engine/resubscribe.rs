@@ -68,6 +68,11 @@ pub(crate) trait Policy {
     /// What follows an attempt that ended as `ended` says.
     fn decide(&mut self, ended: Ended<'_>) -> Decision;
 
+    /// Whether [`decide`](Policy::decide) can ever answer [`Decision::Wait`]: a policy that
+    /// cannot (`retry(n)`, `repeat(n)`) has no notifier to take, and the loop takes no lock
+    /// to find that out.
+    const WAITS: bool = true;
+
     /// The notifier asked for by the last [`Decision::Wait`].
     fn take_notifier(&mut self) -> Option<Self::Notifier>;
 }
@@ -82,6 +87,8 @@ pub struct Counted {
 
 impl Policy for Counted {
     type Notifier = NoNotifier;
+
+    const WAITS: bool = false;
 
     fn decide(&mut self, ended: Ended<'_>) -> Decision {
         let trigger = match ended {
@@ -232,7 +239,7 @@ where
     <P::Notifier as Subscribe<ResubscribeNotifier<S, O, P>>>::Subscription: Send + 'static,
 {
     loop {
-        let notifier = if shared.closed.load(Ordering::Acquire) {
+        let notifier = if !P::WAITS || shared.closed.load(Ordering::Acquire) {
             None
         } else {
             shared.policy.lock().take_notifier()
@@ -297,8 +304,8 @@ where
     }
 }
 
-/// The observer [`Retry`](crate::operators::Retry), [`Repeat`](crate::operators::Repeat) and their `_when` forms
-/// subscribe upstream, once per attempt.
+/// The observer [`Retry`](crate::operators::Retry), [`Repeat`](crate::operators::Repeat) and
+/// their `_when` forms subscribe upstream, once per attempt.
 pub struct ResubscribeObserver<S, O, P = Counted> {
     observer: O,
     shared: Arc<Shared<S, O, P>>,
@@ -375,9 +382,9 @@ impl<S, O, P> fmt::Debug for ResubscribeObserver<S, O, P> {
     }
 }
 
-/// The observer [`RetryWhen`](crate::operators::RetryWhen) and [`RepeatWhen`](crate::operators::RepeatWhen)
-/// subscribe to each notifier: its first value starts the next attempt, its completion
-/// completes the sequence and its error ends it.
+/// The observer [`RetryWhen`](crate::operators::RetryWhen) and
+/// [`RepeatWhen`](crate::operators::RepeatWhen) subscribe to each notifier: its first value
+/// starts the next attempt, its completion completes the sequence and its error ends it.
 pub struct ResubscribeNotifier<S, O, P> {
     shared: Arc<Shared<S, O, P>>,
     /// Set by the first value: the rest are not wanted.
@@ -463,9 +470,9 @@ impl<S, O, P> fmt::Debug for ResubscribeNotifier<S, O, P> {
     }
 }
 
-/// The handle of a [`Retry`](crate::operators::Retry) or [`Repeat`](crate::operators::Repeat) subscription, and of
-/// their `_when` forms: disposing it disposes the running attempt or notifier and starts no
-/// other.
+/// The handle of a [`Retry`](crate::operators::Retry) or
+/// [`Repeat`](crate::operators::Repeat) subscription, and of their `_when` forms: disposing
+/// it disposes the running attempt or notifier and starts no other.
 pub struct ResubscribeSubscription<S, O, P = Counted> {
     shared: Arc<Shared<S, O, P>>,
 }
