@@ -1179,6 +1179,48 @@ mod loom_merge {
         });
     }
 
+    /// A source that records being subscribed and returns a live handle.
+    struct Live(Flags, Arc<AtomicBool>);
+
+    impl crate::observable::Observable for Live {
+        type Item = u32;
+    }
+
+    impl<B> crate::observable::Subscribe<B> for Live {
+        type Subscription = FlagHandle;
+
+        fn subscribe_observer(self, _: B) -> FlagHandle {
+            self.1.store(true, SeqCst);
+            FlagHandle(self.0)
+        }
+    }
+
+    #[test]
+    fn loom_merge_error_races_subscribing_a_reserved_upstream() {
+        loom::model(|| {
+            let core = Arc::new(TestCore::with_upstreams(Recorder::default(), 2, 2));
+            let other = core.clone();
+            // The first upstream fails on its own thread while the second is subscribed
+            // without the lock.
+            let t = thread::spawn(move || {
+                let mut locked = other.lock();
+                locked.release_upstream(1);
+                locked.error(Error::msg("boom"));
+            });
+            let flags = Flags::default();
+            let subscribed = Arc::new(AtomicBool::new(false));
+            core.subscribe_reserved(2, Live(flags.clone(), subscribed.clone()), |_| ());
+            t.join().unwrap();
+            // Seen closed: never subscribed. Otherwise subscribed, then disposed and dropped,
+            // never kept.
+            if subscribed.load(SeqCst) {
+                assert!(flags.disposed.load(SeqCst) && flags.dropped.load(SeqCst));
+            } else {
+                assert!(!flags.dropped.load(SeqCst));
+            }
+        });
+    }
+
     #[test]
     fn loom_merge_completion_races_building_the_handle() {
         loom::model(|| {
