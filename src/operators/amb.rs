@@ -11,7 +11,7 @@
 use crate::Error;
 use crate::observable::{Observable, Subscribe};
 use crate::observer::Observer;
-use crate::operators::merge::{Core, MergeSubscription};
+use crate::operators::engine::merge_core::{Core, MergeSubscription};
 use crate::sync::imp::BoxSubscription;
 use crate::sync::{Arc, Flavour, Joined, Shared};
 use std::fmt;
@@ -196,7 +196,7 @@ impl<O, T, F: Flavour> fmt::Debug for AmbObserver<'_, O, T, F> {
 mod tests {
     use crate::Error;
     use crate::notification::Notification::*;
-    use crate::operators::merge::testkit::{Hot, Log, drain};
+    use crate::operators::engine::merge_core::testkit::{Hot, Log, drain};
     use crate::prelude::*;
     use crate::schedulers::TestScheduler;
     use crate::source::{from_iter, never, throw};

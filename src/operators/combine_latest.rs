@@ -8,8 +8,10 @@
 //! Rows are snapshots taken under the lock, so two values that arrive together from two
 //! threads give two rows, as in RxJava.
 
-use super::combine_core::{CombineSubscription, CombineWithObserver, Core, Step};
-use super::combine_slots::{Handle, RowSlot, RowSlots, Slot, SlotAt, for_each_tuple, item_row};
+use super::engine::combine_core::{CombineSubscription, CombineWithObserver, Core, Step};
+use super::engine::combine_slots::{
+    Handle, RowSlot, RowSlots, Slot, SlotAt, for_each_tuple, item_row,
+};
 use crate::Error;
 use crate::observable::{Observable, Subscribe};
 use crate::observer::Observer;

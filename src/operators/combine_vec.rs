@@ -11,8 +11,8 @@
 //! completion is a [`Kind`]; counters of slots still missing a value, and of finished
 //! slots, keep every decision but the making of a row O(1).
 
-use super::combine_core::{CombineSubscription, Core, Step};
-use super::combine_slots::{Buffer, Handle, Slot, SlotAt, Slots};
+use super::engine::combine_core::{CombineSubscription, Core, Step};
+use super::engine::combine_slots::{Buffer, Handle, Slot, SlotAt, Slots};
 use crate::Error;
 use crate::observable::{Observable, Subscribe};
 use crate::observer::Observer;

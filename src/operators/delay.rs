@@ -4,7 +4,7 @@ use crate::Error;
 use crate::notification::Notification;
 use crate::observable::{Observable, Subscribe};
 use crate::observer::Observer;
-use crate::operators::drain::{Drain, Ready};
+use crate::operators::engine::drain::{Drain, Ready};
 use crate::schedulers::{Reschedule, Scheduler, Worker};
 use crate::subscription::Subscription;
 use crate::sync::Arc;

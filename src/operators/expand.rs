@@ -386,7 +386,7 @@ impl<O, F, T, N> fmt::Debug for ExpandSubscription<O, F, T, N> {
 mod tests {
     use crate::Error;
     use crate::notification::Notification::*;
-    use crate::operators::merge::testkit::{Hot, Log, drain};
+    use crate::operators::engine::merge_core::testkit::{Hot, Log, drain};
     use crate::prelude::*;
     use crate::schedulers::TestScheduler;
     use crate::source::{from_iter, just, throw};

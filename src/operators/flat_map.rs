@@ -23,7 +23,7 @@
 use crate::Error;
 use crate::observable::{Observable, Subscribe};
 use crate::observer::Observer;
-use crate::operators::merge::{Core, MergeSubscription};
+use crate::operators::engine::merge_core::{Core, MergeSubscription};
 use crate::sync::Arc;
 use crate::sync::imp::BoxSubscription;
 use crate::sync::{Flavour, Joined, Shared};
@@ -444,13 +444,13 @@ macro_rules! forward_to_flat_map {
             S: $crate::observable::Observable,
             $crate::operators::flat_map::FlatMap<$a, S, $fty>: $crate::observable::Subscribe<
                 O,
-                Subscription = $crate::operators::merge::MergeSubscription<
+                Subscription = $crate::operators::engine::merge_core::MergeSubscription<
                     $a,
                     <Self as $crate::observable::Observable>::Flavour,
                 >,
             >,
         {
-            type Subscription = $crate::operators::merge::MergeSubscription<
+            type Subscription = $crate::operators::engine::merge_core::MergeSubscription<
                 $a,
                 <Self as $crate::observable::Observable>::Flavour,
             >;

@@ -5,8 +5,10 @@
 //! queues the one row, moving the values out (no `Clone` needed), which the engine in
 //! `combine_core` delivers before completing.
 
-use super::combine_core::{CombineSubscription, Core, Step};
-use super::combine_slots::{Handle, RowSlot, RowSlots, Slot, SlotAt, for_each_tuple, item_row};
+use super::engine::combine_core::{CombineSubscription, Core, Step};
+use super::engine::combine_slots::{
+    Handle, RowSlot, RowSlots, Slot, SlotAt, for_each_tuple, item_row,
+};
 use crate::Error;
 use crate::observable::{Observable, Subscribe};
 use crate::observer::Observer;

@@ -3,9 +3,9 @@
 //! The observer keeps a map from key to open group; the groups themselves, their buffering,
 //! abandonment and the reference-counted upstream are in `split_core`.
 
+use super::engine::split_core::{self, Inner, InnerSubscription};
+use super::engine::split_refs::{Refs, SplitSubscription};
 use super::flat_map::{Identity, identity};
-use super::split_core::{self, Inner, InnerSubscription};
-use super::split_refs::{Refs, SplitSubscription};
 use crate::Error;
 use crate::observable::{Observable, Subscribe};
 use crate::observer::Observer;
@@ -443,8 +443,8 @@ mod tests {
     #[test]
     fn ended_groups_are_swept_out_of_the_map() {
         use super::{GroupByObserver, SWEEP_FLOOR};
+        use crate::operators::engine::split_refs::Refs;
         use crate::operators::flat_map::{Identity, identity};
-        use crate::operators::split_refs::Refs;
         let count = Arc::new(AtomicUsize::new(0));
         let mut observer = GroupByObserver::new(
             TakeOne(count.clone()),

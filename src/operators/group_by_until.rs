@@ -7,10 +7,10 @@
 //! group's own lock, and the map notices at the next value of that key, which the ended
 //! group refuses: a new group opens for it.
 
-use super::combine_slots::Handle;
+use super::engine::combine_slots::Handle;
+use super::engine::split_core::Inner;
+use super::engine::split_refs::{Refs, SplitSubscription};
 use super::group_by::{GroupedObservable, SWEEP_FLOOR, sweep};
-use super::split_core::Inner;
-use super::split_refs::{Refs, SplitSubscription};
 use crate::Error;
 use crate::observable::{Observable, Subscribe};
 use crate::observer::Observer;
@@ -322,8 +322,8 @@ mod tests {
     #[test]
     fn groups_ended_by_their_duration_are_swept_out_of_the_map() {
         use super::GroupByUntilObserver;
+        use crate::operators::engine::split_refs::Refs;
         use crate::operators::group_by::SWEEP_FLOOR;
-        use crate::operators::split_refs::Refs;
         let count = Arc::new(AtomicUsize::new(0));
         let mut observer = GroupByUntilObserver {
             downstream: Counting(count.clone()),

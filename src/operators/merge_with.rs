@@ -3,7 +3,7 @@
 use crate::Error;
 use crate::observable::{Observable, Subscribe};
 use crate::observer::Observer;
-use crate::operators::merge::{Core, MergeSubscription};
+use crate::operators::engine::merge_core::{Core, MergeSubscription};
 use crate::sync::imp::BoxSubscription;
 use crate::sync::{Arc, Flavour, Joined, Shared};
 use std::fmt;
@@ -68,12 +68,12 @@ where
             return MergeSubscription::empty();
         }
         // Both sources are live until they complete.
-        let core = Arc::new(Core::new(observer, 2));
-        core.subscribe_upstream(self.first, |id| MergeWithObserver {
+        let core = Arc::new(Core::with_upstreams(observer, 2, 2));
+        core.subscribe_reserved(1, self.first, |id| MergeWithObserver {
             core: core.clone(),
             id,
         });
-        core.subscribe_upstream(self.second, |id| MergeWithObserver {
+        core.subscribe_reserved(2, self.second, |id| MergeWithObserver {
             core: core.clone(),
             id,
         });
@@ -127,7 +127,7 @@ impl<O, T, F: Flavour> fmt::Debug for MergeWithObserver<'_, O, T, F> {
 mod tests {
     use crate::Error;
     use crate::notification::Notification::*;
-    use crate::operators::merge::testkit::{Hot, Log, drain};
+    use crate::operators::engine::merge_core::testkit::{Hot, Log, drain};
     use crate::prelude::*;
     use crate::schedulers::TestScheduler;
     use crate::source::{empty, from_iter, just, never, throw};

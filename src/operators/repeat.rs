@@ -1,7 +1,9 @@
 //! [`ObservableExt::repeat`](crate::ObservableExt::repeat) and
 //! [`ObservableExt::repeat_forever`](crate::ObservableExt::repeat_forever).
 
-use super::resubscribe::{self, Counted, ResubscribeObserver, ResubscribeSubscription, Trigger};
+use super::engine::resubscribe::{
+    self, Counted, ResubscribeObserver, ResubscribeSubscription, Trigger,
+};
 use crate::observable::{Observable, Subscribe};
 use crate::observer::Observer;
 use crate::sync::imp::BoxSubscription;
@@ -62,7 +64,7 @@ where
 
 #[cfg(test)]
 mod tests {
-    use super::super::resubscribe::test_sources::{Signal, Threaded, pending, scripted};
+    use super::super::engine::resubscribe::test_sources::{Signal, Threaded, pending, scripted};
     use crate::prelude::*;
     use crate::source::{empty, from_iter, just};
     use crate::testing::TestObserver;

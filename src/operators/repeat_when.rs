@@ -1,6 +1,6 @@
 //! [`ObservableExt::repeat_when`](crate::ObservableExt::repeat_when).
 
-use super::resubscribe::{
+use super::engine::resubscribe::{
     self, Decision, Ended, Policy, ResubscribeNotifier, ResubscribeObserver,
     ResubscribeSubscription,
 };

@@ -1,7 +1,9 @@
 //! [`ObservableExt::retry`](crate::ObservableExt::retry) and
 //! [`ObservableExt::retry_forever`](crate::ObservableExt::retry_forever).
 
-use super::resubscribe::{self, Counted, ResubscribeObserver, ResubscribeSubscription, Trigger};
+use super::engine::resubscribe::{
+    self, Counted, ResubscribeObserver, ResubscribeSubscription, Trigger,
+};
 use crate::observable::{Observable, Subscribe};
 use crate::observer::Observer;
 use crate::sync::imp::BoxSubscription;
@@ -48,7 +50,9 @@ where
 
 #[cfg(test)]
 mod tests {
-    use super::super::resubscribe::test_sources::{Signal, Threaded, pending, remote, scripted};
+    use super::super::engine::resubscribe::test_sources::{
+        Signal, Threaded, pending, remote, scripted,
+    };
     use crate::prelude::*;
     use crate::source::{from_iter, just, throw};
     use crate::testing::TestObserver;
@@ -269,7 +273,7 @@ mod tests {
 
     #[test]
     fn send_and_sync_when_the_parts_are() {
-        use super::super::resubscribe::{ResubscribeObserver, ResubscribeSubscription};
+        use super::super::engine::resubscribe::{ResubscribeObserver, ResubscribeSubscription};
         use crate::source::Just;
         static_assertions::assert_impl_all!(super::Retry<Just<i32>>: Send, Sync, Clone);
         static_assertions::assert_impl_all!(

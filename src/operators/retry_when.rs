@@ -1,6 +1,6 @@
 //! [`ObservableExt::retry_when`](crate::ObservableExt::retry_when).
 
-use super::resubscribe::{
+use super::engine::resubscribe::{
     self, Decision, Ended, Policy, ResubscribeNotifier, ResubscribeObserver,
     ResubscribeSubscription,
 };
@@ -101,7 +101,7 @@ where
 
 #[cfg(all(test, not(loom)))]
 mod tests {
-    use super::super::resubscribe::test_sources::{pending, remote, scripted};
+    use super::super::engine::resubscribe::test_sources::{pending, remote, scripted};
     use crate::prelude::*;
     use crate::schedulers::TestScheduler;
     use crate::source::{empty, from_iter, just, throw, timer};

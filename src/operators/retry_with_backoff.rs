@@ -1,6 +1,6 @@
 //! [`ObservableExt::retry_with_backoff`](crate::ObservableExt::retry_with_backoff).
 
-use super::resubscribe::{
+use super::engine::resubscribe::{
     self, Decision, Ended, Policy, ResubscribeNotifier, ResubscribeObserver,
     ResubscribeSubscription,
 };
@@ -105,7 +105,7 @@ where
 
 #[cfg(all(test, not(loom)))]
 mod tests {
-    use super::super::resubscribe::test_sources::scripted;
+    use super::super::engine::resubscribe::test_sources::scripted;
     use super::backoff_delay;
     use crate::prelude::*;
     use crate::schedulers::TestScheduler;

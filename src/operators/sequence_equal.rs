@@ -9,8 +9,8 @@
 //! the lock and never twice at once; the first pair that differs, or a value one side has and
 //! the other can no longer match, gives `false`, and the engine then disposes both sources.
 
-use super::combine_core::{CombineSubscription, Core, Step};
-use super::combine_slots::{Buffer, Handle, Slot};
+use super::engine::combine_core::{CombineSubscription, Core, Step};
+use super::engine::combine_slots::{Buffer, Handle, Slot};
 use crate::Error;
 use crate::observable::{Observable, Subscribe};
 use crate::observer::Observer;

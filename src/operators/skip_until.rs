@@ -3,7 +3,7 @@
 use crate::Error;
 use crate::observable::{Observable, Subscribe};
 use crate::observer::Observer;
-use crate::operators::merge::{Core, MergeSubscription};
+use crate::operators::engine::merge_core::{Core, MergeSubscription};
 use crate::sync::Arc;
 use std::fmt;
 use std::marker::PhantomData;
@@ -154,7 +154,7 @@ impl<O, T> fmt::Debug for SkipUntilNotifier<'_, O, T> {
 mod tests {
     use crate::Error;
     use crate::notification::Notification::*;
-    use crate::operators::merge::testkit::{Hot, Log, drain};
+    use crate::operators::engine::merge_core::testkit::{Hot, Log, drain};
     use crate::prelude::*;
     use crate::schedulers::TestScheduler;
     use crate::source::{empty, from_iter, interval, just, never, throw, timer};

@@ -34,7 +34,7 @@ forward_to_flat_map!(SwitchMap<'a, S, F>, f = F, |this| this.inner);
 mod tests {
     use crate::Error;
     use crate::notification::Notification::*;
-    use crate::operators::merge::testkit::{Hot, Log, drain};
+    use crate::operators::engine::merge_core::testkit::{Hot, Log, drain};
     use crate::prelude::*;
     use crate::schedulers::TestScheduler;
     use crate::source::{from_iter, just, throw};

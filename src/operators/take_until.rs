@@ -3,7 +3,7 @@
 use crate::Error;
 use crate::observable::{Observable, Subscribe};
 use crate::observer::Observer;
-use crate::operators::merge::{Core, MergeSubscription};
+use crate::operators::engine::merge_core::{Core, MergeSubscription};
 use crate::sync::imp::BoxSubscription;
 use crate::sync::{Arc, Flavour, Joined, Shared};
 use std::fmt;
@@ -61,13 +61,13 @@ where
         if observer.is_disposed() {
             return MergeSubscription::empty();
         }
-        let core = Arc::new(Core::new(observer, ()));
+        let core = Arc::new(Core::with_upstreams(observer, (), 2));
         // The notifier first: if it fires at once, the source is never subscribed.
-        core.subscribe_upstream(self.notifier, |id| TakeUntilNotifier {
+        core.subscribe_reserved(1, self.notifier, |id| TakeUntilNotifier {
             core: core.clone(),
             id,
         });
-        core.subscribe_upstream(self.source, |id| TakeUntilObserver {
+        core.subscribe_reserved(2, self.source, |id| TakeUntilObserver {
             core: core.clone(),
             id,
         });
@@ -153,7 +153,7 @@ impl<O, T, F: Flavour> fmt::Debug for TakeUntilNotifier<'_, O, T, F> {
 mod tests {
     use crate::Error;
     use crate::notification::Notification::*;
-    use crate::operators::merge::testkit::{Hot, Log, drain};
+    use crate::operators::engine::merge_core::testkit::{Hot, Log, drain};
     use crate::prelude::*;
     use crate::schedulers::TestScheduler;
     use crate::source::{empty, from_iter, interval, just, never, throw, timer};

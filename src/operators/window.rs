@@ -4,8 +4,8 @@
 //! The windows themselves, their buffering, abandonment and the reference-counted upstream
 //! are in `split_core`.
 
-use super::split_core::{self, Inner, InnerSubscription};
-use super::split_refs::{Refs, SplitSubscription};
+use super::engine::split_core::{self, Inner, InnerSubscription};
+use super::engine::split_refs::{Refs, SplitSubscription};
 use crate::Error;
 use crate::observable::{Observable, Subscribe};
 use crate::observer::Observer;

@@ -4,8 +4,8 @@
 //! The windows themselves, their buffering, abandonment and the reference-counted upstream
 //! are in `split_core`, as for [`window`](crate::ObservableExt::window).
 
-use super::split_core::Inner;
-use super::split_refs::{Refs, SplitSubscription};
+use super::engine::split_core::Inner;
+use super::engine::split_refs::{Refs, SplitSubscription};
 use super::window::WindowedObservable;
 use crate::Error;
 use crate::observable::{Observable, Subscribe};

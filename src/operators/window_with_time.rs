@@ -9,9 +9,9 @@
 //! [`window`](crate::ObservableExt::window); the last reference closes the drain, which
 //! disposes upstream and the task.
 
-use super::drain::{Drain, Ready, runs_inline};
-use super::split_core::Inner;
-use super::split_refs::{Refs, SplitSubscription};
+use super::engine::drain::{Drain, Ready, runs_inline};
+use super::engine::split_core::Inner;
+use super::engine::split_refs::{Refs, SplitSubscription};
 use super::window::WindowedObservable;
 use crate::Error;
 use crate::notification::Notification;

@@ -9,9 +9,9 @@
 //! through the engine serialises the main source's values with an error from the other
 //! source, which may arrive on another thread, and disposes both at the end.
 
-use super::combine_core::{CombineSubscription, CombineWithObserver, Core, Step};
 use super::combine_latest::LatestSlot;
-use super::combine_slots::{
+use super::engine::combine_core::{CombineSubscription, CombineWithObserver, Core, Step};
+use super::engine::combine_slots::{
     Handle, RowSlot, Slot, SlotAt, Slots as SlotTuple, for_each_tuple, item_row,
 };
 use crate::Error;

@@ -5,8 +5,8 @@
 //! Each source keeps a queue of the values not yet paired in its [`ZipSlot`]; the engine in
 //! `combine_core` serialises delivery and disposes the sources at the end.
 
-use super::combine_core::{CombineSubscription, CombineWithObserver, Core, Step};
-use super::combine_slots::{
+use super::engine::combine_core::{CombineSubscription, CombineWithObserver, Core, Step};
+use super::engine::combine_slots::{
     Buffer, Handle, RowSlot, RowSlots, Slot, SlotAt, for_each_tuple, item_row,
 };
 use crate::Error;
@@ -422,7 +422,7 @@ mod loom_tests {
     use super::{ZipObserver, ZipSlot};
     use crate::Error;
     use crate::observer::Observer;
-    use crate::operators::combine_core::{CombineSubscription, Core};
+    use crate::operators::engine::combine_core::{CombineSubscription, Core};
     use crate::subscription::Subscription;
     use crate::sync::{Arc, AtomicBool, AtomicUsize, Ordering, thread};
 

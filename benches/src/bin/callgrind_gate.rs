@@ -1,4 +1,4 @@
-//! The instruction-count regression gate: about ten hot cases of the suite, each run under
+//! The instruction-count regression gate: about twenty hot cases of the suite, each run under
 //! `valgrind --tool=callgrind`, their instructions per op compared with a committed budget.
 //!
 //! Instruction counts do not depend on the machine's load, so the gate does not flake where
@@ -18,7 +18,7 @@
 
 use rx::prelude::*;
 use rx::schedulers::{CurrentThread, Immediate, Reschedule, Scheduler, Worker};
-use rx::source::{concat, create, from_iter, interval, just};
+use rx::source::{concat, create, from_iter, interval, just, never};
 use rx::subjects::PublishSubject;
 use std::hint::black_box;
 use std::path::{Path, PathBuf};
@@ -33,7 +33,7 @@ const TOLERANCE: f64 = 0.10;
 const ITERS: u64 = 2_000;
 
 /// The cases: a short id (the budget file's key) and RPP's name for the case.
-const CASES: [(&str, &str); 15] = [
+const CASES: [(&str, &str); 19] = [
     (
         "merge_with",
         "immediate_just(1) + merge_with(immediate_just(2)) + subscribe",
@@ -85,6 +85,22 @@ const CASES: [(&str, &str); 15] = [
     ),
     ("take_last_1", "immediate_just+take_last(1)+subscribe"),
     ("buffer_2", "immediate_just+buffer(2)+subscribe"),
+    (
+        "merge",
+        "immediate_just(immediate_just(1), immediate_just(1)) + merge() + subscribe",
+    ),
+    (
+        "with_latest_from",
+        "immediate_just(1) + with_latest_from(immediate_just(2)) + subscribe",
+    ),
+    (
+        "combine_latest",
+        "immediate_just(1) + combine_latest(immediate_just(2)) + subscribe",
+    ),
+    (
+        "take_until",
+        "immediate_just(1) + take_until(never()) + subscribe",
+    ),
 ];
 
 fn sink<T>(value: T) {
@@ -210,6 +226,25 @@ fn run_case(case: &str, iters: u64) -> Result<(), String> {
         }),
         "buffer_2" => run_op(iters, || {
             just(black_box(1)).buffer(2).subscribe(sink);
+        }),
+        "merge" => run_op(iters, || {
+            let inner = just(black_box(1));
+            from_iter([inner.clone(), inner]).merge().subscribe(sink);
+        }),
+        "with_latest_from" => run_op(iters, || {
+            just(black_box(1))
+                .with_latest_from(just(black_box(2)))
+                .subscribe(sink);
+        }),
+        "combine_latest" => run_op(iters, || {
+            just(black_box(1))
+                .combine_latest(just(black_box(2)))
+                .subscribe(sink);
+        }),
+        "take_until" => run_op(iters, || {
+            just(black_box(1))
+                .take_until(never::<i32>())
+                .subscribe(sink);
         }),
         other => return Err(format!("no case named {other:?}")),
     }

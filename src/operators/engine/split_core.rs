@@ -24,11 +24,11 @@
 //! The source's lifetime, shared by the outer observer and the inner observables, is in
 //! `split_refs`.
 
-use super::boxed::BoxedObserver;
 use super::combine_slots::Buffer;
 use super::split_refs::Refs;
 use crate::Error;
 use crate::observer::{DynObserver, Observer};
+use crate::operators::boxed::BoxedObserver;
 use crate::subscription::Subscription;
 use crate::sync::{Arc, Mutex, MutexGuard};
 use std::{fmt, mem};

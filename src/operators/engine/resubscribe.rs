@@ -69,6 +69,11 @@ pub(crate) trait Policy {
     /// What follows an attempt that ended as `ended` says.
     fn decide(&mut self, ended: Ended<'_>) -> Decision;
 
+    /// Whether [`decide`](Policy::decide) can ever answer [`Decision::Wait`]: a policy that
+    /// cannot (`retry(n)`, `repeat(n)`) has no notifier to take, and the loop takes no lock
+    /// to find that out.
+    const WAITS: bool = true;
+
     /// The notifier asked for by the last [`Decision::Wait`].
     fn take_notifier(&mut self) -> Option<Self::Notifier>;
 }
@@ -83,6 +88,8 @@ pub struct Counted {
 
 impl Policy for Counted {
     type Notifier = NoNotifier;
+
+    const WAITS: bool = false;
 
     fn decide(&mut self, ended: Ended<'_>) -> Decision {
         let trigger = match ended {
@@ -242,7 +249,7 @@ where
     <P::Notifier as Subscribe<ResubscribeNotifier<S, O, P, F>>>::Subscription: Send + 'static,
 {
     loop {
-        let notifier = if shared.closed.load(Ordering::Acquire) {
+        let notifier = if !P::WAITS || shared.closed.load(Ordering::Acquire) {
             None
         } else {
             shared.policy.lock().take_notifier()
@@ -319,8 +326,8 @@ where
     }
 }
 
-/// The observer [`Retry`](super::Retry), [`Repeat`](super::Repeat) and their `_when` forms
-/// subscribe upstream, once per attempt.
+/// The observer [`Retry`](crate::operators::Retry), [`Repeat`](crate::operators::Repeat) and
+/// their `_when` forms subscribe upstream, once per attempt.
 pub struct ResubscribeObserver<S, O, P = Counted, F: Flavour = crate::sync::Shared> {
     observer: O,
     shared: Arc<Shared<S, O, P, F>>,
@@ -397,9 +404,9 @@ impl<S, O, P, F: Flavour> fmt::Debug for ResubscribeObserver<S, O, P, F> {
     }
 }
 
-/// The observer [`RetryWhen`](super::RetryWhen) and [`RepeatWhen`](super::RepeatWhen)
-/// subscribe to each notifier: its first value starts the next attempt, its completion
-/// completes the sequence and its error ends it.
+/// The observer [`RetryWhen`](crate::operators::RetryWhen) and
+/// [`RepeatWhen`](crate::operators::RepeatWhen) subscribe to each notifier: its first value
+/// starts the next attempt, its completion completes the sequence and its error ends it.
 pub struct ResubscribeNotifier<S, O, P, F: Flavour = crate::sync::Shared> {
     shared: Arc<Shared<S, O, P, F>>,
     /// Set by the first value: the rest are not wanted.
@@ -487,9 +494,9 @@ impl<S, O, P, F: Flavour> fmt::Debug for ResubscribeNotifier<S, O, P, F> {
     }
 }
 
-/// The handle of a [`Retry`](super::Retry) or [`Repeat`](super::Repeat) subscription, and of
-/// their `_when` forms: disposing it disposes the running attempt or notifier and starts no
-/// other.
+/// The handle of a [`Retry`](crate::operators::Retry) or
+/// [`Repeat`](crate::operators::Repeat) subscription, and of their `_when` forms: disposing
+/// it disposes the running attempt or notifier and starts no other.
 pub struct ResubscribeSubscription<S, O, P = Counted, F: Flavour = crate::sync::Shared> {
     shared: Arc<Shared<S, O, P, F>>,
 }

@@ -1,0 +1,1276 @@
+//! The serialising core that every operator of the merge family shares: `merge_with`,
+//! `merge`, `merge_max`, `concat`, `flat_map`, `concat_map`, `switch_map`, `switch_on_next`,
+//! `exhaust_map`, `take_until`, `skip_until`, `amb_with` and the `merge` and `amb` sources.
+//!
+//! # How it works
+//!
+//! Several upstreams deliver to one downstream observer, possibly from several threads at
+//! once, and Rx requires that the downstream never sees two calls at once and sees exactly one
+//! terminal call, after the last value. All of it lives in a [`Core`], behind one `Arc` per
+//! subscription, with the downstream observer in a [`Mutex`].
+//!
+//! **Emitter loop, no lock held while delivering.** A value takes the lock; if nobody is
+//! delivering, the thread takes the downstream observer *out* of the state, releases the lock
+//! and delivers; then it takes the lock again, and either finds values queued meanwhile and
+//! delivers those too, or puts the observer back. A value that arrives while another thread
+//! (or, reentrantly, the same thread, from inside the downstream's `on_next`) is delivering
+//! is queued and delivered by that emitter (RxJava's `SerializedObserver`). No lock is ever
+//! held while user code runs, so reentrancy cannot deadlock and a panicking callback leaves no
+//! lock held; the queue allocates only when deliveries actually overlap.
+//!
+//! **No backpressure.** A producer is never blocked by a slow downstream: its value is
+//! queued and it goes on. The queue has no bound, as in RxJava's `Observable` (RPP holds the
+//! lock while delivering instead, which bounds memory but deadlocks when the downstream feeds
+//! the merge back on another thread). Producers that outrun the downstream for long make the
+//! queue grow; the documentation of every operator here says so.
+//!
+//! **One terminal event.** An error or completion closes the core: nothing is accepted after
+//! it. If an emitter is busy the terminal event waits for it: completion after the queued
+//! values, an error ahead of them (as RxJava drops queued values on error).
+//!
+//! **Upstream handles.** Each upstream gets an id before it is subscribed. An inner error, a
+//! switch, or the winner of `amb` must dispose *other* upstreams, so their handles are kept
+//! where the core can reach them: in a [`Control`] block, type-erased (their types depend on
+//! the observer types, which name the core). A `Box` of a zero-sized handle allocates nothing,
+//! and a handle that reports [`is_disposed`](Subscription::is_disposed) when `subscribe`
+//! returns (every synchronous source's) is not kept at all. An upstream that terminates while
+//! its `subscribe` is still running frees the slot its id holds meanwhile, so its handle is
+//! dropped, not kept, when `subscribe` returns; the slots are atomics, so that this case (every
+//! synchronous source) needs no second lock then.
+//!
+//! The kept handles are boxed in the [flavour](crate::sync) `F` of the core, which the
+//! operator takes from its upstreams ([`Observable::Flavour`], joined): a `Send` box for
+//! `Shared`, a plain one for `Local`. The handles themselves cannot be named (their types
+//! contain the core's), and Rust cannot pick a box by whether a type is `Send`; the flavour is
+//! what the sources say about their handles, so the [`MergeSubscription`] is `Send` exactly
+//! when every upstream's handle is.
+//!
+//! **Cheap when nothing is deferred.** What must run after the lock is released (see
+//! [`Locked`]) is a set of empty `Option`s unless something was deferred: the common lock
+//! builds and drops it for a few checks.
+//!
+//! **The handle.** [`MergeSubscription`] holds the `Control` block, not the core, so its type
+//! names no observer. `Control` is allocated only when something is left to cancel: a
+//! synchronous subscription costs one `Arc` in all. Disposing sets the block's flag and
+//! disposes the kept handles at once; the core notices the flag the next time it takes its
+//! lock, and stops delivering.
+//!
+//! **What a synchronous merge costs.** `just(1).merge_with(just(2))` takes one allocation
+//! (the core), six lock acquisitions (each value: one to deliver, one to hand the observer
+//! back; each completion: one) and five reference counts (the two upstream observers' clones
+//! and drops, the last drop), about a thousand instructions. Operators with a fixed set of
+//! upstreams reserve their ids when the core is built ([`Core::with_upstreams`]), so
+//! subscribing one takes no lock; what a lock builds and drops besides the guard is one
+//! `Option` ([`After`]).
+//!
+//! **Why synchronous sources are not merged without the `Arc`.** A core on the stack, with
+//! upstream observers that borrow it, is sound only if no upstream observer outlives the
+//! operator's `subscribe`: a fact about the source's type ("emits only inside `subscribe`, on
+//! the subscribing thread, and keeps no observer"), true of `just`, `from_iter`, `empty`,
+//! `throw` and of stateless operators over them, false of `create`, subjects and anything
+//! with a scheduler. A marker trait can state it, but it cannot choose the implementation:
+//! `MergeWith<S1, S2>` has one `Subscribe<O>` impl, and a second one for marked sources
+//! overlaps it (coherence rejects that without specialization, which stable Rust lacks).
+//! Choosing without overlap needs every source to *name* its kind in an associated type that
+//! the impl dispatches on through a helper trait, as the handle's box is chosen; stable Rust
+//! has no associated type defaults, so that is an associated item every `Observable` impl
+//! (users' included) must write, not something a separate marker trait can add, and a marker
+//! trait used as a bound instead would refuse every unmarked source. Deciding at run time
+//! does not work either: whether an upstream observer outlived `subscribe` needs an atomic
+//! count to know, and once one has, a core on the stack cannot move to the heap under the
+//! pointers it holds.
+
+use crate::Error;
+use crate::observable::Subscribe;
+use crate::observer::Observer;
+use crate::subscription::Subscription;
+use crate::sync::imp::{BoxSubscription, Machinery};
+use crate::sync::{Arc, AtomicBool, AtomicU64, Flavour, Mutex, MutexGuard, Ordering, Shared};
+use std::collections::{BTreeMap, VecDeque};
+use std::fmt;
+use std::mem;
+
+/// A kept upstream handle. `'a` bounds what it borrows.
+pub(crate) type Handle<'a, F> = <F as Machinery>::BoxedSubscription<'a>;
+
+/// The state several upstreams of one subscription share: the downstream observer `O` of
+/// values `T`, and the operator's own state `X`, under one lock.
+pub(crate) struct Core<'a, O, T, X, F: Flavour = Shared> {
+    /// Set once nothing more will be delivered (terminated, disposed, or the downstream lost
+    /// interest); what the upstream observers' `is_disposed` reads. Release/Acquire: it is
+    /// set under the lock, and an upstream that sees it stops, without needing anything else.
+    done: AtomicBool,
+    /// One word the operator reads without the lock: the current inner's id for
+    /// `switch_map`, the open gate for `skip_until`, the winner for `amb`. Zero means unset.
+    tag: AtomicU64,
+    /// The upstreams whose `subscribe` is running, as `id << 1 | CANCELLED`, zero when free.
+    /// At most two at once in every operator here (the outer and one inner of `flat_map`; the
+    /// others subscribe one at a time). Written only under the lock; read without it by
+    /// [`end_subscribe`](Core::end_subscribe), so that an upstream that finished inside its
+    /// `subscribe` (which frees its slot) costs no second lock.
+    subscribing: [AtomicU64; 2],
+    /// Set, under the lock and before the core can close, when the control block is
+    /// allocated: a closed core without one needs no lock to build an empty handle.
+    controlled: AtomicBool,
+    state: Mutex<State<'a, O, T, X, F>>,
+}
+
+struct State<'a, O, T, X, F: Flavour> {
+    /// The downstream observer: `None` while an emitter has it out, and once closed.
+    downstream: Option<O>,
+    /// Whether a thread is delivering (it holds the downstream observer).
+    emitting: bool,
+    /// Nothing more is accepted: terminated, disposed, or the downstream lost interest.
+    closed: bool,
+    /// The terminal event the emitter delivers once it has drained `queue`.
+    pending: Option<Terminal>,
+    /// Values that arrived while another call was delivering.
+    queue: VecDeque<T>,
+    upstreams: Upstreams<'a, F>,
+    extra: X,
+}
+
+enum Terminal {
+    Completed,
+    Error(Error),
+}
+
+/// Bookkeeping of the upstream subscriptions.
+struct Upstreams<'a, F: Flavour> {
+    next_id: u64,
+    /// Where live handles are kept; allocated on first need.
+    control: Option<Arc<Control<'a, F>>>,
+}
+
+/// The bit of a subscribing slot set when the operator disposed the upstream inside its
+/// `subscribe`: its handle is disposed when `subscribe` returns. An upstream that terminates
+/// inside its `subscribe` frees its slot instead: its handle is dropped when it returns.
+const CANCELLED: u64 = 1;
+
+impl<'a, O, T, X, F: Flavour> Core<'a, O, T, X, F> {
+    pub(crate) fn new(downstream: O, extra: X) -> Self {
+        Core::reserving(downstream, extra, 0)
+    }
+
+    /// A core whose first `upstreams` upstreams (one or two) have their ids, `1` to
+    /// `upstreams`, and their subscribing slots reserved from the start: for an operator with
+    /// a fixed set of upstreams subscribed one after the other inside its `subscribe`, which
+    /// then subscribes each with [`subscribe_reserved`](Core::subscribe_reserved) and takes no
+    /// lock to reserve it. Only for operators that never dispose one upstream and keep the
+    /// others ([`Locked::dispose_upstreams_except`]): an id reserved here is live before its
+    /// upstream is subscribed.
+    pub(crate) fn with_upstreams(downstream: O, extra: X, upstreams: u64) -> Self {
+        debug_assert!((1..=2).contains(&upstreams));
+        Core::reserving(downstream, extra, upstreams.min(2))
+    }
+
+    fn reserving(downstream: O, extra: X, reserved: u64) -> Self {
+        let slot = |id: u64| AtomicU64::new(if id <= reserved { id << 1 } else { 0 });
+        Core {
+            done: AtomicBool::new(false),
+            tag: AtomicU64::new(0),
+            subscribing: [slot(1), slot(2)],
+            controlled: AtomicBool::new(false),
+            state: Mutex::new(State {
+                downstream: Some(downstream),
+                emitting: false,
+                closed: false,
+                pending: None,
+                queue: VecDeque::new(),
+                upstreams: Upstreams {
+                    next_id: reserved + 1,
+                    control: None,
+                },
+                extra,
+            }),
+        }
+    }
+
+    /// Whether nothing more will be delivered: what upstream observers answer to
+    /// `is_disposed`. A disposal through the handle is seen here once the core has next taken
+    /// its lock; the kept upstream handles are disposed at once regardless.
+    #[inline]
+    pub(crate) fn is_done(&self) -> bool {
+        self.done.load(Ordering::Acquire)
+    }
+
+    #[inline]
+    pub(crate) fn tag(&self) -> u64 {
+        self.tag.load(Ordering::Acquire)
+    }
+
+    /// Sets the tag; Release pairs with the Acquire in [`tag`](Core::tag), so a reader that
+    /// sees the new tag sees what was done before it was set.
+    #[inline]
+    pub(crate) fn set_tag(&self, tag: u64) {
+        self.tag.store(tag, Ordering::Release);
+    }
+
+    /// Tries to set the tag from zero to `tag`: the first caller wins.
+    #[inline]
+    pub(crate) fn claim_tag(&self, tag: u64) -> bool {
+        self.tag
+            .compare_exchange(0, tag, Ordering::AcqRel, Ordering::Acquire)
+            .is_ok()
+    }
+
+    /// Takes the lock. A disposal through the handle since the last time closes the core now.
+    #[inline]
+    pub(crate) fn lock(&self) -> Locked<'_, 'a, O, T, X, F> {
+        let mut locked = Locked {
+            core: self,
+            state: self.state.lock(),
+            after: After::new(),
+        };
+        let state = &locked.state;
+        if !state.closed
+            && state
+                .upstreams
+                .control
+                .as_ref()
+                .is_some_and(|control| control.is_disposed())
+        {
+            locked.shut();
+        }
+        locked
+    }
+
+    /// Reserves an id for an upstream about to be subscribed, or `None` once closed (then it
+    /// must not be subscribed).
+    pub(crate) fn begin(&self) -> Option<u64> {
+        let mut locked = self.lock();
+        (!locked.is_closed()).then(|| locked.begin_upstream())
+    }
+
+    /// Subscribes `source` as a new upstream with the observer `make` builds from the core and
+    /// the upstream's id, and keeps its handle. Does nothing once closed.
+    pub(crate) fn subscribe_upstream<S, B>(&self, source: S, make: impl FnOnce(u64) -> B)
+    where
+        S: Subscribe<B>,
+        F: BoxSubscription<'a, S::Subscription>,
+    {
+        if let Some(id) = self.begin() {
+            let handle = source.subscribe_observer(make(id));
+            self.end_subscribe(id, handle);
+        }
+    }
+
+    /// Subscribes `source` as the upstream of an id reserved by
+    /// [`with_upstreams`](Core::with_upstreams), with the observer `make` builds, and keeps
+    /// its handle. Does nothing once done; the `Acquire` load of `done` stands in for the lock
+    /// [`begin`](Core::begin) takes: a core that closes after it is seen open finds the slot
+    /// when `subscribe` returns, as it would have found a slot reserved under the lock.
+    pub(crate) fn subscribe_reserved<S, B>(&self, id: u64, source: S, make: impl FnOnce(u64) -> B)
+    where
+        S: Subscribe<B>,
+        F: BoxSubscription<'a, S::Subscription>,
+    {
+        if !self.is_done() {
+            let handle = source.subscribe_observer(make(id));
+            self.end_subscribe(id, handle);
+        }
+    }
+
+    /// Takes the handle of upstream `id` once its `subscribe` has returned: drops it if the
+    /// upstream has already terminated, disposes it if the core is closed or the operator
+    /// cancelled it meanwhile, keeps it otherwise.
+    pub(crate) fn end_subscribe<H>(&self, id: u64, handle: H)
+    where
+        H: Subscription,
+        F: BoxSubscription<'a, H>,
+    {
+        // A handle with nothing running needs no keeping; checked before locking, as it may
+        // be user code.
+        let finished = handle.is_disposed();
+        if finished && !self.is_subscribing(id) {
+            // It terminated inside `subscribe` and freed its slot: nothing left to do.
+            return;
+        }
+        let mut locked = self.lock();
+        // `None`: it terminated inside `subscribe`.
+        let slot = locked.take_slot(id);
+        if finished || slot.is_none() {
+            drop(locked);
+            drop(handle);
+        } else if locked.state.closed || slot == Some(CANCELLED) {
+            drop(locked);
+            handle.dispose();
+        } else {
+            let control = locked.control();
+            if let Err(handle) = control.insert(id, F::box_subscription(handle)) {
+                // Disposed through the handle since the lock was taken.
+                drop(locked);
+                handle.dispose();
+            }
+        }
+    }
+
+    /// The handle `subscribe_observer` returns: empty when everything has already ended.
+    pub(crate) fn handle(&self) -> MergeSubscription<'a, F> {
+        // Acquire pairs with the Release of `done`, which the core stores after allocating
+        // its control block if it ever does: once closed, the block cannot appear.
+        if self.is_done() && !self.controlled.load(Ordering::Relaxed) {
+            return MergeSubscription::empty();
+        }
+        let mut locked = self.lock();
+        let control = if locked.state.closed {
+            locked.state.upstreams.control.clone()
+        } else {
+            Some(locked.control())
+        };
+        MergeSubscription { control }
+    }
+
+    /// Whether upstream `id` holds a subscribing slot: its `subscribe` is running, or it
+    /// returned and was neither released nor taken yet. Without the lock: a slot holding
+    /// `id` is only freed by the upstream's own termination or its `end_subscribe`.
+    fn is_subscribing(&self, id: u64) -> bool {
+        self.subscribing
+            .iter()
+            .any(|slot| slot.load(Ordering::Acquire) >> 1 == id)
+    }
+
+    /// The slot holding upstream `id`, under the lock.
+    fn slot(&self, id: u64) -> Option<(&AtomicU64, u64)> {
+        self.subscribing.iter().find_map(|slot| {
+            let value = slot.load(Ordering::Relaxed);
+            (value != 0 && value >> 1 == id).then_some((slot, value))
+        })
+    }
+
+    /// Delivers `value` and whatever queues up meanwhile, then hands the observer back.
+    fn emit(&self, mut observer: O, mut value: T)
+    where
+        O: Observer<T>,
+    {
+        let mut guard = PanicGuard {
+            core: self,
+            armed: true,
+        };
+        loop {
+            if observer.is_disposed() {
+                // The downstream lost interest: stop, and stop every upstream.
+                let mut locked = self.lock();
+                locked.state.emitting = false;
+                locked.shut();
+                guard.armed = false;
+                drop(locked);
+                drop(observer);
+                return;
+            }
+            observer.on_next(value);
+            if observer.is_disposed() {
+                // It lost interest inside that call (a `take` that has had its fill): stop
+                // the upstreams now, not at a next value that may never come (a `never`
+                // upstream's handle would stay kept, in a cycle through this core).
+                let mut locked = self.lock();
+                locked.state.emitting = false;
+                locked.shut();
+                guard.armed = false;
+                drop(locked);
+                drop(observer);
+                return;
+            }
+            let mut locked = self.lock();
+            if locked.state.closed && locked.state.pending.is_none() {
+                // Disposed while delivering.
+                locked.state.emitting = false;
+                guard.armed = false;
+                drop(locked);
+                drop(observer);
+                return;
+            }
+            match locked.state.queue.pop_front() {
+                Some(next) => value = next,
+                None => {
+                    guard.armed = false;
+                    locked.state.emitting = false;
+                    match locked.state.pending.take() {
+                        Some(terminal) => {
+                            drop(locked);
+                            deliver_terminal(observer, terminal);
+                        }
+                        None => locked.state.downstream = Some(observer),
+                    }
+                    return;
+                }
+            }
+        }
+    }
+}
+
+/// The queued values, to be dropped once the lock is released; `None` when there are none.
+#[inline]
+fn take_queue<T>(queue: &mut VecDeque<T>) -> Option<VecDeque<T>> {
+    (queue.capacity() != 0).then(|| mem::take(queue))
+}
+
+fn deliver_terminal<T, O: Observer<T>>(observer: O, terminal: Terminal) {
+    if !observer.is_disposed() {
+        match terminal {
+            Terminal::Completed => observer.on_completed(),
+            Terminal::Error(error) => observer.on_error(error),
+        }
+    }
+}
+
+/// Closes the core if the downstream panics while an emitter delivers, so later values are
+/// dropped instead of queued behind an emitter that is gone. It disposes nothing: running
+/// more user code while unwinding risks an abort; the upstreams see `is_disposed` and stop.
+struct PanicGuard<'c, 'a, O, T, X, F: Flavour> {
+    core: &'c Core<'a, O, T, X, F>,
+    armed: bool,
+}
+
+impl<O, T, X, F: Flavour> Drop for PanicGuard<'_, '_, O, T, X, F> {
+    fn drop(&mut self) {
+        if self.armed {
+            let mut locked = self.core.lock();
+            locked.state.emitting = false;
+            locked.state.closed = true;
+            locked.state.pending = None;
+            let queue = take_queue(&mut locked.state.queue);
+            locked.after.defer_queue(queue);
+            self.core.done.store(true, Ordering::Release);
+        }
+    }
+}
+
+/// The core's lock, held. What must not run under it (dropping or disposing handles, dropping
+/// the observer or queued values: all user code) is collected in `after` and runs when this is
+/// dropped, after the lock is released (fields drop in declaration order).
+pub(crate) struct Locked<'c, 'a, O, T, X, F: Flavour> {
+    core: &'c Core<'a, O, T, X, F>,
+    state: MutexGuard<'c, State<'a, O, T, X, F>>,
+    after: After<'a, O, T, F>,
+}
+
+/// What runs once the lock is released: nothing unless something was deferred. One `Option`
+/// around all of it, so the common lock builds and drops it for one check (a `Locked` is
+/// built, moved and dropped on every notification: its drop is on the hot path).
+struct After<'a, O, T, F: Flavour>(Option<Deferred<'a, O, T, F>>);
+
+struct Deferred<'a, O, T, F: Flavour> {
+    drop_handle: Option<Handle<'a, F>>,
+    dispose_handle: Option<Handle<'a, F>>,
+    /// In subscription order.
+    dispose_handles: BTreeMap<u64, Handle<'a, F>>,
+    dispose_control: Option<Arc<Control<'a, F>>>,
+    downstream: Option<O>,
+    queue: Option<VecDeque<T>>,
+}
+
+impl<'a, O, T, F: Flavour> After<'a, O, T, F> {
+    #[inline]
+    fn new() -> Self {
+        After(None)
+    }
+
+    #[cold]
+    fn deferred(&mut self) -> &mut Deferred<'a, O, T, F> {
+        self.0.get_or_insert_with(|| Deferred {
+            drop_handle: None,
+            dispose_handle: None,
+            dispose_handles: BTreeMap::new(),
+            dispose_control: None,
+            downstream: None,
+            queue: None,
+        })
+    }
+
+    /// Drops `handle` once the lock is released.
+    #[inline]
+    fn defer_drop(&mut self, handle: Option<Handle<'a, F>>) {
+        if handle.is_some() {
+            self.deferred().drop_handle = handle;
+        }
+    }
+
+    /// Disposes `handle` once the lock is released.
+    #[inline]
+    fn defer_dispose(&mut self, handle: Option<Handle<'a, F>>) {
+        if handle.is_some() {
+            self.deferred().dispose_handle = handle;
+        }
+    }
+
+    /// Disposes `handles`, in order, once the lock is released.
+    fn defer_dispose_all(&mut self, handles: BTreeMap<u64, Handle<'a, F>>) {
+        if !handles.is_empty() {
+            self.deferred().dispose_handles = handles;
+        }
+    }
+
+    /// Disposes the control block (every kept handle) once the lock is released.
+    #[inline]
+    fn defer_dispose_control(&mut self, control: Option<Arc<Control<'a, F>>>) {
+        if control.is_some() {
+            self.deferred().dispose_control = control;
+        }
+    }
+
+    /// Drops `queue` once the lock is released.
+    #[inline]
+    fn defer_queue(&mut self, queue: Option<VecDeque<T>>) {
+        if queue.is_some() {
+            self.deferred().queue = queue;
+        }
+    }
+
+    /// Drops `downstream` once the lock is released.
+    #[inline]
+    fn defer_downstream(&mut self, downstream: Option<O>) {
+        if downstream.is_some() {
+            self.deferred().downstream = downstream;
+        }
+    }
+}
+
+impl<O, T, F: Flavour> Drop for Deferred<'_, O, T, F> {
+    fn drop(&mut self) {
+        if let Some(handle) = self.dispose_handle.take() {
+            handle.dispose();
+        }
+        for (_, handle) in mem::take(&mut self.dispose_handles) {
+            handle.dispose();
+        }
+        if let Some(control) = self.dispose_control.take() {
+            control.dispose();
+        }
+    }
+}
+
+impl<'a, O, T, X, F: Flavour> Locked<'_, 'a, O, T, X, F> {
+    /// Whether nothing more is accepted.
+    #[inline]
+    pub(crate) fn is_closed(&self) -> bool {
+        self.state.closed
+    }
+
+    /// The operator's own state.
+    #[inline]
+    pub(crate) fn extra(&mut self) -> &mut X {
+        &mut self.state.extra
+    }
+
+    /// Reserves an id for an upstream about to be subscribed; pass it to
+    /// [`Core::end_subscribe`] with the handle.
+    pub(crate) fn begin_upstream(&mut self) -> u64 {
+        let upstreams = &mut self.state.upstreams;
+        let id = upstreams.next_id;
+        upstreams.next_id += 1;
+        let free = self
+            .core
+            .subscribing
+            .iter()
+            .find(|slot| slot.load(Ordering::Relaxed) == 0);
+        match free {
+            Some(slot) => slot.store(id << 1, Ordering::Release),
+            // Never with the operators here; untracked, an upstream's handle would be dropped
+            // when its `subscribe` returns, as if it had terminated, and not be cancellable.
+            None => debug_assert!(false, "more than two upstreams subscribing at once"),
+        }
+        id
+    }
+
+    /// Upstream `id` terminated: forget its handle.
+    pub(crate) fn release_upstream(&mut self, id: u64) {
+        if let Some((slot, value)) = self.core.slot(id) {
+            // A cancelled one is still disposed when its `subscribe` returns.
+            if value & CANCELLED == 0 {
+                slot.store(0, Ordering::Release);
+            }
+        } else if let Some(control) = &self.state.upstreams.control {
+            self.after.defer_drop(control.remove(id));
+        }
+    }
+
+    /// Disposes upstream `id` (once the lock is released).
+    pub(crate) fn dispose_upstream(&mut self, id: u64) {
+        if let Some((slot, value)) = self.core.slot(id) {
+            slot.store(value | CANCELLED, Ordering::Release);
+        } else if let Some(control) = &self.state.upstreams.control {
+            self.after.defer_dispose(control.remove(id));
+        }
+    }
+
+    /// Disposes every kept upstream but `id` (once the lock is released).
+    pub(crate) fn dispose_upstreams_except(&mut self, id: u64) {
+        for slot in &self.core.subscribing {
+            let value = slot.load(Ordering::Relaxed);
+            if value != 0 && value >> 1 != id {
+                slot.store(value | CANCELLED, Ordering::Release);
+            }
+        }
+        if let Some(control) = &self.state.upstreams.control {
+            let handles = control.take_all_except(id);
+            self.after.defer_dispose_all(handles);
+        }
+    }
+
+    /// Takes the downstream observer out, for an operator that delivers to it directly from
+    /// now on (`amb`'s winner). `None` once closed.
+    pub(crate) fn take_downstream(&mut self) -> Option<O> {
+        if self.state.closed {
+            return None;
+        }
+        self.state.downstream.take()
+    }
+
+    /// Delivers `value` downstream, or queues it if another call is delivering.
+    pub(crate) fn next(mut self, value: T)
+    where
+        O: Observer<T>,
+    {
+        if self.state.closed {
+            // Parameters drop in reverse order: release the lock before `value` drops.
+            drop(self);
+            return;
+        }
+        if self.state.emitting {
+            self.state.queue.push_back(value);
+            return;
+        }
+        let Some(observer) = self.state.downstream.take() else {
+            return;
+        };
+        self.state.emitting = true;
+        let core = self.core;
+        drop(self);
+        core.emit(observer, value);
+    }
+
+    /// Completes the downstream (after the queued values) and disposes every upstream left.
+    pub(crate) fn complete(self)
+    where
+        O: Observer<T>,
+    {
+        self.terminate(Terminal::Completed);
+    }
+
+    /// Fails the downstream (dropping queued values) and disposes every upstream left.
+    pub(crate) fn error(self, error: Error)
+    where
+        O: Observer<T>,
+    {
+        self.terminate(Terminal::Error(error));
+    }
+
+    /// Closes without a notification and disposes every upstream left: for an operator that
+    /// delivered its terminal event itself.
+    pub(crate) fn close(mut self) {
+        self.shut();
+    }
+
+    fn terminate(mut self, terminal: Terminal)
+    where
+        O: Observer<T>,
+    {
+        if self.state.closed {
+            return;
+        }
+        self.state.closed = true;
+        self.core.done.store(true, Ordering::Release);
+        if let Terminal::Error(_) = terminal {
+            let queue = take_queue(&mut self.state.queue);
+            self.after.defer_queue(queue);
+        }
+        let control = self.state.upstreams.control.clone();
+        self.after.defer_dispose_control(control);
+        if self.state.emitting {
+            self.state.pending = Some(terminal);
+            return;
+        }
+        let observer = self.state.downstream.take();
+        // Upstreams are disposed before the terminal event goes out, as in RxJava.
+        drop(self);
+        if let Some(observer) = observer {
+            deliver_terminal(observer, terminal);
+        }
+    }
+
+    /// Closes without a terminal event: disposed, or the downstream lost interest.
+    fn shut(&mut self) {
+        let state = &mut *self.state;
+        state.closed = true;
+        state.pending = None;
+        self.core.done.store(true, Ordering::Release);
+        self.after.defer_queue(take_queue(&mut state.queue));
+        if !state.emitting {
+            self.after.defer_downstream(state.downstream.take());
+        }
+        self.after
+            .defer_dispose_control(state.upstreams.control.clone());
+    }
+
+    /// Frees the subscribing slot of `id`, returning its `CANCELLED` bit; `None` when the
+    /// upstream has freed it by terminating.
+    fn take_slot(&mut self, id: u64) -> Option<u64> {
+        let (slot, value) = self.core.slot(id)?;
+        slot.store(0, Ordering::Release);
+        Some(value & CANCELLED)
+    }
+
+    /// The control block, allocated on first need.
+    fn control(&mut self) -> Arc<Control<'a, F>> {
+        self.core.controlled.store(true, Ordering::Relaxed);
+        self.state
+            .upstreams
+            .control
+            .get_or_insert_with(|| {
+                Arc::new(Control {
+                    disposed: AtomicBool::new(false),
+                    live: Mutex::new(Live {
+                        closed: false,
+                        handles: BTreeMap::new(),
+                    }),
+                })
+            })
+            .clone()
+    }
+}
+
+/// The kept upstream handles, reachable from the [`MergeSubscription`] without naming the
+/// observer types.
+pub(crate) struct Control<'a, F: Flavour> {
+    /// Set by `dispose`, and when the subscription ends. Release/Acquire: the core that sees
+    /// it closes, and needs nothing else from the disposer.
+    disposed: AtomicBool,
+    live: Mutex<Live<'a, F>>,
+}
+
+struct Live<'a, F: Flavour> {
+    /// Set by `dispose`: a handle arriving later is disposed instead of kept.
+    closed: bool,
+    /// Ordered by id, which is the order the upstreams were subscribed in.
+    handles: BTreeMap<u64, Handle<'a, F>>,
+}
+
+impl<'a, F: Flavour> Control<'a, F> {
+    fn is_disposed(&self) -> bool {
+        self.disposed.load(Ordering::Acquire)
+    }
+
+    fn insert(&self, id: u64, handle: Handle<'a, F>) -> Result<(), Handle<'a, F>> {
+        let mut live = self.live.lock();
+        if live.closed {
+            return Err(handle);
+        }
+        live.handles.insert(id, handle);
+        Ok(())
+    }
+
+    fn remove(&self, id: u64) -> Option<Handle<'a, F>> {
+        self.live.lock().handles.remove(&id)
+    }
+
+    fn take_all_except(&self, id: u64) -> BTreeMap<u64, Handle<'a, F>> {
+        let mut live = self.live.lock();
+        let mut all = mem::take(&mut live.handles);
+        if let Some(keep) = all.remove(&id) {
+            live.handles.insert(id, keep);
+        }
+        all
+    }
+
+    fn dispose(&self) {
+        if self.disposed.swap(true, Ordering::AcqRel) {
+            return;
+        }
+        let handles = {
+            let mut live = self.live.lock();
+            live.closed = true;
+            mem::take(&mut live.handles)
+        };
+        // In subscription order, with no lock held: a handle's `dispose` is user code.
+        for (_, handle) in handles {
+            handle.dispose();
+        }
+    }
+}
+
+/// The handle returned by the operators of the merge family (`merge_with`, `merge`,
+/// `flat_map`, `switch_map`, `take_until`, `amb_with`, ...): disposing it disposes every
+/// upstream subscription still running, and the downstream receives nothing more.
+///
+/// It names no observer type, and is `Send + Sync` when its flavour `F` is `Shared` (when
+/// every upstream's handle is `Send`); `'a` bounds what the upstream handles
+/// borrow. When everything ended inside `subscribe` it holds nothing and allocates nothing.
+///
+/// ```
+/// use rx::prelude::*;
+///
+/// let handle = rx::source::just(1).merge_with(rx::source::just(2)).subscribe(|_| {});
+/// assert!(handle.is_disposed()); // both sources ran to their end inside `subscribe`
+/// ```
+#[derive(Clone)]
+pub struct MergeSubscription<'a, F: Flavour = Shared> {
+    control: Option<Arc<Control<'a, F>>>,
+}
+
+impl<F: Flavour> Subscription for MergeSubscription<'_, F> {
+    fn dispose(&self) {
+        if let Some(control) = &self.control {
+            control.dispose();
+        }
+    }
+
+    fn is_disposed(&self) -> bool {
+        self.control
+            .as_ref()
+            .is_none_or(|control| control.is_disposed())
+    }
+}
+
+impl<F: Flavour> MergeSubscription<'_, F> {
+    /// A handle with nothing to cancel.
+    pub(crate) fn empty() -> Self {
+        MergeSubscription { control: None }
+    }
+}
+
+impl<F: Flavour> fmt::Debug for MergeSubscription<'_, F> {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        f.debug_struct("MergeSubscription")
+            .field("disposed", &self.is_disposed())
+            .finish()
+    }
+}
+
+/// What the unit tests of the merge family share: a hand-driven hot source.
+#[cfg(all(test, not(loom)))]
+pub(crate) mod testkit {
+    use crate::Error;
+    use crate::observable::{Observable, Subscribe};
+    use crate::observer::Observer;
+    use crate::subscription::Subscription;
+    use std::sync::{Arc, Mutex, Weak};
+
+    /// A log of `"subscribe x"` / `"dispose x"` events, shared by several [`Hot`] sources.
+    pub(crate) type Log = Arc<Mutex<Vec<String>>>;
+
+    /// A hot source driven by hand: what [`next`](Hot::next) pushes reaches every current
+    /// subscriber. It logs each subscription and each disposal, and delivers with no lock
+    /// held, so a subscriber may push into another `Hot` (or dispose) from inside `on_next`.
+    pub(crate) struct Hot<T> {
+        shared: Arc<Shared<T>>,
+    }
+
+    type Entry<T> = (u64, Box<dyn crate::observer::DynObserver<T> + Send>);
+
+    struct Shared<T> {
+        name: &'static str,
+        log: Log,
+        state: Mutex<State<T>>,
+    }
+
+    struct State<T> {
+        next_id: u64,
+        observers: Vec<Entry<T>>,
+        /// Ids disposed while their observers were out being delivered to.
+        removed: Vec<u64>,
+    }
+
+    impl<T> Clone for Hot<T> {
+        fn clone(&self) -> Self {
+            Hot {
+                shared: self.shared.clone(),
+            }
+        }
+    }
+
+    impl<T> Hot<T> {
+        pub(crate) fn new(name: &'static str, log: &Log) -> Self {
+            Hot {
+                shared: Arc::new(Shared {
+                    name,
+                    log: log.clone(),
+                    state: Mutex::new(State {
+                        next_id: 0,
+                        observers: Vec::new(),
+                        removed: Vec::new(),
+                    }),
+                }),
+            }
+        }
+
+        pub(crate) fn subscribers(&self) -> usize {
+            self.shared.state.lock().unwrap().observers.len()
+        }
+
+        fn take(&self) -> Vec<Entry<T>> {
+            std::mem::take(&mut self.shared.state.lock().unwrap().observers)
+        }
+
+        pub(crate) fn next(&self, value: T)
+        where
+            T: Clone,
+        {
+            let mut taken = self.take();
+            for (_, observer) in &mut taken {
+                if !observer.is_disposed() {
+                    observer.on_next(value.clone());
+                }
+            }
+            let mut state = self.shared.state.lock().unwrap();
+            let removed = std::mem::take(&mut state.removed);
+            taken.retain(|(id, _)| !removed.contains(id));
+            taken.append(&mut state.observers);
+            state.observers = taken;
+        }
+
+        pub(crate) fn complete(&self) {
+            for (_, observer) in self.take() {
+                if !observer.is_disposed() {
+                    observer.on_completed();
+                }
+            }
+        }
+
+        pub(crate) fn error(&self, error: &str) {
+            for (_, observer) in self.take() {
+                if !observer.is_disposed() {
+                    observer.on_error(Error::msg(error));
+                }
+            }
+        }
+    }
+
+    impl<T> Observable for Hot<T> {
+        type Item = T;
+        type Flavour = crate::sync::Shared;
+    }
+
+    impl<T: 'static, O> Subscribe<O> for Hot<T>
+    where
+        O: Observer<T> + Send + 'static,
+    {
+        type Subscription = HotHandle<T>;
+
+        fn subscribe_observer(self, observer: O) -> HotHandle<T> {
+            let name = self.shared.name;
+            self.shared
+                .log
+                .lock()
+                .unwrap()
+                .push(format!("subscribe {name}"));
+            let mut state = self.shared.state.lock().unwrap();
+            let id = state.next_id;
+            state.next_id += 1;
+            state.observers.push((id, Box::new(observer)));
+            HotHandle {
+                shared: Arc::downgrade(&self.shared),
+                id,
+            }
+        }
+    }
+
+    /// The handle of a [`Hot`] subscription.
+    pub(crate) struct HotHandle<T> {
+        shared: Weak<Shared<T>>,
+        id: u64,
+    }
+
+    impl<T> Subscription for HotHandle<T> {
+        fn dispose(&self) {
+            let Some(shared) = self.shared.upgrade() else {
+                return;
+            };
+            let removed = {
+                let mut state = shared.state.lock().unwrap();
+                match state.observers.iter().position(|(id, _)| *id == self.id) {
+                    Some(i) => Some(state.observers.remove(i)),
+                    None => {
+                        state.removed.push(self.id);
+                        None
+                    }
+                }
+            };
+            drop(removed);
+            shared
+                .log
+                .lock()
+                .unwrap()
+                .push(format!("dispose {}", shared.name));
+        }
+
+        fn is_disposed(&self) -> bool {
+            self.shared.upgrade().is_none_or(|shared| {
+                !shared
+                    .state
+                    .lock()
+                    .unwrap()
+                    .observers
+                    .iter()
+                    .any(|(id, _)| *id == self.id)
+            })
+        }
+    }
+
+    /// The events logged so far, and clears the log.
+    pub(crate) fn drain(log: &Log) -> Vec<String> {
+        std::mem::take(&mut *log.lock().unwrap())
+    }
+}
+
+/// Models of the serialising core. Run with
+/// `RUSTFLAGS="--cfg loom" LOOM_MAX_PREEMPTIONS=2 cargo test --release --lib loom_merge`.
+#[cfg(all(test, loom))]
+mod loom_merge {
+    use super::Core;
+    use crate::Error;
+    use crate::observer::Observer;
+    use crate::subscription::Subscription;
+    use crate::sync::{Arc, AtomicBool, AtomicUsize, Ordering::SeqCst, thread};
+
+    /// Checks the Rx rules as it records: no two `on_next` at once, nothing after the
+    /// terminal event, one terminal event.
+    #[derive(Clone, Default)]
+    struct Recorder {
+        busy: Arc<AtomicBool>,
+        terminated: Arc<AtomicBool>,
+        values: Arc<AtomicUsize>,
+        terminals: Arc<AtomicUsize>,
+    }
+
+    impl Recorder {
+        fn terminal(&self) {
+            assert!(!self.busy.load(SeqCst), "terminal event during on_next");
+            assert!(!self.terminated.swap(true, SeqCst), "two terminal events");
+            self.terminals.fetch_add(1, SeqCst);
+        }
+    }
+
+    impl Observer<u32> for Recorder {
+        fn on_next(&mut self, _: u32) {
+            assert!(
+                !self.terminated.load(SeqCst),
+                "a value after the terminal event"
+            );
+            // A preemption point between the swap and the store: loom tries another
+            // delivery in between.
+            assert!(!self.busy.swap(true, SeqCst), "two on_next calls at once");
+            self.values.fetch_add(1, SeqCst);
+            self.busy.store(false, SeqCst);
+        }
+
+        fn on_error(self, _: Error) {
+            self.terminal();
+        }
+
+        fn on_completed(self) {
+            self.terminal();
+        }
+    }
+
+    /// The extra state is the number of sources still running.
+    type TestCore = Core<'static, Recorder, u32, usize>;
+
+    fn finish(core: &TestCore) {
+        let mut locked = core.lock();
+        *locked.extra() -= 1;
+        if *locked.extra() == 0 {
+            locked.complete();
+        }
+    }
+
+    #[test]
+    fn loom_merge_two_threads_deliver_serialised_then_complete_once() {
+        loom::model(|| {
+            let recorder = Recorder::default();
+            let core = Arc::new(TestCore::new(recorder.clone(), 2));
+            let other = core.clone();
+            let t = thread::spawn(move || {
+                other.lock().next(1);
+                other.lock().next(2);
+                finish(&other);
+            });
+            core.lock().next(3);
+            finish(&core);
+            t.join().unwrap();
+            assert_eq!(recorder.values.load(SeqCst), 3);
+            assert_eq!(recorder.terminals.load(SeqCst), 1);
+            assert!(core.is_done());
+        });
+    }
+
+    #[test]
+    fn loom_merge_error_races_values() {
+        loom::model(|| {
+            let recorder = Recorder::default();
+            let core = Arc::new(TestCore::new(recorder.clone(), 2));
+            let other = core.clone();
+            let t = thread::spawn(move || {
+                other.lock().next(1);
+                other.lock().next(2);
+            });
+            core.lock().error(Error::msg("boom"));
+            t.join().unwrap();
+            assert_eq!(recorder.terminals.load(SeqCst), 1);
+            assert!(recorder.values.load(SeqCst) <= 2);
+        });
+    }
+
+    /// An upstream handle that records being disposed and being dropped.
+    #[derive(Clone, Default)]
+    struct Flags {
+        disposed: Arc<AtomicBool>,
+        dropped: Arc<AtomicBool>,
+    }
+
+    struct FlagHandle(Flags);
+
+    impl Subscription for FlagHandle {
+        fn dispose(&self) {
+            self.0.disposed.store(true, SeqCst);
+        }
+        fn is_disposed(&self) -> bool {
+            self.0.disposed.load(SeqCst)
+        }
+    }
+
+    impl Drop for FlagHandle {
+        fn drop(&mut self) {
+            self.0.dropped.store(true, SeqCst);
+        }
+    }
+
+    #[test]
+    fn loom_merge_dispose_races_keeping_a_handle() {
+        loom::model(|| {
+            let core = Arc::new(TestCore::new(Recorder::default(), 1));
+            let handle = core.handle();
+            let id = core.begin().unwrap();
+            let t = thread::spawn(move || handle.dispose());
+            let flags = Flags::default();
+            core.end_subscribe(id, FlagHandle(flags.clone()));
+            t.join().unwrap();
+            // Whichever came first, the upstream ends up disposed and not kept.
+            assert!(flags.disposed.load(SeqCst));
+            assert!(flags.dropped.load(SeqCst));
+        });
+    }
+
+    #[test]
+    fn loom_merge_termination_races_keeping_a_handle() {
+        loom::model(|| {
+            let core = Arc::new(TestCore::new(Recorder::default(), 2));
+            let id = core.begin().unwrap();
+            let other = core.clone();
+            // The upstream terminates on its own thread while its `subscribe` returns.
+            let t = thread::spawn(move || {
+                let mut locked = other.lock();
+                locked.release_upstream(id);
+            });
+            let flags = Flags::default();
+            core.end_subscribe(id, FlagHandle(flags.clone()));
+            t.join().unwrap();
+            // A finished upstream's handle is dropped, never kept (or disposed).
+            assert!(flags.dropped.load(SeqCst));
+            assert!(!flags.disposed.load(SeqCst));
+        });
+    }
+
+    #[test]
+    fn loom_merge_termination_races_a_finished_handle() {
+        loom::model(|| {
+            let core = Arc::new(TestCore::new(Recorder::default(), 2));
+            let id = core.begin().unwrap();
+            let other = core.clone();
+            let t = thread::spawn(move || {
+                let mut locked = other.lock();
+                locked.release_upstream(id);
+            });
+            // A handle that reports itself finished takes the path without the lock when the
+            // upstream has already freed its slot.
+            let flags = Flags::default();
+            flags.disposed.store(true, SeqCst);
+            core.end_subscribe(id, FlagHandle(flags.clone()));
+            t.join().unwrap();
+            assert!(flags.dropped.load(SeqCst));
+            assert!(core.subscribing.iter().all(|slot| slot.load(SeqCst) == 0));
+        });
+    }
+
+    /// A source that records being subscribed and returns a live handle.
+    struct Live(Flags, Arc<AtomicBool>);
+
+    impl crate::observable::Observable for Live {
+        type Item = u32;
+    }
+
+    impl<B> crate::observable::Subscribe<B> for Live {
+        type Subscription = FlagHandle;
+
+        fn subscribe_observer(self, _: B) -> FlagHandle {
+            self.1.store(true, SeqCst);
+            FlagHandle(self.0)
+        }
+    }
+
+    #[test]
+    fn loom_merge_error_races_subscribing_a_reserved_upstream() {
+        loom::model(|| {
+            let core = Arc::new(TestCore::with_upstreams(Recorder::default(), 2, 2));
+            let other = core.clone();
+            // The first upstream fails on its own thread while the second is subscribed
+            // without the lock.
+            let t = thread::spawn(move || {
+                let mut locked = other.lock();
+                locked.release_upstream(1);
+                locked.error(Error::msg("boom"));
+            });
+            let flags = Flags::default();
+            let subscribed = Arc::new(AtomicBool::new(false));
+            core.subscribe_reserved(2, Live(flags.clone(), subscribed.clone()), |_| ());
+            t.join().unwrap();
+            // Seen closed: never subscribed. Otherwise subscribed, then disposed and dropped,
+            // never kept.
+            if subscribed.load(SeqCst) {
+                assert!(flags.disposed.load(SeqCst) && flags.dropped.load(SeqCst));
+            } else {
+                assert!(!flags.dropped.load(SeqCst));
+            }
+        });
+    }
+
+    #[test]
+    fn loom_merge_completion_races_building_the_handle() {
+        loom::model(|| {
+            let recorder = Recorder::default();
+            let core = Arc::new(TestCore::new(recorder.clone(), 1));
+            let other = core.clone();
+            let t = thread::spawn(move || finish(&other));
+            let handle = core.handle();
+            t.join().unwrap();
+            // Built before the completion, it holds the block the completion disposed;
+            // after it, nothing.
+            assert!(handle.is_disposed());
+            assert_eq!(recorder.terminals.load(SeqCst), 1);
+        });
+    }
+
+    #[test]
+    fn loom_merge_dispose_races_delivery() {
+        loom::model(|| {
+            let recorder = Recorder::default();
+            let core = Arc::new(TestCore::new(recorder.clone(), 2));
+            let handle = core.handle();
+            let other = core.clone();
+            let t = thread::spawn(move || {
+                other.lock().next(1);
+                other.lock().next(2);
+            });
+            handle.dispose();
+            t.join().unwrap();
+            // Nothing is delivered once the core has seen the disposal.
+            let before = recorder.values.load(SeqCst);
+            core.lock().next(3);
+            finish(&core);
+            finish(&core);
+            assert_eq!(recorder.values.load(SeqCst), before);
+            assert_eq!(recorder.terminals.load(SeqCst), 0);
+            assert!(core.is_done() && handle.is_disposed());
+        });
+    }
+}

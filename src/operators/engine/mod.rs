@@ -1,0 +1,28 @@
+//! The shared machinery several operators are built on; each operator stays a short file in
+//! [`operators`](crate::operators) and names the engine it runs on.
+//!
+//! - [`merge_core`]: the serialising core of the merge family (`merge_with`, `merge`,
+//!   `flat_map`, `switch_map`, `take_until`, `amb`, ...): one downstream, many upstreams on
+//!   any threads, one terminal event, and the kept upstream handles.
+//! - [`drain`]: delivery to one observer from an upstream and a timer on different threads,
+//!   the emitter loop the time operators share (`observe_on`, `delay`, `debounce`,
+//!   `sample`, ...).
+//! - [`resubscribe`]: the resubscription loop of `retry`, `repeat`, their `_when` forms and
+//!   `retry_with_backoff`, trampolined so a synchronous source that fails at once does not
+//!   grow the stack.
+//! - [`combine_core`]: the engine of `zip`, `combine_latest`, `with_latest_from`, `fork_join`
+//!   and their `Vec` forms: one slot per source, a row delivered when the operator's rule
+//!   says so.
+//! - [`combine_slots`]: the per-source slots, buffers and tuple plumbing `combine_core` runs on.
+//! - [`split_core`]: the engine of `group_by` and `window`: one upstream split into inner
+//!   observables, each with its own subscriber.
+//! - [`split_refs`]: the reference count that keeps a split upstream alive while the outer
+//!   observer or any inner still wants it.
+
+pub(crate) mod combine_core;
+pub(crate) mod combine_slots;
+pub(crate) mod drain;
+pub(crate) mod merge_core;
+pub(crate) mod resubscribe;
+pub(crate) mod split_core;
+pub(crate) mod split_refs;
