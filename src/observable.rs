@@ -12,6 +12,7 @@
 use crate::Error;
 use crate::Notification;
 use crate::observer::{FnObserver, NextObserver};
+use crate::operators::observers::*;
 use crate::operators::*;
 use crate::subscription::Subscription;
 

@@ -1,6 +1,7 @@
 //! The newer time, multicasting and grouping operators, their observers and their handles
 //! are `Send` and `Sync` when their parts are, so pipelines and handles move between threads.
 
+use rx::operators::observers::*;
 use rx::operators::*;
 use rx::schedulers::{NewThread, QueueWorker, TestScheduler};
 use rx::source::{FromIter, Never, TimerAt};

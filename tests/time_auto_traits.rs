@@ -1,6 +1,7 @@
 //! The time operators, their observers and their handles are `Send` and `Sync` when their
 //! parts are, so pipelines and handles move between threads.
 
+use rx::operators::observers::*;
 use rx::operators::*;
 use rx::schedulers::{Immediate, NewThread, QueueWorker, QueuedTask, TestScheduler};
 use rx::source::{FromIter, Interval, Timer};

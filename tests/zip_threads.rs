@@ -232,9 +232,10 @@ fn a_reentrant_emission_is_queued_not_nested() {
 
 #[test]
 fn handles_inner_observables_and_observers_are_send_and_sync() {
+    use rx::operators::observers::ZipObserver;
     use rx::operators::{
         CombineSubscription, GroupedObservable, InnerSubscription, LatestSlot, SplitSubscription,
-        WindowedObservable, ZipObserver, ZipSlot,
+        WindowedObservable, ZipSlot,
     };
     use static_assertions::assert_impl_all;
 

@@ -330,7 +330,7 @@ mod loom_tests {
 mod tests_support {
     use crate::observable::{Observable, Subscribe};
     use crate::observer::Observer;
-    use crate::operators::BoxedObserver;
+    use crate::operators::observers::BoxedObserver;
     use crate::subscription::{FlagSubscription, Subscription};
     use crate::sync::{Arc, Mutex};
 

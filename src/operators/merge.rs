@@ -150,6 +150,7 @@ mod tests {
 
     #[test]
     fn types_are_send_and_sync_when_their_parts_are() {
+        use crate::operators::observers::*;
         use crate::operators::*;
         use crate::source::{Just, Merge};
         use static_assertions::{assert_impl_all, assert_not_impl_any};

@@ -430,7 +430,7 @@ mod tests {
 
         let o = TestObserver::new();
         just(1)
-            .sequence_equal(empty())
+            .sequence_equal(empty::<i32>())
             .subscribe_observer(o.clone());
         o.assert_notifications(&[Next(false), Completed]);
     }
@@ -472,7 +472,7 @@ mod tests {
     fn silence_keeps_the_verdict_open_until_disposed() {
         let o = TestObserver::new();
         let handle = just(1)
-            .sequence_equal(never())
+            .sequence_equal(never::<i32>())
             .subscribe_observer(o.clone());
         o.assert_notifications(&[]);
         assert!(!handle.is_disposed());

@@ -2,7 +2,8 @@
 
 use crate::observable::{Observable, Subscribe};
 use crate::observer::Observer;
-use crate::operators::{AmbObserver, MergeSubscription};
+use crate::operators::MergeSubscription;
+use crate::operators::observers::AmbObserver;
 use crate::sync::imp::BoxSubscription;
 use std::marker::PhantomData;
 
