@@ -305,10 +305,15 @@ where
                     drop(state);
                     subscription.dispose();
                 } else if state.observer.is_none() && finished {
-                    // The attempt has nothing running and has not ended: its observer, and the
-                    // downstream with it, is gone or goes with its handle, dropped here.
-                    // Nothing can be delivered any more.
-                    shared.closed.store(true, Ordering::Release);
+                    // Nothing runs behind the handle: not kept, as the notifier's above (a
+                    // `never()`'s holds this attempt's observer, and kept it would be a cycle);
+                    // a zero-sized `Finished` (no allocation) says so in its place. The
+                    // sequence stays open: a source may still owe the observer a terminal it
+                    // queued (a subject subscribed from inside its own delivery).
+                    let previous = state.current.replace(F::box_send(Finished));
+                    drop(state);
+                    drop(previous);
+                    drop(subscription);
                 } else if state.observer.is_none() {
                     let previous = state.current.replace(F::box_subscription(subscription));
                     drop(state);
