@@ -578,6 +578,7 @@ mod loom_tests {
 
     impl Observable for Capture {
         type Item = u32;
+        type Flavour = crate::sync::Shared;
     }
 
     impl<O: Observer<u32> + Send + 'static> Subscribe<O> for Capture {

@@ -1197,6 +1197,7 @@ mod loom_merge {
 
     impl crate::observable::Observable for Live {
         type Item = u32;
+        type Flavour = crate::sync::Shared;
     }
 
     impl<B> crate::observable::Subscribe<B> for Live {
