@@ -360,11 +360,119 @@ mod tests {
     }
 
     #[test]
+    fn disposal_racing_an_empty_completion_leaves_the_other_unsubscribed() {
+        // Mirrors the loom model on real threads: whichever wins, nothing stays subscribed.
+        for _ in 0..200 {
+            let other = crate::subjects::PublishSubject::<i32>::new();
+            let (tx, rx) = std::sync::mpsc::channel();
+            let barrier = std::sync::Arc::new(std::sync::Barrier::new(2));
+            let at_start = barrier.clone();
+            let handle = crate::source::create_owned(move |e: crate::source::OwnedEmitter<i32>| {
+                let at_start = at_start.clone();
+                tx.send(std::thread::spawn(move || {
+                    at_start.wait();
+                    e.on_completed()
+                }))
+                .unwrap();
+            })
+            .switch_if_empty(other.observable())
+            .subscribe_observer(TestObserver::new());
+            let completing = rx.recv().unwrap();
+            barrier.wait();
+            handle.dispose();
+            completing.join().unwrap();
+            assert!(handle.is_disposed());
+            assert!(
+                !other.has_observers(),
+                "the other observable outlived the disposal"
+            );
+        }
+    }
+
+    #[test]
     fn send_when_its_parts_are() {
         fn assert_send<T: Send>(_: &T) {}
         let source = empty::<i32>().switch_if_empty(from_iter([1, 2]));
         assert_send(&source);
         let handle = source.subscribe_observer(TestObserver::new());
         assert_send(&handle);
+    }
+}
+
+#[cfg(all(test, loom))]
+mod loom_tests {
+    use super::{Slot, State, SwitchIfEmptyObserver, SwitchIfEmptySubscription};
+    use crate::Error;
+    use crate::observable::{Observable, Subscribe};
+    use crate::observer::Observer;
+    use crate::subscription::{FlagSubscription, Subscription};
+    use crate::sync::{Arc, AtomicBool, Mutex, Ordering, thread};
+
+    /// A downstream that takes anything.
+    struct Sink;
+
+    impl Observer<u32> for Sink {
+        fn on_next(&mut self, _: u32) {}
+        fn on_error(self, _: Error) {}
+        fn on_completed(self) {}
+        fn is_disposed(&self) -> bool {
+            false
+        }
+    }
+
+    /// The other observable: records that it was subscribed and hands out `handle`.
+    struct Other {
+        subscribed: Arc<AtomicBool>,
+        handle: FlagSubscription,
+    }
+
+    impl Observable for Other {
+        type Item = u32;
+        type Flavour = crate::sync::Shared;
+    }
+
+    impl<O> Subscribe<O> for Other {
+        type Subscription = FlagSubscription;
+
+        fn subscribe_observer(self, _: O) -> FlagSubscription {
+            self.subscribed.store(true, Ordering::SeqCst);
+            self.handle
+        }
+    }
+
+    #[test]
+    fn loom_dispose_racing_an_empty_completion_leaves_nothing_running() {
+        loom::model(|| {
+            let slot = Arc::new(Slot {
+                disposed: AtomicBool::new(false),
+                state: Mutex::new(State::Source),
+            });
+            let subscribed = Arc::new(AtomicBool::new(false));
+            let other = FlagSubscription::new();
+            let observer = SwitchIfEmptyObserver {
+                observer: Sink,
+                other: Other {
+                    subscribed: subscribed.clone(),
+                    handle: other.clone(),
+                },
+                empty: true,
+                slot: slot.clone(),
+            };
+            // The source completes empty on another thread while the handle is disposed.
+            let completing = thread::spawn(move || Observer::<u32>::on_completed(observer));
+            let handle = SwitchIfEmptySubscription {
+                upstream: FlagSubscription::new(),
+                slot,
+            };
+            handle.dispose();
+            completing.join().unwrap();
+            assert!(handle.is_disposed());
+            if subscribed.load(Ordering::SeqCst) {
+                assert!(
+                    other.is_disposed(),
+                    "the other observable outlived the disposal"
+                );
+            }
+        });
     }
 }
