@@ -1,4 +1,4 @@
-//! What several test files share; each includes it with `mod support;`.
+//! What several test files share: the test binaries include it with `mod support;`.
 
 #![allow(dead_code)]
 

@@ -16,7 +16,7 @@ fn example_binary(name: &str) -> PathBuf {
 
 #[test]
 fn quickstart_prints_what_the_readme_shows() {
-    let readme = include_str!("../README.md");
+    let readme = include_str!("../../README.md");
     let start = readme
         .find("<!-- quickstart-output -->")
         .expect("the README marks the quickstart output");

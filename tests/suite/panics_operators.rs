@@ -5,7 +5,7 @@
 //! scheduler works. Every test runs under a watchdog, so a lock left held fails it instead
 //! of hanging.
 
-mod support;
+use crate::support;
 
 use rx::prelude::*;
 use rx::schedulers::{Reschedule, Scheduler, TestScheduler, ThreadPool, Worker};

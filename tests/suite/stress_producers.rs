@@ -7,7 +7,7 @@
 //! Each load runs for `RX_STRESS_MS` milliseconds (300 by default; minutes behind the
 //! variable for a soak run).
 
-mod support;
+use crate::support;
 
 use rx::prelude::*;
 use rx::schedulers::{Reschedule, Scheduler, ThreadPool, Worker};

@@ -17,7 +17,7 @@
 //! `RX_PROPTEST_CASES` sets the number of cases (3000 by default). A case that hangs fails
 //! through a watchdog that prints the chain.
 
-mod support;
+use crate::support;
 
 use proptest::prelude::*;
 use proptest::test_runner::{Config, FileFailurePersistence, RngAlgorithm};

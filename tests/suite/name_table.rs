@@ -1,13 +1,13 @@
 //! The README's operator table and the guide's name table ("coming from RxJS, RxJava and
 //! RPP") are one table: the two copies agree row for row, and every name in the rx column
 //! exists in the crate. The README is the source: after editing its table,
-//! `UPDATE_NAME_TABLE=1 cargo test --test name_table` writes it into the guide.
+//! `UPDATE_NAME_TABLE=1 cargo test --test suite name_table` writes it into the guide.
 
 use std::fs;
 use std::path::Path;
 
-const README: &str = include_str!("../README.md");
-const GUIDE: &str = include_str!("../src/guide/coming_from.rs");
+const README: &str = include_str!("../../README.md");
+const GUIDE: &str = include_str!("../../src/guide/coming_from.rs");
 
 /// The rows of the first table after `heading` in a markdown text.
 fn table_after<'a>(text: &'a str, heading: &str) -> Vec<&'a str> {
@@ -60,7 +60,8 @@ fn the_readme_and_the_guide_have_the_same_table() {
     }
     let guide = guide_markdown();
     let guide = table_after(&guide, "## Names");
-    let fix = "run `UPDATE_NAME_TABLE=1 cargo test --test name_table` to copy the README's table";
+    let fix =
+        "run `UPDATE_NAME_TABLE=1 cargo test --test suite name_table` to copy the README's table";
     for (i, (a, b)) in readme.iter().zip(&guide).enumerate() {
         assert_eq!(
             a, b,
