@@ -10,7 +10,8 @@ use rx::prelude::*;
 use rx::testing::TestObserver;
 
 /// Pastes the body twice, into `mod shared` and `mod local`, each with the flavour's
-/// subjects (`PublishSubject`), its state cell (`State<T>`, with `state`, `get` and `bump`)
+/// subjects (`PublishSubject`), its state cell (`State<T>`, with `state`, `get`, `with` and
+/// `bump`)
 /// and `boxed!`, which boxes an observable in the flavour's box.
 macro_rules! for_each_flavour {
     ($($body:tt)*) => {
@@ -29,6 +30,10 @@ macro_rules! for_each_flavour {
 
             fn get<T: Clone>(state: &State<T>) -> T {
                 state.lock().unwrap().clone()
+            }
+
+            fn with<T, R>(state: &State<T>, f: impl FnOnce(&mut T) -> R) -> R {
+                f(&mut state.lock().unwrap())
             }
 
             /// Adds one and returns the new count.
@@ -62,6 +67,10 @@ macro_rules! for_each_flavour {
 
             fn get<T: Clone>(state: &State<T>) -> T {
                 state.borrow().clone()
+            }
+
+            fn with<T, R>(state: &State<T>, f: impl FnOnce(&mut T) -> R) -> R {
+                f(&mut state.borrow_mut())
             }
 
             /// Adds one and returns the new count.
@@ -336,12 +345,207 @@ for_each_flavour! {
         .subscribe_observer(o.clone());
         o.assert_notifications(&[Next(1), Completed]);
     }
+
+    #[test]
+    fn with_latest_from_pairs_a_subject_with_the_latest_of_another() {
+        let (a, b) = (PublishSubject::new(), PublishSubject::new());
+        let o = TestObserver::new();
+        let handle = a
+            .observable()
+            .with_latest_from(b.observable())
+            .subscribe_observer(o.clone());
+        a.on_next(1); // nothing to pair with yet
+        b.on_next(10);
+        b.on_next(20);
+        a.on_next(2);
+        b.on_completed(); // the latest value stays in use
+        a.on_next(3);
+        a.on_completed();
+        o.assert_notifications(&[Next((2, 20)), Next((3, 20)), Completed]);
+        assert!(handle.is_disposed());
+    }
+
+    #[test]
+    fn with_latest_from_with_combines_through_a_closure_over_state() {
+        let (a, b) = (PublishSubject::new(), PublishSubject::new());
+        let calls = state(0);
+        let counter = calls.clone();
+        let o = TestObserver::new();
+        let handle = a
+            .observable()
+            .with_latest_from_with(b.observable(), move |x: i32, y: i32| {
+                bump(&counter);
+                x + y
+            })
+            .subscribe_observer(o.clone());
+        b.on_next(100);
+        a.on_next(1);
+        a.on_next(2);
+        handle.dispose();
+        a.on_next(3);
+        o.assert_notifications(&[Next(101), Next(102)]);
+        assert_eq!(get(&calls), 2);
+        assert!(!a.has_observers() && !b.has_observers());
+    }
+
+    #[test]
+    fn with_latest_from_all_pairs_a_boxed_source_with_two_subjects() {
+        let (b, c) = (PublishSubject::new(), PublishSubject::new());
+        let main = PublishSubject::new();
+        let o = TestObserver::new();
+        let _handle = boxed!(main.observable())
+            .with_latest_from_all((b.observable(), c.observable()))
+            .subscribe_observer(o.clone());
+        b.on_next(1);
+        main.on_next(0); // `c` has no value yet
+        c.on_next(2);
+        main.on_next(7);
+        b.on_next(3);
+        main.on_next(8);
+        main.on_completed();
+        o.assert_notifications(&[Next((7, 1, 2)), Next((8, 3, 2)), Completed]);
+        assert!(!b.has_observers() && !c.has_observers());
+    }
+
+    #[test]
+    fn fork_join_emits_the_last_values_once_every_source_completes() {
+        let a = PublishSubject::new();
+        let count = state(0);
+        let o = TestObserver::new();
+        let handle = rx::source::fork_join((a.observable(), counted(&count, 1)))
+            .subscribe_observer(o.clone());
+        assert_eq!(get(&count), 1);
+        a.on_next(1);
+        a.on_next(2);
+        o.assert_notifications(&[]);
+        a.on_completed();
+        o.assert_notifications(&[Next((2, 1)), Completed]);
+        assert!(handle.is_disposed());
+    }
+
+    #[test]
+    fn fork_join_all_over_boxed_sources() {
+        let (a, b) = (PublishSubject::new(), PublishSubject::new());
+        let count = state(0);
+        let o = TestObserver::new();
+        let _handle = rx::source::fork_join_all(vec![
+            boxed!(a.observable()),
+            counted(&count, 1),
+            boxed!(b.observable()),
+        ])
+        .subscribe_observer(o.clone());
+        b.on_next(30);
+        a.on_next(10);
+        b.on_completed();
+        a.on_next(11);
+        a.on_completed();
+        o.assert_notifications(&[Next(vec![11, 1, 30]), Completed]);
+    }
+
+    #[test]
+    fn combine_latest_all_and_zip_all_over_subjects() {
+        let (a, b) = (PublishSubject::new(), PublishSubject::new());
+        let latest = TestObserver::new();
+        let zipped = TestObserver::new();
+        let sources = vec![a.observable(), b.observable()];
+        let l = rx::source::combine_latest_all(sources.clone()).subscribe_observer(latest.clone());
+        let _z = rx::source::zip_all(sources).subscribe_observer(zipped.clone());
+        a.on_next(1);
+        a.on_next(2);
+        b.on_next(10);
+        l.dispose();
+        b.on_next(20);
+        a.on_completed();
+        latest.assert_notifications(&[Next(vec![2, 10])]);
+        zipped.assert_notifications(&[Next(vec![1, 10]), Next(vec![2, 20]), Completed]);
+        assert!(!a.has_observers() && !b.has_observers());
+    }
+
+    #[test]
+    fn retry_when_resubscribes_at_a_subject_notifier() {
+        let count = state(0);
+        let retries = PublishSubject::<()>::new();
+        let attempts = state(Vec::new());
+        let (notifier, seen) = (retries.observable(), attempts.clone());
+        let o = TestObserver::new();
+        let handle = counted(&count, 3)
+            .retry_when(move |e, attempt| {
+                with(&seen, |v: &mut Vec<_>| v.push((e.to_string(), attempt)));
+                notifier.clone()
+            })
+            .subscribe_observer(o.clone());
+        o.assert_notifications(&[Next(1)]);
+        retries.on_next(());
+        o.assert_notifications(&[Next(1), Next(2)]);
+        retries.on_next(());
+        o.assert_notifications(&[Next(1), Next(2), Next(3), Completed]);
+        assert_eq!(get(&count), 3);
+        assert_eq!(
+            get(&attempts),
+            [("boom".to_string(), 1), ("boom".to_string(), 2)]
+        );
+        assert!(handle.is_disposed());
+        assert!(!retries.has_observers());
+    }
+
+    #[test]
+    fn retry_when_ends_when_the_notifier_completes() {
+        let count = state(0);
+        let retries = PublishSubject::<()>::new();
+        let notifier = retries.observable();
+        let o = TestObserver::new();
+        let _handle = counted(&count, 10)
+            .retry_when(move |_, _| notifier.clone())
+            .subscribe_observer(o.clone());
+        retries.on_next(());
+        retries.on_completed();
+        o.assert_notifications(&[Next(1), Next(2), Completed]);
+        assert_eq!(get(&count), 2);
+    }
+
+    #[test]
+    fn repeat_when_resubscribes_at_a_boxed_notifier_until_it_completes_empty() {
+        let count = state(0);
+        let o = TestObserver::new();
+        let _handle = counted(&count, 1)
+            .repeat_when(|completions| {
+                if completions < 3 {
+                    boxed!(rx::source::just(0))
+                } else {
+                    boxed!(rx::source::empty())
+                }
+            })
+            .subscribe_observer(o.clone());
+        o.assert_notifications(&[Next(1), Next(2), Next(3), Completed]);
+        assert_eq!(get(&count), 3);
+    }
+
+    #[test]
+    fn repeat_when_disposal_reaches_a_waiting_subject_notifier() {
+        let count = state(0);
+        let again = PublishSubject::<()>::new();
+        let notifier = again.observable();
+        let o = TestObserver::new();
+        let handle = counted(&count, 1)
+            .repeat_when(move |_| notifier.clone())
+            .subscribe_observer(o.clone());
+        o.assert_notifications(&[Next(1)]);
+        assert!(again.has_observers());
+        handle.dispose();
+        assert!(!again.has_observers());
+        again.on_next(());
+        o.assert_notifications(&[Next(1)]);
+        assert_eq!(get(&count), 1);
+    }
 }
 
 mod auto_traits {
     use rx::Subscribe;
     use rx::observer::NextObserver;
-    use rx::operators::{MergeWith, Retry, TakeUntil, Zip};
+    use rx::operators::{
+        ForkJoin, ForkJoinAll, MergeWith, RepeatWhen, Retry, RetryWhen, TakeUntil, WithLatestFrom,
+        WithLatestFromAll, Zip,
+    };
     use rx::source::Concat;
     use rx::subjects::SubjectObservable;
     use rx::{BoxedObservable, LocalBoxedObservable};
@@ -353,6 +557,13 @@ mod auto_traits {
     type Handle<S> = <S as Subscribe<Observer>>::Subscription;
     type PairObserver = NextObserver<fn((i32, i32))>;
     type PairHandle<S> = <S as Subscribe<PairObserver>>::Subscription;
+    type TripleObserver = NextObserver<fn((i32, i32, i32))>;
+    type TripleHandle<S> = <S as Subscribe<TripleObserver>>::Subscription;
+    type VecHandle<S> = <S as Subscribe<NextObserver<fn(Vec<i32>)>>>::Subscription;
+    /// A `retry_when` notifier factory whose notifiers are of type `N`.
+    type OnError<N> = fn(&rx::Error, u32) -> N;
+    /// A `repeat_when` notifier factory whose notifiers are of type `N`.
+    type OnCompleted<N> = fn(u32) -> N;
 
     #[test]
     fn chains_over_shared_sources_have_send_handles() {
@@ -362,6 +573,12 @@ mod auto_traits {
         assert_impl_all!(Handle<Retry<BoxedObservable<'static, i32>>>: Send);
         assert_impl_all!(Handle<Concat<'static, Vec<Shared>>>: Send);
         assert_impl_all!(Handle<MergeWith<'static, rx::source::Never<i32>, Shared>>: Send);
+        assert_impl_all!(PairHandle<WithLatestFrom<'static, Shared, Shared>>: Send, Sync);
+        assert_impl_all!(TripleHandle<WithLatestFromAll<'static, Shared, (Shared, Shared)>>: Send);
+        assert_impl_all!(PairHandle<ForkJoin<'static, (Shared, Shared)>>: Send, Sync);
+        assert_impl_all!(VecHandle<ForkJoinAll<'static, Shared>>: Send, Sync);
+        assert_impl_all!(Handle<RetryWhen<BoxedObservable<'static, i32>, OnError<Shared>>>: Send);
+        assert_impl_all!(Handle<RepeatWhen<BoxedObservable<'static, i32>, OnCompleted<Shared>>>: Send);
     }
 
     /// A thread-safe subject accepts only `Send` observers, which those of a chain that keeps
@@ -377,5 +594,16 @@ mod auto_traits {
         assert_not_impl_any!(PairHandle<Zip<'static, (Cold, Local)>>: Send);
         assert_not_impl_any!(Handle<Retry<LocalBoxedObservable<'static, i32>>>: Send);
         assert_not_impl_any!(Handle<Concat<'static, Vec<Local>>>: Send);
+        assert_not_impl_any!(PairHandle<WithLatestFrom<'static, Local, Local>>: Send, Sync);
+        assert_not_impl_any!(PairHandle<WithLatestFrom<'static, Cold, Local>>: Send, Sync);
+        assert_not_impl_any!(PairHandle<WithLatestFrom<'static, Local, Cold>>: Send, Sync);
+        assert_not_impl_any!(TripleHandle<WithLatestFromAll<'static, Cold, (Cold, Local)>>: Send);
+        assert_not_impl_any!(PairHandle<ForkJoin<'static, (Cold, Local)>>: Send, Sync);
+        assert_not_impl_any!(VecHandle<ForkJoinAll<'static, Local>>: Send, Sync);
+        assert_not_impl_any!(
+            Handle<RetryWhen<LocalBoxedObservable<'static, i32>, OnError<Cold>>>: Send
+        );
+        assert_not_impl_any!(Handle<RetryWhen<Cold, OnError<Local>>>: Send);
+        assert_not_impl_any!(Handle<RepeatWhen<Cold, OnCompleted<Local>>>: Send);
     }
 }
