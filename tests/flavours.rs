@@ -537,14 +537,88 @@ for_each_flavour! {
         o.assert_notifications(&[Next(1)]);
         assert_eq!(get(&count), 1);
     }
+
+    #[test]
+    fn skip_until_lets_values_through_once_a_subject_signals() {
+        let (a, open) = (PublishSubject::new(), PublishSubject::<()>::new());
+        let o = TestObserver::new();
+        let handle = a.observable().skip_until(open.observable()).subscribe_observer(o.clone());
+        a.on_next(1);
+        open.on_next(());
+        assert!(!open.has_observers());
+        a.on_next(2);
+        a.on_next(3);
+        a.on_completed();
+        o.assert_notifications(&[Next(2), Next(3), Completed]);
+        assert!(handle.is_disposed());
+    }
+
+    #[test]
+    fn sample_with_emits_the_latest_value_at_each_signal() {
+        let (a, tick) = (PublishSubject::new(), PublishSubject::<()>::new());
+        let o = TestObserver::new();
+        let handle = a.observable().sample_with(tick.observable()).subscribe_observer(o.clone());
+        tick.on_next(()); // nothing yet
+        a.on_next(1);
+        a.on_next(2);
+        tick.on_next(());
+        tick.on_next(()); // nothing new
+        a.on_next(3);
+        handle.dispose();
+        tick.on_next(());
+        o.assert_notifications(&[Next(2)]);
+        assert!(!a.has_observers() && !tick.has_observers());
+    }
+
+    #[test]
+    fn buffer_with_closes_a_buffer_at_each_signal_of_a_boxed_notifier() {
+        let (a, close) = (PublishSubject::new(), PublishSubject::<()>::new());
+        let o = TestObserver::new();
+        let _handle = a
+            .observable()
+            .buffer_with(boxed!(close.observable().map(|_| 0)))
+            .subscribe_observer(o.clone());
+        a.on_next(1);
+        a.on_next(2);
+        close.on_next(());
+        close.on_next(());
+        a.on_next(3);
+        a.on_completed();
+        o.assert_notifications(&[Next(vec![1, 2]), Next(vec![]), Next(vec![3]), Completed]);
+        assert!(!close.has_observers());
+    }
+
+    #[test]
+    fn debounce_with_waits_for_each_values_subject_duration() {
+        let a = PublishSubject::new();
+        let quiet = PublishSubject::<()>::new();
+        let selected = state(0);
+        let (durations, counter) = (quiet.observable(), selected.clone());
+        let o = TestObserver::new();
+        let _handle = a
+            .observable()
+            .debounce_with(move |_: &i32| {
+                bump(&counter);
+                durations.clone()
+            })
+            .subscribe_observer(o.clone());
+        a.on_next(1);
+        a.on_next(2); // replaces 1, whose duration is disposed
+        quiet.on_next(());
+        a.on_next(3);
+        a.on_completed(); // the waiting value goes at once
+        o.assert_notifications(&[Next(2), Next(3), Completed]);
+        assert_eq!(get(&selected), 3);
+        assert!(!quiet.has_observers());
+    }
 }
 
 mod auto_traits {
     use rx::Subscribe;
     use rx::observer::NextObserver;
     use rx::operators::{
-        ForkJoin, ForkJoinAll, MergeWith, RepeatWhen, Retry, RetryWhen, TakeUntil, WithLatestFrom,
-        WithLatestFromAll, Zip,
+        BufferWith, DebounceWith, ForkJoin, ForkJoinAll, MergeWith, RepeatWhen, Retry, RetryWhen,
+        SampleWith, SkipUntil, TakeUntil, WithLatestFrom, WithLatestFromAll, Zip,
     };
     use rx::source::Concat;
     use rx::subjects::SubjectObservable;
@@ -564,6 +638,8 @@ mod auto_traits {
     type OnError<N> = fn(&rx::Error, u32) -> N;
     /// A `repeat_when` notifier factory whose notifiers are of type `N`.
     type OnCompleted<N> = fn(u32) -> N;
+    /// A `debounce_with` selector whose durations are of type `D`.
+    type Durations<D> = fn(&i32) -> D;
 
     #[test]
     fn chains_over_shared_sources_have_send_handles() {
@@ -579,6 +655,10 @@ mod auto_traits {
         assert_impl_all!(VecHandle<ForkJoinAll<'static, Shared>>: Send, Sync);
         assert_impl_all!(Handle<RetryWhen<BoxedObservable<'static, i32>, OnError<Shared>>>: Send);
         assert_impl_all!(Handle<RepeatWhen<BoxedObservable<'static, i32>, OnCompleted<Shared>>>: Send);
+        assert_impl_all!(Handle<SkipUntil<'static, Shared, Shared>>: Send, Sync);
+        assert_impl_all!(Handle<SampleWith<'static, Shared, Shared>>: Send, Sync);
+        assert_impl_all!(VecHandle<BufferWith<'static, Shared, Shared>>: Send, Sync);
+        assert_impl_all!(Handle<DebounceWith<'static, Shared, Durations<Shared>>>: Send, Sync);
     }
 
     /// A thread-safe subject accepts only `Send` observers, which those of a chain that keeps
@@ -605,5 +685,11 @@ mod auto_traits {
         );
         assert_not_impl_any!(Handle<RetryWhen<Cold, OnError<Local>>>: Send);
         assert_not_impl_any!(Handle<RepeatWhen<Cold, OnCompleted<Local>>>: Send);
+        assert_not_impl_any!(Handle<SkipUntil<'static, Local, Cold>>: Send, Sync);
+        assert_not_impl_any!(Handle<SkipUntil<'static, Cold, Local>>: Send, Sync);
+        assert_not_impl_any!(Handle<SampleWith<'static, Cold, Local>>: Send, Sync);
+        assert_not_impl_any!(VecHandle<BufferWith<'static, Local, Cold>>: Send, Sync);
+        assert_not_impl_any!(Handle<DebounceWith<'static, Cold, Durations<Local>>>: Send, Sync);
+        assert_not_impl_any!(Handle<DebounceWith<'static, Local, Durations<Cold>>>: Send, Sync);
     }
 }
