@@ -611,14 +611,91 @@ for_each_flavour! {
         assert_eq!(get(&selected), 3);
         assert!(!quiet.has_observers());
     }
+
+    #[test]
+    fn group_by_hands_out_groups_whose_subscribers_keep_state() {
+        let a = PublishSubject::new();
+        let seen = state(Vec::new());
+        let log = seen.clone();
+        let handle = a.observable().group_by(|v: &i32| v % 2).subscribe(move |group| {
+            let (key, log) = (*group.key(), log.clone());
+            let _ = group.subscribe(move |v| with(&log, |s: &mut Vec<_>| s.push((key, v))));
+        });
+        a.on_next(1);
+        a.on_next(2);
+        a.on_next(3);
+        handle.dispose(); // open groups go on
+        a.on_next(4);
+        a.on_next(5);
+        assert_eq!(get(&seen), [(1, 1), (0, 2), (1, 3), (0, 4), (1, 5)]);
+        a.on_completed();
+        assert!(!a.has_observers());
+    }
+
+    #[test]
+    fn group_by_with_flattens_its_groups_back() {
+        let a = PublishSubject::new();
+        let o = TestObserver::new();
+        let _handle = boxed!(a.observable())
+            .group_by_with(|v: &i32| v % 2, |v| v * 10)
+            .flat_map(|group| {
+                let key = *group.key();
+                group.map(move |v| (key, v))
+            })
+            .subscribe_observer(o.clone());
+        a.on_next(1);
+        a.on_next(2);
+        a.on_next(3);
+        a.on_completed();
+        o.assert_notifications(&[Next((1, 10)), Next((0, 20)), Next((1, 30)), Completed]);
+    }
+
+    #[test]
+    fn group_by_until_ends_every_group_at_its_subject_duration() {
+        let (a, close) = (PublishSubject::new(), PublishSubject::<()>::new());
+        let durations = close.observable();
+        let opened = state(0);
+        let counter = opened.clone();
+        let o = TestObserver::new();
+        let handle = a
+            .observable()
+            .group_by_until(
+                |v: &i32| v % 2,
+                move |_| {
+                    bump(&counter);
+                    durations.clone()
+                },
+            )
+            .flat_map(|group| {
+                let key = *group.key();
+                group.to_vec().map(move |values| (key, values))
+            })
+            .subscribe_observer(o.clone());
+        a.on_next(1);
+        a.on_next(2);
+        a.on_next(3);
+        close.on_next(()); // both groups end
+        a.on_next(5);
+        a.on_completed();
+        o.assert_notifications(&[
+            Next((1, vec![1, 3])),
+            Next((0, vec![2])),
+            Next((1, vec![5])),
+            Completed,
+        ]);
+        assert_eq!(get(&opened), 3);
+        assert!(handle.is_disposed());
+        assert!(!close.has_observers());
+    }
 }
 
 mod auto_traits {
     use rx::Subscribe;
     use rx::observer::NextObserver;
     use rx::operators::{
-        BufferWith, DebounceWith, ForkJoin, ForkJoinAll, MergeWith, RepeatWhen, Retry, RetryWhen,
-        SampleWith, SkipUntil, TakeUntil, WithLatestFrom, WithLatestFromAll, Zip,
+        BufferWith, DebounceWith, ForkJoin, ForkJoinAll, GroupBy, GroupByUntil, GroupedObservable,
+        MergeWith, RepeatWhen, Retry, RetryWhen, SampleWith, SkipUntil, TakeUntil, WithLatestFrom,
+        WithLatestFromAll, Zip,
     };
     use rx::source::Concat;
     use rx::subjects::SubjectObservable;
@@ -640,6 +717,15 @@ mod auto_traits {
     type OnCompleted<N> = fn(u32) -> N;
     /// A `debounce_with` selector whose durations are of type `D`.
     type Durations<D> = fn(&i32) -> D;
+    /// A key selector.
+    type Key = fn(&i32) -> i32;
+    /// A `group_by_until` duration selector whose durations are of type `D`.
+    type GroupDurations<D> = fn(&i32) -> D;
+    /// The handle of a chain whose values are groups of `F`.
+    type GroupsHandle<S, F> =
+        <S as Subscribe<NextObserver<fn(GroupedObservable<'static, i32, i32, F>)>>>::Subscription;
+    /// The handle of a subscription to a group of flavour `F`.
+    type GroupHandle<F> = Handle<GroupedObservable<'static, i32, i32, F>>;
 
     #[test]
     fn chains_over_shared_sources_have_send_handles() {
@@ -659,6 +745,12 @@ mod auto_traits {
         assert_impl_all!(Handle<SampleWith<'static, Shared, Shared>>: Send, Sync);
         assert_impl_all!(VecHandle<BufferWith<'static, Shared, Shared>>: Send, Sync);
         assert_impl_all!(Handle<DebounceWith<'static, Shared, Durations<Shared>>>: Send, Sync);
+        assert_impl_all!(GroupsHandle<GroupBy<'static, Shared, Key>, rx::sync::Shared>: Send, Sync);
+        assert_impl_all!(
+            GroupsHandle<GroupByUntil<'static, Shared, Key, GroupDurations<Shared>>, rx::sync::Shared>:
+                Send, Sync
+        );
+        assert_impl_all!(GroupHandle<rx::sync::Shared>: Send, Sync);
     }
 
     /// A thread-safe subject accepts only `Send` observers, which those of a chain that keeps
@@ -691,5 +783,11 @@ mod auto_traits {
         assert_not_impl_any!(VecHandle<BufferWith<'static, Local, Cold>>: Send, Sync);
         assert_not_impl_any!(Handle<DebounceWith<'static, Cold, Durations<Local>>>: Send, Sync);
         assert_not_impl_any!(Handle<DebounceWith<'static, Local, Durations<Cold>>>: Send, Sync);
+        assert_not_impl_any!(GroupsHandle<GroupBy<'static, Local, Key>, rx::sync::Local>: Send, Sync);
+        assert_not_impl_any!(
+            GroupsHandle<GroupByUntil<'static, Cold, Key, GroupDurations<Local>>, rx::sync::Local>:
+                Send, Sync
+        );
+        assert_not_impl_any!(GroupHandle<rx::sync::Local>: Send, Sync);
     }
 }
