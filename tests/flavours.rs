@@ -694,8 +694,8 @@ mod auto_traits {
     use rx::observer::NextObserver;
     use rx::operators::{
         BufferWith, DebounceWith, ForkJoin, ForkJoinAll, GroupBy, GroupByUntil, GroupedObservable,
-        MergeWith, RepeatWhen, Retry, RetryWhen, SampleWith, SkipUntil, TakeUntil, WithLatestFrom,
-        WithLatestFromAll, Zip,
+        MergeWith, RepeatWhen, Retry, RetryWhen, SampleWith, SkipUntil, SubscribeOn, TakeUntil,
+        WithLatestFrom, WithLatestFromAll, Zip,
     };
     use rx::source::Concat;
     use rx::subjects::SubjectObservable;
@@ -751,6 +751,7 @@ mod auto_traits {
                 Send, Sync
         );
         assert_impl_all!(GroupHandle<rx::sync::Shared>: Send, Sync);
+        assert_impl_all!(Handle<SubscribeOn<Shared, rx::schedulers::NewThread>>: Send, Sync);
     }
 
     /// A thread-safe subject accepts only `Send` observers, which those of a chain that keeps
@@ -789,5 +790,13 @@ mod auto_traits {
                 Send, Sync
         );
         assert_not_impl_any!(GroupHandle<rx::sync::Local>: Send, Sync);
+        // `subscribe_on` moves its source into a task that may run on another thread, so it
+        // takes no local source at all, even on a scheduler that drains on this thread.
+        assert_not_impl_any!(SubscribeOn<Local, rx::schedulers::NewThread>: Subscribe<Observer>);
+        assert_not_impl_any!(SubscribeOn<Local, rx::schedulers::CurrentThread>: Subscribe<Observer>);
+        assert_not_impl_any!(
+            SubscribeOn<LocalBoxedObservable<'static, i32>, rx::schedulers::RunLoop>:
+                Subscribe<Observer>
+        );
     }
 }
