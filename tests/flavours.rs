@@ -697,6 +697,7 @@ mod auto_traits {
         MergeWith, RepeatWhen, Retry, RetryWhen, SampleWith, SkipUntil, SubscribeOn, TakeUntil,
         WithLatestFrom, WithLatestFromAll, Zip,
     };
+    use rx::operators::{Debounce, Delay, ObserveOn, Timeout};
     use rx::source::Concat;
     use rx::subjects::SubjectObservable;
     use rx::{BoxedObservable, LocalBoxedObservable};
@@ -752,6 +753,8 @@ mod auto_traits {
         );
         assert_impl_all!(GroupHandle<rx::sync::Shared>: Send, Sync);
         assert_impl_all!(Handle<SubscribeOn<Shared, rx::schedulers::NewThread>>: Send, Sync);
+        assert_impl_all!(Handle<Debounce<Shared, rx::schedulers::TestScheduler>>: Send);
+        assert_impl_all!(Handle<ObserveOn<Shared, rx::schedulers::NewThread>>: Send);
     }
 
     /// A thread-safe subject accepts only `Send` observers, which those of a chain that keeps
@@ -798,5 +801,11 @@ mod auto_traits {
             SubscribeOn<LocalBoxedObservable<'static, i32>, rx::schedulers::RunLoop>:
                 Subscribe<Observer>
         );
+        // The time operators' tasks may dispose upstream from a worker thread: they take no
+        // local source either.
+        assert_not_impl_any!(Debounce<Local, rx::schedulers::TestScheduler>: Subscribe<Observer>);
+        assert_not_impl_any!(Delay<Local, rx::schedulers::RunLoop>: Subscribe<Observer>);
+        assert_not_impl_any!(ObserveOn<Local, rx::schedulers::CurrentThread>: Subscribe<Observer>);
+        assert_not_impl_any!(Timeout<Local, rx::schedulers::TestScheduler>: Subscribe<Observer>);
     }
 }
