@@ -7,7 +7,8 @@ use crate::Error;
 use crate::observable::{Observable, Subscribe};
 use crate::observer::Observer;
 use crate::operators::engine::merge_core::{Core, MergeSubscription};
-use crate::sync::Arc;
+use crate::sync::imp::BoxSubscription;
+use crate::sync::{Arc, Flavour, Joined, Shared};
 use std::fmt;
 use std::marker::PhantomData;
 
@@ -34,20 +35,29 @@ impl<S, N> BufferWith<'_, S, N> {
 
 impl<S: Observable, N: Observable> Observable for BufferWith<'_, S, N> {
     type Item = Vec<S::Item>;
-    type Flavour = crate::sync::Joined<<S as Observable>::Flavour, <N as Observable>::Flavour>;
+    type Flavour = FlavourOf<S, N>;
 }
+
+/// The flavour of the handles a [`BufferWith`] keeps.
+type FlavourOf<S, N> = Joined<<S as Observable>::Flavour, <N as Observable>::Flavour>;
 
 impl<'a, S, N, O> Subscribe<O> for BufferWith<'a, S, N>
 where
-    S: Subscribe<BufferWithObserver<'a, O, <S as Observable>::Item>>,
-    <S as Subscribe<BufferWithObserver<'a, O, <S as Observable>::Item>>>::Subscription: Send + 'a,
-    N: Subscribe<BufferWithNotifier<'a, O, <S as Observable>::Item>>,
-    <N as Subscribe<BufferWithNotifier<'a, O, <S as Observable>::Item>>>::Subscription: Send + 'a,
+    S: Subscribe<BufferWithObserver<'a, O, <S as Observable>::Item, FlavourOf<S, N>>>,
+    FlavourOf<S, N>: BoxSubscription<
+            'a,
+            <S as Subscribe<BufferWithObserver<'a, O, <S as Observable>::Item, FlavourOf<S, N>>>>::Subscription,
+        >,
+    N: Subscribe<BufferWithNotifier<'a, O, <S as Observable>::Item, FlavourOf<S, N>>>,
+    FlavourOf<S, N>: BoxSubscription<
+            'a,
+            <N as Subscribe<BufferWithNotifier<'a, O, <S as Observable>::Item, FlavourOf<S, N>>>>::Subscription,
+        >,
     O: Observer<Vec<<S as Observable>::Item>>,
 {
-    type Subscription = MergeSubscription<'a>;
+    type Subscription = MergeSubscription<'a, FlavourOf<S, N>>;
 
-    fn subscribe_observer(self, observer: O) -> MergeSubscription<'a> {
+    fn subscribe_observer(self, observer: O) -> Self::Subscription {
         if observer.is_disposed() {
             return MergeSubscription::empty();
         }
@@ -67,15 +77,15 @@ where
 
 /// The core's own state is the buffer being filled; `None` once the source has completed, so
 /// that a notification racing the completion adds no empty buffer after the last one.
-type BufferWithCore<'a, O, T> = Core<'a, O, Vec<T>, Option<Vec<T>>>;
+type BufferWithCore<'a, O, T, F> = Core<'a, O, Vec<T>, Option<Vec<T>>, F>;
 
 /// The observer [`BufferWith`] subscribes to its source.
-pub struct BufferWithObserver<'a, O, T> {
-    core: Arc<BufferWithCore<'a, O, T>>,
+pub struct BufferWithObserver<'a, O, T, F: Flavour = Shared> {
+    core: Arc<BufferWithCore<'a, O, T, F>>,
     id: u64,
 }
 
-impl<O: Observer<Vec<T>>, T> Observer<T> for BufferWithObserver<'_, O, T> {
+impl<O: Observer<Vec<T>>, T, F: Flavour> Observer<T> for BufferWithObserver<'_, O, T, F> {
     fn on_next(&mut self, value: T) {
         let mut locked = self.core.lock();
         let closed = locked.is_closed();
@@ -112,19 +122,19 @@ impl<O: Observer<Vec<T>>, T> Observer<T> for BufferWithObserver<'_, O, T> {
     }
 }
 
-impl<O, T> fmt::Debug for BufferWithObserver<'_, O, T> {
+impl<O, T, F: Flavour> fmt::Debug for BufferWithObserver<'_, O, T, F> {
     fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
         f.write_str("BufferWithObserver")
     }
 }
 
 /// The observer [`BufferWith`] subscribes to its notifier.
-pub struct BufferWithNotifier<'a, O, T> {
-    core: Arc<BufferWithCore<'a, O, T>>,
+pub struct BufferWithNotifier<'a, O, T, F: Flavour = Shared> {
+    core: Arc<BufferWithCore<'a, O, T, F>>,
     id: u64,
 }
 
-impl<V, O: Observer<Vec<T>>, T> Observer<V> for BufferWithNotifier<'_, O, T> {
+impl<V, O: Observer<Vec<T>>, T, F: Flavour> Observer<V> for BufferWithNotifier<'_, O, T, F> {
     fn on_next(&mut self, _: V) {
         let mut locked = self.core.lock();
         if let Some(buffer) = locked.extra().as_mut().map(std::mem::take) {
@@ -152,7 +162,7 @@ impl<V, O: Observer<Vec<T>>, T> Observer<V> for BufferWithNotifier<'_, O, T> {
     }
 }
 
-impl<O, T> fmt::Debug for BufferWithNotifier<'_, O, T> {
+impl<O, T, F: Flavour> fmt::Debug for BufferWithNotifier<'_, O, T, F> {
     fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
         f.write_str("BufferWithNotifier")
     }

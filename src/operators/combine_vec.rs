@@ -17,7 +17,8 @@ use crate::Error;
 use crate::observable::{Observable, Subscribe};
 use crate::observer::Observer;
 use crate::subscription::Subscription;
-use crate::sync::Arc;
+use crate::sync::imp::BoxSubscription;
+use crate::sync::{Arc, Flavour, Shared};
 use std::collections::VecDeque;
 use std::fmt;
 use std::marker::PhantomData;
@@ -69,18 +70,18 @@ pub type CombineLatestAll<'a, S> = CombineAll<'a, S, LatestValues>;
 pub type ZipAll<'a, S> = CombineAll<'a, S, PairedValues>;
 
 /// One source's part of the shared state.
-pub struct VecSlot<'a, T> {
+pub struct VecSlot<'a, T, F: Flavour = Shared> {
     /// The last or latest value (fork_join, combine_latest).
     value: Option<T>,
     /// Values waiting for their row (zip).
     queue: VecDeque<T>,
     done: bool,
-    handle: Option<Handle<'a>>,
+    handle: Option<Handle<'a, F>>,
 }
 
 /// The slots of a [`CombineAll`] subscription.
-pub struct VecSlots<'a, T> {
-    slots: Vec<VecSlot<'a, T>>,
+pub struct VecSlots<'a, T, F: Flavour = Shared> {
+    slots: Vec<VecSlot<'a, T, F>>,
     /// The slot whose handle is stored next.
     cursor: usize,
     /// Slots with no value (no latest value, or an empty queue).
@@ -89,15 +90,15 @@ pub struct VecSlots<'a, T> {
     finished: usize,
 }
 
-impl<'a, T> Slot<'a> for VecSlot<'a, T> {
-    type Flavour = crate::sync::Shared;
+impl<'a, T, F: Flavour> Slot<'a> for VecSlot<'a, T, F> {
+    type Flavour = F;
 
-    fn handle(&mut self) -> &mut Option<Handle<'a>> {
+    fn handle(&mut self) -> &mut Option<Handle<'a, F>> {
         &mut self.handle
     }
 }
 
-impl<'a, T> Slots for VecSlots<'a, T> {
+impl<T, F: Flavour> Slots for VecSlots<'_, T, F> {
     fn dispose(&mut self) {
         for slot in &mut self.slots {
             if let Some(handle) = slot.handle.take() {
@@ -107,15 +108,15 @@ impl<'a, T> Slots for VecSlots<'a, T> {
     }
 }
 
-impl<'a, T> SlotAt<0> for VecSlots<'a, T> {
-    type Slot = VecSlot<'a, T>;
+impl<'a, T, F: Flavour> SlotAt<0> for VecSlots<'a, T, F> {
+    type Slot = VecSlot<'a, T, F>;
 
-    fn at(&mut self) -> &mut VecSlot<'a, T> {
+    fn at(&mut self) -> &mut VecSlot<'a, T, F> {
         &mut self.slots[self.cursor]
     }
 }
 
-impl<T> fmt::Debug for VecSlots<'_, T> {
+impl<T, F: Flavour> fmt::Debug for VecSlots<'_, T, F> {
     fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
         f.debug_struct("VecSlots")
             .field("len", &self.slots.len())
@@ -125,7 +126,7 @@ impl<T> fmt::Debug for VecSlots<'_, T> {
     }
 }
 
-impl<T> fmt::Debug for VecSlot<'_, T> {
+impl<T, F: Flavour> fmt::Debug for VecSlot<'_, T, F> {
     fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
         f.debug_struct("VecSlot")
             .field("done", &self.done)
@@ -138,14 +139,18 @@ impl<T> fmt::Debug for VecSlot<'_, T> {
 pub(crate) trait Kind<T> {
     /// A value from source `i`; returns whether the sequence completes, and what replaced
     /// value to drop once the lock is released.
-    fn next(
-        slots: &mut VecSlots<'_, T>,
+    fn next<F: Flavour>(
+        slots: &mut VecSlots<'_, T, F>,
         i: usize,
         value: T,
         rows: &mut Buffer<Vec<T>>,
     ) -> (bool, Option<T>);
     /// Source `i` completed: whether the sequence completes.
-    fn completed(slots: &mut VecSlots<'_, T>, i: usize, rows: &mut Buffer<Vec<T>>) -> bool;
+    fn completed<F: Flavour>(
+        slots: &mut VecSlots<'_, T, F>,
+        i: usize,
+        rows: &mut Buffer<Vec<T>>,
+    ) -> bool;
 }
 
 /// How [`fork_join_all`](crate::source::fork_join_all) combines.
@@ -158,7 +163,7 @@ pub enum LatestValues {}
 #[derive(Debug)]
 pub enum PairedValues {}
 
-fn replace<T>(slots: &mut VecSlots<'_, T>, i: usize, value: T) -> Option<T> {
+fn replace<T, F: Flavour>(slots: &mut VecSlots<'_, T, F>, i: usize, value: T) -> Option<T> {
     let previous = slots.slots[i].value.replace(value);
     if previous.is_none() {
         slots.missing -= 1;
@@ -167,8 +172,8 @@ fn replace<T>(slots: &mut VecSlots<'_, T>, i: usize, value: T) -> Option<T> {
 }
 
 impl<T> Kind<T> for LastValues {
-    fn next(
-        slots: &mut VecSlots<'_, T>,
+    fn next<F: Flavour>(
+        slots: &mut VecSlots<'_, T, F>,
         i: usize,
         value: T,
         _: &mut Buffer<Vec<T>>,
@@ -176,7 +181,11 @@ impl<T> Kind<T> for LastValues {
         (false, replace(slots, i, value))
     }
 
-    fn completed(slots: &mut VecSlots<'_, T>, i: usize, rows: &mut Buffer<Vec<T>>) -> bool {
+    fn completed<F: Flavour>(
+        slots: &mut VecSlots<'_, T, F>,
+        i: usize,
+        rows: &mut Buffer<Vec<T>>,
+    ) -> bool {
         if slots.slots[i].value.is_none() {
             return true;
         }
@@ -194,8 +203,8 @@ impl<T> Kind<T> for LastValues {
 }
 
 impl<T: Clone> Kind<T> for LatestValues {
-    fn next(
-        slots: &mut VecSlots<'_, T>,
+    fn next<F: Flavour>(
+        slots: &mut VecSlots<'_, T, F>,
         i: usize,
         value: T,
         rows: &mut Buffer<Vec<T>>,
@@ -208,14 +217,18 @@ impl<T: Clone> Kind<T> for LatestValues {
         (false, previous)
     }
 
-    fn completed(slots: &mut VecSlots<'_, T>, i: usize, _: &mut Buffer<Vec<T>>) -> bool {
+    fn completed<F: Flavour>(
+        slots: &mut VecSlots<'_, T, F>,
+        i: usize,
+        _: &mut Buffer<Vec<T>>,
+    ) -> bool {
         slots.slots[i].value.is_none() || slots.finished == slots.slots.len()
     }
 }
 
 impl<T> Kind<T> for PairedValues {
-    fn next(
-        slots: &mut VecSlots<'_, T>,
+    fn next<F: Flavour>(
+        slots: &mut VecSlots<'_, T, F>,
         i: usize,
         value: T,
         rows: &mut Buffer<Vec<T>>,
@@ -242,20 +255,24 @@ impl<T> Kind<T> for PairedValues {
         (false, None)
     }
 
-    fn completed(slots: &mut VecSlots<'_, T>, i: usize, _: &mut Buffer<Vec<T>>) -> bool {
+    fn completed<F: Flavour>(
+        slots: &mut VecSlots<'_, T, F>,
+        i: usize,
+        _: &mut Buffer<Vec<T>>,
+    ) -> bool {
         // A finished source with nothing left queued can never make another row.
         slots.slots[i].queue.is_empty() || slots.slots.iter().any(|s| s.done && s.queue.is_empty())
     }
 }
 
 /// The observer [`CombineAll`] subscribes to each of its sources.
-pub struct CombineAllObserver<'a, T, O, K> {
-    core: Arc<Core<VecSlots<'a, T>, Vec<T>, O>>,
+pub struct CombineAllObserver<'a, T, O, K, F: Flavour = Shared> {
+    core: Arc<Core<VecSlots<'a, T, F>, Vec<T>, O>>,
     index: usize,
     _kind: PhantomData<fn() -> K>,
 }
 
-impl<'a, T, O, K> Observer<T> for CombineAllObserver<'a, T, O, K>
+impl<T, O, K, F: Flavour> Observer<T> for CombineAllObserver<'_, T, O, K, F>
 where
     O: Observer<Vec<T>>,
     K: Kind<T>,
@@ -297,7 +314,7 @@ where
     }
 }
 
-impl<T, O, K> fmt::Debug for CombineAllObserver<'_, T, O, K> {
+impl<T, O, K, F: Flavour> fmt::Debug for CombineAllObserver<'_, T, O, K, F> {
     fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
         f.debug_struct("CombineAllObserver")
             .field("source", &self.index)
@@ -310,15 +327,23 @@ impl<S: Observable, K> Observable for CombineAll<'_, S, K> {
     type Flavour = <S as Observable>::Flavour;
 }
 
+/// The observer [`CombineAll`] subscribes to each source, as a type.
+type SourceObserver<'a, S, O, K> =
+    CombineAllObserver<'a, <S as Observable>::Item, O, K, <S as Observable>::Flavour>;
+
 impl<'a, S, K, O> Subscribe<O> for CombineAll<'a, S, K>
 where
-    S: Subscribe<CombineAllObserver<'a, <S as Observable>::Item, O, K>>,
-    <S as Subscribe<CombineAllObserver<'a, <S as Observable>::Item, O, K>>>::Subscription:
-        Send + 'a,
+    S: Subscribe<SourceObserver<'a, S, O, K>>,
+    <S as Observable>::Flavour:
+        BoxSubscription<'a, <S as Subscribe<SourceObserver<'a, S, O, K>>>::Subscription>,
     K: Kind<<S as Observable>::Item>,
     O: Observer<Vec<<S as Observable>::Item>>,
 {
-    type Subscription = CombineSubscription<VecSlots<'a, S::Item>, Vec<S::Item>, O>;
+    type Subscription = CombineSubscription<
+        VecSlots<'a, <S as Observable>::Item, <S as Observable>::Flavour>,
+        Vec<<S as Observable>::Item>,
+        O,
+    >;
 
     fn subscribe_observer(self, observer: O) -> Self::Subscription {
         let n = self.sources.len();

@@ -9,7 +9,8 @@ use crate::Error;
 use crate::observable::{Observable, Subscribe};
 use crate::observer::Observer;
 use crate::operators::engine::merge_core::{Core, MergeSubscription};
-use crate::sync::Arc;
+use crate::sync::imp::BoxSubscription;
+use crate::sync::{Arc, Flavour, Joined, Shared};
 use std::fmt;
 use std::marker::PhantomData;
 
@@ -42,24 +43,40 @@ impl<S: fmt::Debug, F> fmt::Debug for DebounceWith<'_, S, F> {
     }
 }
 
-impl<S: Observable, F> Observable for DebounceWith<'_, S, F> {
+impl<S, F, D> Observable for DebounceWith<'_, S, F>
+where
+    S: Observable,
+    F: FnMut(&<S as Observable>::Item) -> D,
+    D: Observable,
+{
     type Item = S::Item;
-    type Flavour = <S as Observable>::Flavour;
+    type Flavour = FlavourOf<S, D>;
 }
+
+/// The flavour of the handles a [`DebounceWith`] keeps: the source's and the durations'.
+type FlavourOf<S, D> = Joined<<S as Observable>::Flavour, <D as Observable>::Flavour>;
+
+/// The observer [`DebounceWith`] subscribes to its source, as a type.
+type SourceObserver<'a, S, O, F, D> =
+    DebounceWithObserver<'a, O, F, <S as Observable>::Item, FlavourOf<S, D>>;
 
 impl<'a, S, F, D, O> Subscribe<O> for DebounceWith<'a, S, F>
 where
-    S: Subscribe<DebounceWithObserver<'a, O, F, <S as Observable>::Item>>,
-    <S as Subscribe<DebounceWithObserver<'a, O, F, <S as Observable>::Item>>>::Subscription:
-        Send + 'a,
+    S: Subscribe<SourceObserver<'a, S, O, F, D>>,
     F: FnMut(&<S as Observable>::Item) -> D,
-    D: Subscribe<DurationObserver<'a, O, <S as Observable>::Item>>,
-    <D as Subscribe<DurationObserver<'a, O, <S as Observable>::Item>>>::Subscription: Send + 'a,
+    D: Subscribe<DurationObserver<'a, O, <S as Observable>::Item, FlavourOf<S, D>>>,
+    FlavourOf<S, D>: BoxSubscription<'a, <S as Subscribe<SourceObserver<'a, S, O, F, D>>>::Subscription>
+        + BoxSubscription<
+            'a,
+            <D as Subscribe<
+                DurationObserver<'a, O, <S as Observable>::Item, FlavourOf<S, D>>,
+            >>::Subscription,
+        >,
     O: Observer<<S as Observable>::Item>,
 {
-    type Subscription = MergeSubscription<'a>;
+    type Subscription = MergeSubscription<'a, FlavourOf<S, D>>;
 
-    fn subscribe_observer(self, observer: O) -> MergeSubscription<'a> {
+    fn subscribe_observer(self, observer: O) -> Self::Subscription {
         if observer.is_disposed() {
             return MergeSubscription::empty();
         }
@@ -86,20 +103,21 @@ struct Pending<T> {
     duration: u64,
 }
 
-type DebounceCore<'a, O, T> = Core<'a, O, T, Pending<T>>;
+type DebounceCore<'a, O, T, Fl> = Core<'a, O, T, Pending<T>, Fl>;
 
 /// The observer [`DebounceWith`] subscribes to its source.
-pub struct DebounceWithObserver<'a, O, F, T> {
-    core: Arc<DebounceCore<'a, O, T>>,
+pub struct DebounceWithObserver<'a, O, F, T, Fl: Flavour = Shared> {
+    core: Arc<DebounceCore<'a, O, T, Fl>>,
     id: u64,
     selector: F,
 }
 
-impl<'a, O, F, D, T> Observer<T> for DebounceWithObserver<'a, O, F, T>
+impl<'a, O, F, D, T, Fl> Observer<T> for DebounceWithObserver<'a, O, F, T, Fl>
 where
     F: FnMut(&T) -> D,
-    D: Subscribe<DurationObserver<'a, O, T>>,
-    <D as Subscribe<DurationObserver<'a, O, T>>>::Subscription: Send + 'a,
+    D: Subscribe<DurationObserver<'a, O, T, Fl>>,
+    Fl: Flavour
+        + BoxSubscription<'a, <D as Subscribe<DurationObserver<'a, O, T, Fl>>>::Subscription>,
     O: Observer<T>,
 {
     fn on_next(&mut self, value: T) {
@@ -159,19 +177,19 @@ where
     }
 }
 
-impl<O, F, T> fmt::Debug for DebounceWithObserver<'_, O, F, T> {
+impl<O, F, T, Fl: Flavour> fmt::Debug for DebounceWithObserver<'_, O, F, T, Fl> {
     fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
         f.write_str("DebounceWithObserver")
     }
 }
 
 /// The observer [`DebounceWith`] subscribes to the duration observable of each value.
-pub struct DurationObserver<'a, O, T> {
-    core: Arc<DebounceCore<'a, O, T>>,
+pub struct DurationObserver<'a, O, T, Fl: Flavour = Shared> {
+    core: Arc<DebounceCore<'a, O, T, Fl>>,
     id: u64,
 }
 
-impl<V, O: Observer<T>, T> Observer<V> for DurationObserver<'_, O, T> {
+impl<V, O: Observer<T>, T, Fl: Flavour> Observer<V> for DurationObserver<'_, O, T, Fl> {
     fn on_next(&mut self, _: V) {
         let mut locked = self.core.lock();
         if locked.extra().duration != self.id {
@@ -210,7 +228,7 @@ impl<V, O: Observer<T>, T> Observer<V> for DurationObserver<'_, O, T> {
     }
 }
 
-impl<O, T> fmt::Debug for DurationObserver<'_, O, T> {
+impl<O, T, Fl: Flavour> fmt::Debug for DurationObserver<'_, O, T, Fl> {
     fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
         f.write_str("DurationObserver")
     }

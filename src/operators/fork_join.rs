@@ -12,7 +12,8 @@ use super::engine::combine_slots::{
 use crate::Error;
 use crate::observable::{Observable, Subscribe};
 use crate::observer::Observer;
-use crate::sync::Arc;
+use crate::sync::imp::BoxSubscription;
+use crate::sync::{Arc, Flavour, Shared};
 use std::fmt;
 use std::marker::PhantomData;
 
@@ -39,13 +40,13 @@ impl<S> ForkJoin<'_, S> {
 
 /// What one source of [`ForkJoin`] has contributed: its last value, whether it has
 /// completed, and its handle.
-pub struct LastSlot<'a, T> {
+pub struct LastSlot<'a, T, F: Flavour = Shared> {
     last: Option<T>,
     done: bool,
-    handle: Option<Handle<'a>>,
+    handle: Option<Handle<'a, F>>,
 }
 
-impl<T> LastSlot<'_, T> {
+impl<T, F: Flavour> LastSlot<'_, T, F> {
     fn new() -> Self {
         LastSlot {
             last: None,
@@ -55,15 +56,15 @@ impl<T> LastSlot<'_, T> {
     }
 }
 
-impl<'a, T> Slot<'a> for LastSlot<'a, T> {
-    type Flavour = crate::sync::Shared;
+impl<'a, T, F: Flavour> Slot<'a> for LastSlot<'a, T, F> {
+    type Flavour = F;
 
-    fn handle(&mut self) -> &mut Option<Handle<'a>> {
+    fn handle(&mut self) -> &mut Option<Handle<'a, F>> {
         &mut self.handle
     }
 }
 
-impl<T> RowSlot for LastSlot<'_, T> {
+impl<T, F: Flavour> RowSlot for LastSlot<'_, T, F> {
     type Item = T;
 
     #[inline]
@@ -84,7 +85,7 @@ impl<T> RowSlot for LastSlot<'_, T> {
     }
 }
 
-impl<T> fmt::Debug for LastSlot<'_, T> {
+impl<T, F: Flavour> fmt::Debug for LastSlot<'_, T, F> {
     fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
         f.debug_struct("LastSlot")
             .field("has_value", &self.last.is_some())
@@ -98,9 +99,9 @@ pub struct ForkJoinObserver<L, R, O, const I: usize> {
     core: Arc<Core<L, R, O>>,
 }
 
-impl<'a, T, L, R, O, const I: usize> Observer<T> for ForkJoinObserver<L, R, O, I>
+impl<'a, T, L, R, O, F: Flavour, const I: usize> Observer<T> for ForkJoinObserver<L, R, O, I>
 where
-    L: RowSlots<Row = R> + SlotAt<I, Slot = LastSlot<'a, T>>,
+    L: RowSlots<Row = R> + SlotAt<I, Slot = LastSlot<'a, T, F>>,
     O: Observer<R>,
 {
     fn on_next(&mut self, value: T) {
@@ -146,8 +147,9 @@ impl<L, R, O, const I: usize> fmt::Debug for ForkJoinObserver<L, R, O, I> {
 
 /// The slots of a fork_join of the sources `[S0 S1 ..]`, as a type.
 macro_rules! last_slots {
-    ($a:lifetime [$($S:ident)+]) => {
-        ($(LastSlot<$a, <$S as Observable>::Item>,)+)
+    ($a:lifetime $all:tt) => { last_slots!(@ $a $all $all) };
+    (@ $a:lifetime [$($S:ident)+] $all:tt) => {
+        ($(LastSlot<$a, <$S as Observable>::Item, crate::sync::joined_flavour!($all)>,)+)
     };
 }
 
@@ -162,16 +164,19 @@ macro_rules! fork_join_impls {
         where
             $(
                 $S: Subscribe<ForkJoinObserver<last_slots!('a $all), item_row!($all), O, $i>>,
-                <$S as Subscribe<
-                    ForkJoinObserver<last_slots!('a $all), item_row!($all), O, $i>,
-                >>::Subscription: Send + 'a,
+                crate::sync::joined_flavour!($all): BoxSubscription<
+                    'a,
+                    <$S as Subscribe<
+                        ForkJoinObserver<last_slots!('a $all), item_row!($all), O, $i>,
+                    >>::Subscription,
+                >,
             )+
             O: Observer<item_row!($all)>,
         {
             type Subscription = CombineSubscription<last_slots!('a $all), item_row!($all), O>;
 
             fn subscribe_observer(self, observer: O) -> Self::Subscription {
-                let slots = ($(LastSlot::<<$S as Observable>::Item>::new(),)+);
+                let slots = ($(LastSlot::<<$S as Observable>::Item, _>::new(),)+);
                 let core = Arc::new(Core::new(slots, observer));
                 $(
                     // A source that ended the sequence inside its `subscribe` (an empty one)

@@ -3,13 +3,14 @@
 //! The observer keeps a map from key to open group; the groups themselves, their buffering,
 //! abandonment and the reference-counted upstream are in `split_core`.
 
-use super::engine::split_core::{self, Inner, InnerSubscription};
+use super::engine::split_core::{self, Inner, InnerSubscription, KeepSubscriber, SplitFlavour};
 use super::engine::split_refs::{Refs, SplitSubscription};
 use super::flat_map::{Identity, identity};
 use crate::Error;
 use crate::observable::{Observable, Subscribe};
 use crate::observer::Observer;
-use crate::sync::Arc;
+use crate::sync::imp::BoxSubscription;
+use crate::sync::{Arc, Shared};
 use std::collections::HashMap;
 use std::fmt;
 use std::hash::Hash;
@@ -50,24 +51,36 @@ impl<S: fmt::Debug, F> fmt::Debug for GroupBy<'_, S, F> {
 impl<'a, S, F, K> Observable for GroupBy<'a, S, F>
 where
     S: Observable,
+    <S as Observable>::Flavour: SplitFlavour,
     F: FnMut(&S::Item) -> K,
 {
-    type Item = GroupedObservable<'a, K, S::Item>;
+    type Item = GroupedObservable<'a, K, S::Item, <S as Observable>::Flavour>;
     type Flavour = <S as Observable>::Flavour;
 }
 
+/// The observer [`GroupBy`] subscribes to its source, as a type.
+type SourceObserver<'a, S, O, F, K> = GroupByObserver<
+    'a,
+    O,
+    F,
+    K,
+    <S as Observable>::Item,
+    Identity<<S as Observable>::Item>,
+    <S as Observable>::Flavour,
+>;
+
 impl<'a, S, F, K, O> Subscribe<O> for GroupBy<'a, S, F>
 where
-    S: Subscribe<GroupByObserver<'a, O, F, K, <S as Observable>::Item>>,
-    <S as Subscribe<GroupByObserver<'a, O, F, K, <S as Observable>::Item>>>::Subscription:
-        Send + 'a,
+    S: Subscribe<SourceObserver<'a, S, O, F, K>>,
+    <S as Observable>::Flavour: SplitFlavour
+        + BoxSubscription<'a, <S as Subscribe<SourceObserver<'a, S, O, F, K>>>::Subscription>,
     F: FnMut(&<S as Observable>::Item) -> K,
     K: Clone + Eq + Hash,
-    O: Observer<GroupedObservable<'a, K, <S as Observable>::Item>>,
+    O: Observer<GroupedObservable<'a, K, <S as Observable>::Item, <S as Observable>::Flavour>>,
 {
-    type Subscription = SplitSubscription<'a>;
+    type Subscription = SplitSubscription<'a, <S as Observable>::Flavour>;
 
-    fn subscribe_observer(self, observer: O) -> SplitSubscription<'a> {
+    fn subscribe_observer(self, observer: O) -> Self::Subscription {
         let refs = Arc::new(Refs::new());
         let handle = self.source.subscribe_observer(GroupByObserver::new(
             observer,
@@ -83,19 +96,19 @@ where
 /// The observer [`GroupBy`] and [`GroupByWith`](crate::operators::GroupByWith) subscribe
 /// upstream; its groups are of elements `V`, made from each value by `E` (the value itself
 /// for `group_by`).
-pub struct GroupByObserver<'a, O, F, K, V, E = Identity<V>> {
+pub struct GroupByObserver<'a, O, F, K, V, E = Identity<V>, Fl: SplitFlavour = Shared> {
     downstream: O,
     key: F,
     element: E,
     /// The groups subscribed in time; an entry that has since been disposed is replaced by a
     /// new group when its key comes again, or swept out (see `sweep_at`).
-    groups: HashMap<K, Arc<Inner<'a, V>>>,
+    groups: HashMap<K, Arc<Inner<'a, V, Fl>>>,
     /// The size at which the map is next swept of its ended groups: twice the groups the last
     /// sweep left open. Without it, every key ever seen would keep its ended group (and the
     /// key) for the life of the subscription, so memory would grow with the keys seen, not
     /// with the groups open; with it, sweeping costs at most two checks per group opened.
     sweep_at: usize,
-    refs: Arc<Refs<'a>>,
+    refs: Arc<Refs<'a, Fl>>,
 }
 
 /// The smallest map [`GroupByObserver`] and the observer of `group_by_until` sweep of their
@@ -116,8 +129,8 @@ pub(crate) fn sweep<K, G>(
     *sweep_at = (groups.len() * 2).max(SWEEP_FLOOR);
 }
 
-impl<'a, O, F, K, V, E> GroupByObserver<'a, O, F, K, V, E> {
-    pub(crate) fn new(downstream: O, key: F, element: E, refs: Arc<Refs<'a>>) -> Self {
+impl<'a, O, F, K, V, E, Fl: SplitFlavour> GroupByObserver<'a, O, F, K, V, E, Fl> {
+    pub(crate) fn new(downstream: O, key: F, element: E, refs: Arc<Refs<'a, Fl>>) -> Self {
         GroupByObserver {
             downstream,
             key,
@@ -129,9 +142,9 @@ impl<'a, O, F, K, V, E> GroupByObserver<'a, O, F, K, V, E> {
     }
 }
 
-impl<'a, V, O, F, K, E> GroupByObserver<'a, O, F, K, V, E>
+impl<'a, V, O, F, K, E, Fl: SplitFlavour> GroupByObserver<'a, O, F, K, V, E, Fl>
 where
-    O: Observer<GroupedObservable<'a, K, V>>,
+    O: Observer<GroupedObservable<'a, K, V, Fl>>,
 {
     /// Whether the outer downstream still wants groups; releases its reference once it does
     /// not.
@@ -153,9 +166,9 @@ where
     }
 }
 
-impl<'a, T, V, O, F, K, E> Observer<T> for GroupByObserver<'a, O, F, K, V, E>
+impl<'a, T, V, O, F, K, E, Fl: SplitFlavour> Observer<T> for GroupByObserver<'a, O, F, K, V, E, Fl>
 where
-    O: Observer<GroupedObservable<'a, K, V>>,
+    O: Observer<GroupedObservable<'a, K, V, Fl>>,
     F: FnMut(&T) -> K,
     E: FnMut(T) -> V,
     K: Clone + Eq + Hash,
@@ -216,7 +229,7 @@ where
     }
 }
 
-impl<O, F, K, V, E> fmt::Debug for GroupByObserver<'_, O, F, K, V, E> {
+impl<O, F, K, V, E, Fl: SplitFlavour> fmt::Debug for GroupByObserver<'_, O, F, K, V, E, Fl> {
     fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
         f.debug_struct("GroupByObserver")
             .field("open_groups", &self.groups.len())
@@ -232,14 +245,14 @@ impl<O, F, K, V, E> fmt::Debug for GroupByObserver<'_, O, F, K, V, E> {
 /// abandoned: it keeps the one value that opened it and completes, and the next value with
 /// its key opens a new group. A second subscriber receives an error. The subscriber must be
 /// `Send`, as the group's values may come from any thread.
-pub struct GroupedObservable<'a, K, T> {
+pub struct GroupedObservable<'a, K, T, F: SplitFlavour = Shared> {
     key: K,
-    inner: Arc<Inner<'a, T>>,
+    inner: Arc<Inner<'a, T, F>>,
 }
 
-impl<'a, K, T> GroupedObservable<'a, K, T> {
+impl<'a, K, T, F: SplitFlavour> GroupedObservable<'a, K, T, F> {
     /// The group of `key` over `inner`, for the other grouping operators.
-    pub(crate) fn new(key: K, inner: Arc<Inner<'a, T>>) -> Self {
+    pub(crate) fn new(key: K, inner: Arc<Inner<'a, T, F>>) -> Self {
         GroupedObservable { key, inner }
     }
 
@@ -249,7 +262,7 @@ impl<'a, K, T> GroupedObservable<'a, K, T> {
     }
 }
 
-impl<K: Clone, T> Clone for GroupedObservable<'_, K, T> {
+impl<K: Clone, T, F: SplitFlavour> Clone for GroupedObservable<'_, K, T, F> {
     fn clone(&self) -> Self {
         GroupedObservable {
             key: self.key.clone(),
@@ -258,7 +271,7 @@ impl<K: Clone, T> Clone for GroupedObservable<'_, K, T> {
     }
 }
 
-impl<K: fmt::Debug, T> fmt::Debug for GroupedObservable<'_, K, T> {
+impl<K: fmt::Debug, T, F: SplitFlavour> fmt::Debug for GroupedObservable<'_, K, T, F> {
     fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
         f.debug_struct("GroupedObservable")
             .field("key", &self.key)
@@ -266,18 +279,19 @@ impl<K: fmt::Debug, T> fmt::Debug for GroupedObservable<'_, K, T> {
     }
 }
 
-impl<K, T> Observable for GroupedObservable<'_, K, T> {
+impl<K, T, F: SplitFlavour> Observable for GroupedObservable<'_, K, T, F> {
     type Item = T;
-    type Flavour = crate::sync::Shared;
+    type Flavour = F;
 }
 
-impl<'a, K, T, O> Subscribe<O> for GroupedObservable<'a, K, T>
+impl<'a, K, T, F, O> Subscribe<O> for GroupedObservable<'a, K, T, F>
 where
-    O: Observer<T> + Send + 'a,
+    O: Observer<T>,
+    F: KeepSubscriber<'a, T, O>,
 {
-    type Subscription = InnerSubscription<'a, T>;
+    type Subscription = InnerSubscription<'a, T, F>;
 
-    fn subscribe_observer(self, observer: O) -> InnerSubscription<'a, T> {
+    fn subscribe_observer(self, observer: O) -> Self::Subscription {
         split_core::subscribe(&self.inner, observer)
     }
 }

@@ -8,14 +8,15 @@
 //! group refuses: a new group opens for it.
 
 use super::engine::combine_slots::Handle;
-use super::engine::split_core::Inner;
+use super::engine::split_core::{Inner, SplitFlavour};
 use super::engine::split_refs::{Refs, SplitSubscription};
 use super::group_by::{GroupedObservable, SWEEP_FLOOR, sweep};
 use crate::Error;
 use crate::observable::{Observable, Subscribe};
 use crate::observer::Observer;
 use crate::subscription::Subscription;
-use crate::sync::Arc;
+use crate::sync::imp::BoxSubscription;
+use crate::sync::{Arc, Joined, Shared};
 use std::collections::HashMap;
 use std::fmt;
 use std::hash::Hash;
@@ -56,30 +57,44 @@ impl<S: fmt::Debug, F, D> fmt::Debug for GroupByUntil<'_, S, F, D> {
     }
 }
 
-impl<'a, S, F, D, K> Observable for GroupByUntil<'a, S, F, D>
+impl<'a, S, F, D, K, N> Observable for GroupByUntil<'a, S, F, D>
 where
     S: Observable,
     F: FnMut(&S::Item) -> K,
+    D: FnMut(&K) -> N,
+    N: Observable,
+    FlavourOf<S, N>: SplitFlavour,
 {
-    type Item = GroupedObservable<'a, K, S::Item>;
-    type Flavour = <S as Observable>::Flavour;
+    type Item = GroupedObservable<'a, K, S::Item, FlavourOf<S, N>>;
+    type Flavour = FlavourOf<S, N>;
 }
+
+/// The flavour of a [`GroupByUntil`]'s groups and of the handles it keeps: the source's and
+/// the durations'.
+type FlavourOf<S, N> = Joined<<S as Observable>::Flavour, <N as Observable>::Flavour>;
+
+/// The observer [`GroupByUntil`] subscribes to its source, as a type.
+type SourceObserver<'a, S, O, F, D, K, N> =
+    GroupByUntilObserver<'a, O, F, D, K, <S as Observable>::Item, FlavourOf<S, N>>;
+
+/// The observer [`GroupByUntil`] subscribes to each duration, as a type.
+type DurationOf<'a, S, N> = GroupDurationObserver<'a, <S as Observable>::Item, FlavourOf<S, N>>;
 
 impl<'a, S, F, D, K, N, O> Subscribe<O> for GroupByUntil<'a, S, F, D>
 where
-    S: Subscribe<GroupByUntilObserver<'a, O, F, D, K, <S as Observable>::Item>>,
-    <S as Subscribe<GroupByUntilObserver<'a, O, F, D, K, <S as Observable>::Item>>>::Subscription:
-        Send + 'a,
+    S: Subscribe<SourceObserver<'a, S, O, F, D, K, N>>,
     F: FnMut(&<S as Observable>::Item) -> K,
     D: FnMut(&K) -> N,
-    N: Subscribe<GroupDurationObserver<'a, <S as Observable>::Item>>,
-    <N as Subscribe<GroupDurationObserver<'a, <S as Observable>::Item>>>::Subscription: Send + 'a,
+    N: Subscribe<DurationOf<'a, S, N>>,
+    FlavourOf<S, N>: SplitFlavour
+        + BoxSubscription<'a, <S as Subscribe<SourceObserver<'a, S, O, F, D, K, N>>>::Subscription>
+        + BoxSubscription<'a, <N as Subscribe<DurationOf<'a, S, N>>>::Subscription>,
     K: Clone + Eq + Hash,
-    O: Observer<GroupedObservable<'a, K, <S as Observable>::Item>>,
+    O: Observer<GroupedObservable<'a, K, <S as Observable>::Item, FlavourOf<S, N>>>,
 {
-    type Subscription = SplitSubscription<'a>;
+    type Subscription = SplitSubscription<'a, FlavourOf<S, N>>;
 
-    fn subscribe_observer(self, observer: O) -> SplitSubscription<'a> {
+    fn subscribe_observer(self, observer: O) -> Self::Subscription {
         let refs = Arc::new(Refs::new());
         let handle = self.source.subscribe_observer(GroupByUntilObserver {
             downstream: observer,
@@ -95,27 +110,27 @@ where
 }
 
 /// An open group and the subscription to its duration.
-struct Group<'a, T> {
-    inner: Arc<Inner<'a, T>>,
-    duration: Handle<'a>,
+struct Group<'a, T, Fl: SplitFlavour> {
+    inner: Arc<Inner<'a, T, Fl>>,
+    duration: Handle<'a, Fl>,
 }
 
 /// The observer [`GroupByUntil`] subscribes upstream.
-pub struct GroupByUntilObserver<'a, O, F, D, K, T> {
+pub struct GroupByUntilObserver<'a, O, F, D, K, T, Fl: SplitFlavour = Shared> {
     downstream: O,
     key: F,
     duration: D,
     /// The groups subscribed in time; an entry whose group has since ended (its duration
     /// fired, or its subscriber disposed it) is replaced when its key comes again.
-    groups: HashMap<K, Group<'a, T>>,
+    groups: HashMap<K, Group<'a, T, Fl>>,
     /// The size at which ended groups are next swept out of the map (as in `group_by`).
     sweep_at: usize,
-    refs: Arc<Refs<'a>>,
+    refs: Arc<Refs<'a, Fl>>,
 }
 
-impl<'a, O, F, D, K, T> GroupByUntilObserver<'a, O, F, D, K, T>
+impl<'a, O, F, D, K, T, Fl: SplitFlavour> GroupByUntilObserver<'a, O, F, D, K, T, Fl>
 where
-    O: Observer<GroupedObservable<'a, K, T>>,
+    O: Observer<GroupedObservable<'a, K, T, Fl>>,
 {
     /// Whether the outer downstream still wants groups; releases its reference once it does
     /// not.
@@ -139,13 +154,14 @@ where
     }
 }
 
-impl<'a, O, F, D, K, N, T> Observer<T> for GroupByUntilObserver<'a, O, F, D, K, T>
+impl<'a, O, F, D, K, N, T, Fl> Observer<T> for GroupByUntilObserver<'a, O, F, D, K, T, Fl>
 where
-    O: Observer<GroupedObservable<'a, K, T>>,
+    O: Observer<GroupedObservable<'a, K, T, Fl>>,
     F: FnMut(&T) -> K,
     D: FnMut(&K) -> N,
-    N: Subscribe<GroupDurationObserver<'a, T>>,
-    <N as Subscribe<GroupDurationObserver<'a, T>>>::Subscription: Send + 'a,
+    N: Subscribe<GroupDurationObserver<'a, T, Fl>>,
+    Fl: SplitFlavour
+        + BoxSubscription<'a, <N as Subscribe<GroupDurationObserver<'a, T, Fl>>>::Subscription>,
     K: Clone + Eq + Hash,
 {
     fn on_next(&mut self, value: T) {
@@ -195,7 +211,7 @@ where
             key,
             Group {
                 inner,
-                duration: Box::new(duration),
+                duration: Fl::box_subscription(duration),
             },
         );
     }
@@ -220,7 +236,7 @@ where
     }
 }
 
-impl<O, F, D, K, T> fmt::Debug for GroupByUntilObserver<'_, O, F, D, K, T> {
+impl<O, F, D, K, T, Fl: SplitFlavour> fmt::Debug for GroupByUntilObserver<'_, O, F, D, K, T, Fl> {
     fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
         f.debug_struct("GroupByUntilObserver")
             .field("open_groups", &self.groups.len())
@@ -230,11 +246,11 @@ impl<O, F, D, K, T> fmt::Debug for GroupByUntilObserver<'_, O, F, D, K, T> {
 
 /// The observer [`GroupByUntil`] subscribes to each group's duration: its first value or
 /// its completion completes the group, its error fails the group alone (RxJS).
-pub struct GroupDurationObserver<'a, T> {
-    inner: Arc<Inner<'a, T>>,
+pub struct GroupDurationObserver<'a, T, Fl: SplitFlavour = Shared> {
+    inner: Arc<Inner<'a, T, Fl>>,
 }
 
-impl<V, T> Observer<V> for GroupDurationObserver<'_, T> {
+impl<V, T, Fl: SplitFlavour> Observer<V> for GroupDurationObserver<'_, T, Fl> {
     fn on_next(&mut self, _: V) {
         self.inner.end(None);
     }
@@ -252,7 +268,7 @@ impl<V, T> Observer<V> for GroupDurationObserver<'_, T> {
     }
 }
 
-impl<T> fmt::Debug for GroupDurationObserver<'_, T> {
+impl<T, Fl: SplitFlavour> fmt::Debug for GroupDurationObserver<'_, T, Fl> {
     fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
         f.write_str("GroupDurationObserver")
     }

@@ -4,11 +4,13 @@
 //! The same observer as [`group_by`](crate::ObservableExt::group_by), with an element
 //! function in place of the identity.
 
+use super::engine::split_core::SplitFlavour;
 use super::engine::split_refs::{Refs, SplitSubscription};
 use super::group_by::{GroupByObserver, GroupedObservable};
 use crate::observable::{Observable, Subscribe};
 use crate::observer::Observer;
 use crate::sync::Arc;
+use crate::sync::imp::BoxSubscription;
 use std::fmt;
 use std::hash::Hash;
 use std::marker::PhantomData;
@@ -51,25 +53,31 @@ impl<S: fmt::Debug, F, E> fmt::Debug for GroupByWith<'_, S, F, E> {
 impl<'a, S, F, E, K, V> Observable for GroupByWith<'a, S, F, E>
 where
     S: Observable,
+    <S as Observable>::Flavour: SplitFlavour,
     F: FnMut(&S::Item) -> K,
     E: FnMut(S::Item) -> V,
 {
-    type Item = GroupedObservable<'a, K, V>;
+    type Item = GroupedObservable<'a, K, V, <S as Observable>::Flavour>;
     type Flavour = <S as Observable>::Flavour;
 }
 
+/// The observer [`GroupByWith`] subscribes to its source, as a type.
+type SourceObserver<'a, S, O, F, K, V, E> =
+    GroupByObserver<'a, O, F, K, V, E, <S as Observable>::Flavour>;
+
 impl<'a, S, F, E, K, V, O> Subscribe<O> for GroupByWith<'a, S, F, E>
 where
-    S: Subscribe<GroupByObserver<'a, O, F, K, V, E>>,
-    <S as Subscribe<GroupByObserver<'a, O, F, K, V, E>>>::Subscription: Send + 'a,
+    S: Subscribe<SourceObserver<'a, S, O, F, K, V, E>>,
+    <S as Observable>::Flavour: SplitFlavour
+        + BoxSubscription<'a, <S as Subscribe<SourceObserver<'a, S, O, F, K, V, E>>>::Subscription>,
     F: FnMut(&<S as Observable>::Item) -> K,
     E: FnMut(<S as Observable>::Item) -> V,
     K: Clone + Eq + Hash,
-    O: Observer<GroupedObservable<'a, K, V>>,
+    O: Observer<GroupedObservable<'a, K, V, <S as Observable>::Flavour>>,
 {
-    type Subscription = SplitSubscription<'a>;
+    type Subscription = SplitSubscription<'a, <S as Observable>::Flavour>;
 
-    fn subscribe_observer(self, observer: O) -> SplitSubscription<'a> {
+    fn subscribe_observer(self, observer: O) -> Self::Subscription {
         let refs = Arc::new(Refs::new());
         let handle = self.source.subscribe_observer(GroupByObserver::new(
             observer,

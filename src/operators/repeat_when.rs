@@ -1,11 +1,13 @@
 //! [`ObservableExt::repeat_when`](crate::ObservableExt::repeat_when).
 
 use super::engine::resubscribe::{
-    self, Decision, Ended, Policy, ResubscribeNotifier, ResubscribeObserver,
-    ResubscribeSubscription,
+    self, Decision, Ended, KeepNotifier, NotifierHandle, Policy, ResubscribeNotifier,
+    ResubscribeObserver, ResubscribeSubscription,
 };
 use crate::observable::{Observable, Subscribe};
 use crate::observer::Observer;
+use crate::sync::imp::BoxSubscription;
+use crate::sync::{Flavour, Joined};
 use std::fmt;
 
 /// Subscribes to the source again when a notifier, made at each completion, emits; built by
@@ -32,10 +34,18 @@ impl<S: fmt::Debug, F> fmt::Debug for RepeatWhen<S, F> {
     }
 }
 
-impl<S: Observable, F> Observable for RepeatWhen<S, F> {
+impl<S, F, N> Observable for RepeatWhen<S, F>
+where
+    S: Observable,
+    F: FnMut(u32) -> N,
+    N: Observable,
+{
     type Item = S::Item;
-    type Flavour = <S as Observable>::Flavour;
+    type Flavour = FlavourOf<S, N>;
 }
+
+/// The flavour of the handles a [`RepeatWhen`] keeps: the source's and the notifiers'.
+type FlavourOf<S, N> = Joined<<S as Observable>::Flavour, <N as Observable>::Flavour>;
 
 /// The policy of a [`RepeatWhen`] subscription: the notifier for each completion, and how
 /// many completions there have been.
@@ -67,6 +77,26 @@ where
     }
 }
 
+impl<S, O, Fl, F, N> KeepNotifier<S, O, Fl> for OnCompletedNotifier<F, N>
+where
+    F: FnMut(u32) -> N,
+    N: Subscribe<ResubscribeNotifier<S, O, Self, Fl>>,
+    Fl: Flavour + BoxSubscription<'static, NotifierHandle<S, O, Self, Fl>>,
+{
+    type Handle = NotifierHandle<S, O, Self, Fl>;
+
+    fn subscribe_notifier(
+        notifier: N,
+        observer: ResubscribeNotifier<S, O, Self, Fl>,
+    ) -> Self::Handle {
+        notifier.subscribe_observer(observer)
+    }
+
+    fn keep(handle: Self::Handle) -> Fl::BoxedSubscription<'static> {
+        Fl::box_subscription(handle)
+    }
+}
+
 impl<F, N> fmt::Debug for OnCompletedNotifier<F, N> {
     fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
         f.debug_struct("OnCompletedNotifier")
@@ -76,17 +106,21 @@ impl<F, N> fmt::Debug for OnCompletedNotifier<F, N> {
 }
 
 type P<F, N> = OnCompletedNotifier<F, N>;
+/// The observer of one attempt, as a type.
+type Attempt<S, O, F, N> = ResubscribeObserver<S, O, P<F, N>, FlavourOf<S, N>>;
+/// The observer of one notifier, as a type.
+type Notifier<S, O, F, N> = ResubscribeNotifier<S, O, P<F, N>, FlavourOf<S, N>>;
 
 impl<S, F, N, O> Subscribe<O> for RepeatWhen<S, F>
 where
-    S: Subscribe<ResubscribeObserver<S, O, P<F, N>>> + Clone,
-    <S as Subscribe<ResubscribeObserver<S, O, P<F, N>>>>::Subscription: Send + 'static,
+    S: Subscribe<Attempt<S, O, F, N>> + Clone,
     F: FnMut(u32) -> N,
-    N: Subscribe<ResubscribeNotifier<S, O, P<F, N>>>,
-    <N as Subscribe<ResubscribeNotifier<S, O, P<F, N>>>>::Subscription: Send + 'static,
+    N: Subscribe<Notifier<S, O, F, N>>,
+    FlavourOf<S, N>: BoxSubscription<'static, <S as Subscribe<Attempt<S, O, F, N>>>::Subscription>
+        + BoxSubscription<'static, <N as Subscribe<Notifier<S, O, F, N>>>::Subscription>,
     O: Observer<<S as Observable>::Item>,
 {
-    type Subscription = ResubscribeSubscription<S, O, P<F, N>>;
+    type Subscription = ResubscribeSubscription<S, O, P<F, N>, FlavourOf<S, N>>;
 
     fn subscribe_observer(self, observer: O) -> Self::Subscription {
         let policy = OnCompletedNotifier {

@@ -1,13 +1,15 @@
 //! [`ObservableExt::retry_with_backoff`](crate::ObservableExt::retry_with_backoff).
 
 use super::engine::resubscribe::{
-    self, Decision, Ended, Policy, ResubscribeNotifier, ResubscribeObserver,
-    ResubscribeSubscription,
+    self, Decision, Ended, KeepNotifier, NotifierHandle, Policy, ResubscribeNotifier,
+    ResubscribeObserver, ResubscribeSubscription,
 };
 use crate::observable::{Observable, Subscribe};
 use crate::observer::Observer;
 use crate::schedulers::Scheduler;
 use crate::source::{Timer, timer};
+use crate::subscription::Subscription;
+use crate::sync::Shared;
 use std::time::Duration;
 
 /// Subscribes to the source again after each error, waiting longer each time; built by
@@ -82,6 +84,26 @@ impl<Sch: Scheduler + Clone> Policy for Backoff<Sch> {
 
     fn take_notifier(&mut self) -> Option<Timer<Sch>> {
         self.next.take()
+    }
+}
+
+impl<S, O, Sch> KeepNotifier<S, O, Shared> for Backoff<Sch>
+where
+    Sch: Scheduler + Clone,
+    Timer<Sch>: Subscribe<ResubscribeNotifier<S, O, Self, Shared>>,
+    NotifierHandle<S, O, Self, Shared>: Send + 'static,
+{
+    type Handle = NotifierHandle<S, O, Self, Shared>;
+
+    fn subscribe_notifier(
+        notifier: Timer<Sch>,
+        observer: ResubscribeNotifier<S, O, Self, Shared>,
+    ) -> Self::Handle {
+        notifier.subscribe_observer(observer)
+    }
+
+    fn keep(handle: Self::Handle) -> Box<dyn Subscription + Send> {
+        Box::new(handle)
     }
 }
 

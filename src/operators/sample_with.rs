@@ -7,7 +7,8 @@ use crate::Error;
 use crate::observable::{Observable, Subscribe};
 use crate::observer::Observer;
 use crate::operators::engine::merge_core::{Core, MergeSubscription};
-use crate::sync::Arc;
+use crate::sync::imp::BoxSubscription;
+use crate::sync::{Arc, Flavour, Joined, Shared};
 use std::fmt;
 use std::marker::PhantomData;
 
@@ -34,20 +35,29 @@ impl<S, N> SampleWith<'_, S, N> {
 
 impl<S: Observable, N: Observable> Observable for SampleWith<'_, S, N> {
     type Item = S::Item;
-    type Flavour = crate::sync::Joined<<S as Observable>::Flavour, <N as Observable>::Flavour>;
+    type Flavour = FlavourOf<S, N>;
 }
+
+/// The flavour of the handles a [`SampleWith`] keeps.
+type FlavourOf<S, N> = Joined<<S as Observable>::Flavour, <N as Observable>::Flavour>;
 
 impl<'a, S, N, O> Subscribe<O> for SampleWith<'a, S, N>
 where
-    S: Subscribe<SampleWithObserver<'a, O, <S as Observable>::Item>>,
-    <S as Subscribe<SampleWithObserver<'a, O, <S as Observable>::Item>>>::Subscription: Send + 'a,
-    N: Subscribe<SampleWithNotifier<'a, O, <S as Observable>::Item>>,
-    <N as Subscribe<SampleWithNotifier<'a, O, <S as Observable>::Item>>>::Subscription: Send + 'a,
+    S: Subscribe<SampleWithObserver<'a, O, <S as Observable>::Item, FlavourOf<S, N>>>,
+    FlavourOf<S, N>: BoxSubscription<
+            'a,
+            <S as Subscribe<SampleWithObserver<'a, O, <S as Observable>::Item, FlavourOf<S, N>>>>::Subscription,
+        >,
+    N: Subscribe<SampleWithNotifier<'a, O, <S as Observable>::Item, FlavourOf<S, N>>>,
+    FlavourOf<S, N>: BoxSubscription<
+            'a,
+            <N as Subscribe<SampleWithNotifier<'a, O, <S as Observable>::Item, FlavourOf<S, N>>>>::Subscription,
+        >,
     O: Observer<<S as Observable>::Item>,
 {
-    type Subscription = MergeSubscription<'a>;
+    type Subscription = MergeSubscription<'a, FlavourOf<S, N>>;
 
-    fn subscribe_observer(self, observer: O) -> MergeSubscription<'a> {
+    fn subscribe_observer(self, observer: O) -> Self::Subscription {
         if observer.is_disposed() {
             return MergeSubscription::empty();
         }
@@ -66,15 +76,15 @@ where
 }
 
 /// The core's own state is the latest value not sampled yet.
-type SampleWithCore<'a, O, T> = Core<'a, O, T, Option<T>>;
+type SampleWithCore<'a, O, T, F> = Core<'a, O, T, Option<T>, F>;
 
 /// The observer [`SampleWith`] subscribes to its source.
-pub struct SampleWithObserver<'a, O, T> {
-    core: Arc<SampleWithCore<'a, O, T>>,
+pub struct SampleWithObserver<'a, O, T, F: Flavour = Shared> {
+    core: Arc<SampleWithCore<'a, O, T, F>>,
     id: u64,
 }
 
-impl<O: Observer<T>, T> Observer<T> for SampleWithObserver<'_, O, T> {
+impl<O: Observer<T>, T, F: Flavour> Observer<T> for SampleWithObserver<'_, O, T, F> {
     fn on_next(&mut self, value: T) {
         let mut locked = self.core.lock();
         let replaced = if locked.is_closed() {
@@ -110,19 +120,19 @@ impl<O: Observer<T>, T> Observer<T> for SampleWithObserver<'_, O, T> {
     }
 }
 
-impl<O, T> fmt::Debug for SampleWithObserver<'_, O, T> {
+impl<O, T, F: Flavour> fmt::Debug for SampleWithObserver<'_, O, T, F> {
     fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
         f.write_str("SampleWithObserver")
     }
 }
 
 /// The observer [`SampleWith`] subscribes to its notifier.
-pub struct SampleWithNotifier<'a, O, T> {
-    core: Arc<SampleWithCore<'a, O, T>>,
+pub struct SampleWithNotifier<'a, O, T, F: Flavour = Shared> {
+    core: Arc<SampleWithCore<'a, O, T, F>>,
     id: u64,
 }
 
-impl<V, O: Observer<T>, T> Observer<V> for SampleWithNotifier<'_, O, T> {
+impl<V, O: Observer<T>, T, F: Flavour> Observer<V> for SampleWithNotifier<'_, O, T, F> {
     fn on_next(&mut self, _: V) {
         let mut locked = self.core.lock();
         if let Some(value) = locked.extra().take() {
@@ -149,7 +159,7 @@ impl<V, O: Observer<T>, T> Observer<V> for SampleWithNotifier<'_, O, T> {
     }
 }
 
-impl<O, T> fmt::Debug for SampleWithNotifier<'_, O, T> {
+impl<O, T, F: Flavour> fmt::Debug for SampleWithNotifier<'_, O, T, F> {
     fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
         f.write_str("SampleWithNotifier")
     }

@@ -4,7 +4,8 @@ use crate::Error;
 use crate::observable::{Observable, Subscribe};
 use crate::observer::Observer;
 use crate::operators::engine::merge_core::{Core, MergeSubscription};
-use crate::sync::Arc;
+use crate::sync::imp::BoxSubscription;
+use crate::sync::{Arc, Flavour, Joined, Shared};
 use std::fmt;
 use std::marker::PhantomData;
 
@@ -31,20 +32,29 @@ impl<S, N> SkipUntil<'_, S, N> {
 
 impl<S: Observable, N: Observable> Observable for SkipUntil<'_, S, N> {
     type Item = S::Item;
-    type Flavour = crate::sync::Joined<<S as Observable>::Flavour, <N as Observable>::Flavour>;
+    type Flavour = FlavourOf<S, N>;
 }
+
+/// The flavour of the handles a [`SkipUntil`] keeps.
+type FlavourOf<S, N> = Joined<<S as Observable>::Flavour, <N as Observable>::Flavour>;
 
 impl<'a, S, N, O> Subscribe<O> for SkipUntil<'a, S, N>
 where
-    S: Subscribe<SkipUntilObserver<'a, O, <S as Observable>::Item>>,
-    <S as Subscribe<SkipUntilObserver<'a, O, <S as Observable>::Item>>>::Subscription: Send + 'a,
-    N: Subscribe<SkipUntilNotifier<'a, O, <S as Observable>::Item>>,
-    <N as Subscribe<SkipUntilNotifier<'a, O, <S as Observable>::Item>>>::Subscription: Send + 'a,
+    S: Subscribe<SkipUntilObserver<'a, O, <S as Observable>::Item, FlavourOf<S, N>>>,
+    FlavourOf<S, N>: BoxSubscription<
+            'a,
+            <S as Subscribe<SkipUntilObserver<'a, O, <S as Observable>::Item, FlavourOf<S, N>>>>::Subscription,
+        >,
+    N: Subscribe<SkipUntilNotifier<'a, O, <S as Observable>::Item, FlavourOf<S, N>>>,
+    FlavourOf<S, N>: BoxSubscription<
+            'a,
+            <N as Subscribe<SkipUntilNotifier<'a, O, <S as Observable>::Item, FlavourOf<S, N>>>>::Subscription,
+        >,
     O: Observer<<S as Observable>::Item>,
 {
-    type Subscription = MergeSubscription<'a>;
+    type Subscription = MergeSubscription<'a, FlavourOf<S, N>>;
 
-    fn subscribe_observer(self, observer: O) -> MergeSubscription<'a> {
+    fn subscribe_observer(self, observer: O) -> Self::Subscription {
         if observer.is_disposed() {
             return MergeSubscription::empty();
         }
@@ -64,17 +74,17 @@ where
 }
 
 /// The core's tag is the gate: zero while closed, [`OPEN`] once the notifier has signalled.
-type SkipUntilCore<'a, O, T> = Core<'a, O, T, ()>;
+type SkipUntilCore<'a, O, T, F> = Core<'a, O, T, (), F>;
 
 const OPEN: u64 = 1;
 
 /// The observer [`SkipUntil`] subscribes to its source.
-pub struct SkipUntilObserver<'a, O, T> {
-    core: Arc<SkipUntilCore<'a, O, T>>,
+pub struct SkipUntilObserver<'a, O, T, F: Flavour = Shared> {
+    core: Arc<SkipUntilCore<'a, O, T, F>>,
     id: u64,
 }
 
-impl<O: Observer<T>, T> Observer<T> for SkipUntilObserver<'_, O, T> {
+impl<O: Observer<T>, T, F: Flavour> Observer<T> for SkipUntilObserver<'_, O, T, F> {
     #[inline]
     fn on_next(&mut self, value: T) {
         // Dropped with no lock taken while the gate is closed.
@@ -101,21 +111,21 @@ impl<O: Observer<T>, T> Observer<T> for SkipUntilObserver<'_, O, T> {
     }
 }
 
-impl<O, T> fmt::Debug for SkipUntilObserver<'_, O, T> {
+impl<O, T, F: Flavour> fmt::Debug for SkipUntilObserver<'_, O, T, F> {
     fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
         f.write_str("SkipUntilObserver")
     }
 }
 
 /// The observer [`SkipUntil`] subscribes to its notifier.
-pub struct SkipUntilNotifier<'a, O, T> {
-    core: Arc<SkipUntilCore<'a, O, T>>,
+pub struct SkipUntilNotifier<'a, O, T, F: Flavour = Shared> {
+    core: Arc<SkipUntilCore<'a, O, T, F>>,
     id: u64,
     /// Whether this notifier has opened the gate: it wants nothing more.
     opened: bool,
 }
 
-impl<V, O: Observer<T>, T> Observer<V> for SkipUntilNotifier<'_, O, T> {
+impl<V, O: Observer<T>, T, F: Flavour> Observer<V> for SkipUntilNotifier<'_, O, T, F> {
     fn on_next(&mut self, _: V) {
         if !self.opened {
             self.opened = true;
@@ -142,7 +152,7 @@ impl<V, O: Observer<T>, T> Observer<V> for SkipUntilNotifier<'_, O, T> {
     }
 }
 
-impl<O, T> fmt::Debug for SkipUntilNotifier<'_, O, T> {
+impl<O, T, F: Flavour> fmt::Debug for SkipUntilNotifier<'_, O, T, F> {
     fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
         f.debug_struct("SkipUntilNotifier")
             .field("opened", &self.opened)

@@ -1,4 +1,18 @@
 //! [`ObservableExt::subscribe_on`](crate::ObservableExt::subscribe_on).
+//!
+//! # Flavour
+//!
+//! The operator stays thread-safe whatever its source: its flavour is
+//! [`Shared`](crate::sync::Shared), and a [local](crate::sync::Local) source (a local subject's
+//! observable, a `boxed_local()` one) is refused at compile time. The source and the
+//! observer are moved into a scheduler task, and a task may run on another thread than the
+//! one that subscribed: `NewThread`, `ThreadPool` and `Computational` run it on theirs, and
+//! even `CurrentThread` and `RunLoop`, which run tasks where they are drained, can be drained
+//! from another thread than the subscriber's, as both are `Send` handles. No scheduler type
+//! says "this task runs on the subscribing thread", so the only sound bound is `Send` on
+//! what the task carries, and a handle kept by the task's slot is then `Send` as well. The
+//! schedulers that do run the subscription inline (`Immediate`) make the operator vanish
+//! anyway: subscribe directly there.
 
 use crate::Error;
 use crate::observable::{Observable, Subscribe};
@@ -46,7 +60,8 @@ impl<S, Sch> SubscribeOn<S, Sch> {
 
 impl<S: Observable, Sch> Observable for SubscribeOn<S, Sch> {
     type Item = S::Item;
-    // The source's handle is kept behind a `Send` box: it must be `Send`.
+    // The source and its handle travel with a scheduler task, which may run on another
+    // thread: they must be `Send` (see the module docs).
     type Flavour = crate::sync::Shared;
 }
 

@@ -17,7 +17,8 @@ use super::engine::combine_slots::{
 use crate::Error;
 use crate::observable::{Observable, Subscribe};
 use crate::observer::Observer;
-use crate::sync::Arc;
+use crate::sync::imp::BoxSubscription;
+use crate::sync::{Arc, Flavour, Joined, Shared};
 use std::fmt;
 use std::marker::PhantomData;
 
@@ -44,24 +45,31 @@ impl<S, S2> WithLatestFrom<'_, S, S2> {
     }
 }
 
-/// The slots of a [`WithLatestFrom`] over items `U` from the other source.
-type Slots<'a, U> = (MainSlot<'a>, LatestSlot<'a, U>);
+/// The slots of a [`WithLatestFrom`] over items `U` from the other source, keeping handles
+/// of flavour `F`.
+type Slots<'a, U, F> = (MainSlot<'a, F>, LatestSlot<'a, U, F>);
+
+/// The state a [`WithLatestFrom`] subscription shares between its two observers.
+type PairCore<'a, T, U, O, F> = Core<Slots<'a, U, F>, (T, U), O>;
+
+/// The flavour of the handles a [`WithLatestFrom`] keeps.
+type FlavourOf<S, S2> = Joined<<S as Observable>::Flavour, <S2 as Observable>::Flavour>;
 
 /// The main source's part of a [`WithLatestFrom`]'s state: only its handle, as its values
 /// are delivered at once or dropped.
-pub struct MainSlot<'a> {
-    handle: Option<Handle<'a>>,
+pub struct MainSlot<'a, F: Flavour = Shared> {
+    handle: Option<Handle<'a, F>>,
 }
 
-impl<'a> Slot<'a> for MainSlot<'a> {
-    type Flavour = crate::sync::Shared;
+impl<'a, F: Flavour> Slot<'a> for MainSlot<'a, F> {
+    type Flavour = F;
 
-    fn handle(&mut self) -> &mut Option<Handle<'a>> {
+    fn handle(&mut self) -> &mut Option<Handle<'a, F>> {
         &mut self.handle
     }
 }
 
-impl fmt::Debug for MainSlot<'_> {
+impl<F: Flavour> fmt::Debug for MainSlot<'_, F> {
     fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
         f.write_str("MainSlot")
     }
@@ -73,24 +81,33 @@ where
     S2: Observable,
 {
     type Item = (S::Item, S2::Item);
-    type Flavour = crate::sync::Joined<<S as Observable>::Flavour, <S2 as Observable>::Flavour>;
+    type Flavour = FlavourOf<S, S2>;
 }
+
+/// The observer [`WithLatestFrom`] subscribes to its main source, as a type.
+type MainObserver<'a, S, S2, O> = WithLatestFromObserver<
+    'a,
+    <S as Observable>::Item,
+    <S2 as Observable>::Item,
+    O,
+    FlavourOf<S, S2>,
+>;
+
+/// The observer [`WithLatestFrom`] subscribes to its other source, as a type.
+type OtherObserver<'a, S, S2, O> =
+    WithLatestFromOther<'a, <S as Observable>::Item, <S2 as Observable>::Item, O, FlavourOf<S, S2>>;
 
 impl<'a, S, S2, O> Subscribe<O> for WithLatestFrom<'a, S, S2>
 where
-    S: Subscribe<WithLatestFromObserver<'a, <S as Observable>::Item, <S2 as Observable>::Item, O>>,
-    S2: Subscribe<WithLatestFromOther<'a, <S as Observable>::Item, <S2 as Observable>::Item, O>>,
-    <S as Subscribe<
-        WithLatestFromObserver<'a, <S as Observable>::Item, <S2 as Observable>::Item, O>,
-    >>::Subscription: Send + 'a,
-    <S2 as Subscribe<
-        WithLatestFromOther<'a, <S as Observable>::Item, <S2 as Observable>::Item, O>,
-    >>::Subscription: Send + 'a,
+    S: Subscribe<MainObserver<'a, S, S2, O>>,
+    S2: Subscribe<OtherObserver<'a, S, S2, O>>,
+    FlavourOf<S, S2>: BoxSubscription<'a, <S as Subscribe<MainObserver<'a, S, S2, O>>>::Subscription>
+        + BoxSubscription<'a, <S2 as Subscribe<OtherObserver<'a, S, S2, O>>>::Subscription>,
     <S2 as Observable>::Item: Clone,
     O: Observer<(<S as Observable>::Item, <S2 as Observable>::Item)>,
 {
     type Subscription = CombineSubscription<
-        Slots<'a, <S2 as Observable>::Item>,
+        Slots<'a, <S2 as Observable>::Item, FlavourOf<S, S2>>,
         (<S as Observable>::Item, <S2 as Observable>::Item),
         O,
     >;
@@ -117,11 +134,11 @@ where
 }
 
 /// The observer [`WithLatestFrom`] subscribes to its main source.
-pub struct WithLatestFromObserver<'a, T, U, O> {
-    core: Arc<Core<Slots<'a, U>, (T, U), O>>,
+pub struct WithLatestFromObserver<'a, T, U, O, F: Flavour = Shared> {
+    core: Arc<PairCore<'a, T, U, O, F>>,
 }
 
-impl<T, U, O> Observer<T> for WithLatestFromObserver<'_, T, U, O>
+impl<T, U, O, F: Flavour> Observer<T> for WithLatestFromObserver<'_, T, U, O, F>
 where
     U: Clone,
     O: Observer<(T, U)>,
@@ -151,18 +168,18 @@ where
     }
 }
 
-impl<T, U, O> fmt::Debug for WithLatestFromObserver<'_, T, U, O> {
+impl<T, U, O, F: Flavour> fmt::Debug for WithLatestFromObserver<'_, T, U, O, F> {
     fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
         f.write_str("WithLatestFromObserver")
     }
 }
 
 /// The observer [`WithLatestFrom`] subscribes to the other source.
-pub struct WithLatestFromOther<'a, T, U, O> {
-    core: Arc<Core<Slots<'a, U>, (T, U), O>>,
+pub struct WithLatestFromOther<'a, T, U, O, F: Flavour = Shared> {
+    core: Arc<PairCore<'a, T, U, O, F>>,
 }
 
-impl<T, U, O> Observer<U> for WithLatestFromOther<'_, T, U, O>
+impl<T, U, O, F: Flavour> Observer<U> for WithLatestFromOther<'_, T, U, O, F>
 where
     U: Clone,
     O: Observer<(T, U)>,
@@ -185,7 +202,7 @@ where
     }
 }
 
-impl<T, U, O> fmt::Debug for WithLatestFromOther<'_, T, U, O> {
+impl<T, U, O, F: Flavour> fmt::Debug for WithLatestFromOther<'_, T, U, O, F> {
     fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
         f.write_str("WithLatestFromOther")
     }
@@ -217,7 +234,7 @@ where
     F: FnMut(S::Item, S2::Item) -> U,
 {
     type Item = U;
-    type Flavour = crate::sync::Joined<<S as Observable>::Flavour, <S2 as Observable>::Flavour>;
+    type Flavour = FlavourOf<S, S2>;
 }
 
 impl<'a, S, S2, F, U, O> Subscribe<O> for WithLatestFromWith<'a, S, S2, F>
@@ -324,9 +341,9 @@ pub struct WithLatestFromAllOther<L, R, O, const I: usize> {
     core: Arc<Core<L, R, O>>,
 }
 
-impl<'a, U, L, R, O, const I: usize> Observer<U> for WithLatestFromAllOther<L, R, O, I>
+impl<'a, U, L, R, O, F: Flavour, const I: usize> Observer<U> for WithLatestFromAllOther<L, R, O, I>
 where
-    L: SlotTuple + SlotAt<I, Slot = LatestSlot<'a, U>>,
+    L: SlotTuple + SlotAt<I, Slot = LatestSlot<'a, U, F>>,
     O: Observer<R>,
 {
     fn on_next(&mut self, value: U) {
@@ -367,8 +384,12 @@ impl<L, R, O, const I: usize> fmt::Debug for WithLatestFromAllOther<L, R, O, I> 
 
 /// The slots of a with_latest_from_all of the sources `[S0 S1 ..]`, as a type.
 macro_rules! all_slots {
-    ($a:lifetime [$S0:ident $($S:ident)+]) => {
-        (MainSlot<$a>, $(LatestSlot<$a, <$S as Observable>::Item>,)+)
+    ($a:lifetime $all:tt) => { all_slots!(@ $a $all $all) };
+    (@ $a:lifetime [$S0:ident $($S:ident)+] $all:tt) => {
+        (
+            MainSlot<$a, crate::sync::joined_flavour!($all)>,
+            $(LatestSlot<$a, <$S as Observable>::Item, crate::sync::joined_flavour!($all)>,)+
+        )
     };
 }
 
@@ -376,7 +397,9 @@ macro_rules! all_slots {
 /// names of the whole tuple of slots (which `for_each_tuple` lists from 2 to 8).
 macro_rules! with_latest_from_all_impls {
     ($all:tt 0 S0, $($i:tt $S:ident),+) => {
-        impl<'a, T, $($S: Clone),+> LatestRow<T> for (MainSlot<'a>, $(LatestSlot<'a, $S>,)+) {
+        impl<'a, T, F: Flavour, $($S: Clone),+> LatestRow<T>
+            for (MainSlot<'a, F>, $(LatestSlot<'a, $S, F>,)+)
+        {
             type Row = (T, $($S,)+);
 
             #[inline]
@@ -401,9 +424,12 @@ macro_rules! with_latest_from_all_impls {
             S0: Subscribe<
                 WithLatestFromAllObserver<all_slots!('a $all), item_row!($all), O>,
             >,
-            <S0 as Subscribe<
-                WithLatestFromAllObserver<all_slots!('a $all), item_row!($all), O>,
-            >>::Subscription: Send + 'a,
+            crate::sync::joined_flavour!($all): BoxSubscription<
+                'a,
+                <S0 as Subscribe<
+                    WithLatestFromAllObserver<all_slots!('a $all), item_row!($all), O>,
+                >>::Subscription,
+            >,
             $(
                 $S: Subscribe<
                     WithLatestFromAllOther<
@@ -413,14 +439,17 @@ macro_rules! with_latest_from_all_impls {
                         $i,
                     >,
                 >,
-                <$S as Subscribe<
-                    WithLatestFromAllOther<
-                        all_slots!('a $all),
-                        item_row!($all),
-                        O,
-                        $i,
-                    >,
-                >>::Subscription: Send + 'a,
+                crate::sync::joined_flavour!($all): BoxSubscription<
+                    'a,
+                    <$S as Subscribe<
+                        WithLatestFromAllOther<
+                            all_slots!('a $all),
+                            item_row!($all),
+                            O,
+                            $i,
+                        >,
+                    >>::Subscription,
+                >,
                 <$S as Observable>::Item: Clone,
             )+
             O: Observer<item_row!($all)>,
@@ -433,7 +462,7 @@ macro_rules! with_latest_from_all_impls {
             fn subscribe_observer(self, observer: O) -> Self::Subscription {
                 let slots = (
                     MainSlot { handle: None },
-                    $(LatestSlot::<<$S as Observable>::Item>::new(),)+
+                    $(LatestSlot::<<$S as Observable>::Item, _>::new(),)+
                 );
                 let core = Arc::new(Core::new(slots, observer));
                 let ($($S,)+) = self.others;

@@ -10,7 +10,8 @@ use rx::prelude::*;
 use rx::testing::TestObserver;
 
 /// Pastes the body twice, into `mod shared` and `mod local`, each with the flavour's
-/// subjects (`PublishSubject`), its state cell (`State<T>`, with `state`, `get` and `bump`)
+/// subjects (`PublishSubject`), its state cell (`State<T>`, with `state`, `get`, `with` and
+/// `bump`)
 /// and `boxed!`, which boxes an observable in the flavour's box.
 macro_rules! for_each_flavour {
     ($($body:tt)*) => {
@@ -29,6 +30,10 @@ macro_rules! for_each_flavour {
 
             fn get<T: Clone>(state: &State<T>) -> T {
                 state.lock().unwrap().clone()
+            }
+
+            fn with<T, R>(state: &State<T>, f: impl FnOnce(&mut T) -> R) -> R {
+                f(&mut state.lock().unwrap())
             }
 
             /// Adds one and returns the new count.
@@ -62,6 +67,10 @@ macro_rules! for_each_flavour {
 
             fn get<T: Clone>(state: &State<T>) -> T {
                 state.borrow().clone()
+            }
+
+            fn with<T, R>(state: &State<T>, f: impl FnOnce(&mut T) -> R) -> R {
+                f(&mut state.borrow_mut())
             }
 
             /// Adds one and returns the new count.
@@ -336,12 +345,359 @@ for_each_flavour! {
         .subscribe_observer(o.clone());
         o.assert_notifications(&[Next(1), Completed]);
     }
+
+    #[test]
+    fn with_latest_from_pairs_a_subject_with_the_latest_of_another() {
+        let (a, b) = (PublishSubject::new(), PublishSubject::new());
+        let o = TestObserver::new();
+        let handle = a
+            .observable()
+            .with_latest_from(b.observable())
+            .subscribe_observer(o.clone());
+        a.on_next(1); // nothing to pair with yet
+        b.on_next(10);
+        b.on_next(20);
+        a.on_next(2);
+        b.on_completed(); // the latest value stays in use
+        a.on_next(3);
+        a.on_completed();
+        o.assert_notifications(&[Next((2, 20)), Next((3, 20)), Completed]);
+        assert!(handle.is_disposed());
+    }
+
+    #[test]
+    fn with_latest_from_with_combines_through_a_closure_over_state() {
+        let (a, b) = (PublishSubject::new(), PublishSubject::new());
+        let calls = state(0);
+        let counter = calls.clone();
+        let o = TestObserver::new();
+        let handle = a
+            .observable()
+            .with_latest_from_with(b.observable(), move |x: i32, y: i32| {
+                bump(&counter);
+                x + y
+            })
+            .subscribe_observer(o.clone());
+        b.on_next(100);
+        a.on_next(1);
+        a.on_next(2);
+        handle.dispose();
+        a.on_next(3);
+        o.assert_notifications(&[Next(101), Next(102)]);
+        assert_eq!(get(&calls), 2);
+        assert!(!a.has_observers() && !b.has_observers());
+    }
+
+    #[test]
+    fn with_latest_from_all_pairs_a_boxed_source_with_two_subjects() {
+        let (b, c) = (PublishSubject::new(), PublishSubject::new());
+        let main = PublishSubject::new();
+        let o = TestObserver::new();
+        let _handle = boxed!(main.observable())
+            .with_latest_from_all((b.observable(), c.observable()))
+            .subscribe_observer(o.clone());
+        b.on_next(1);
+        main.on_next(0); // `c` has no value yet
+        c.on_next(2);
+        main.on_next(7);
+        b.on_next(3);
+        main.on_next(8);
+        main.on_completed();
+        o.assert_notifications(&[Next((7, 1, 2)), Next((8, 3, 2)), Completed]);
+        assert!(!b.has_observers() && !c.has_observers());
+    }
+
+    #[test]
+    fn fork_join_emits_the_last_values_once_every_source_completes() {
+        let a = PublishSubject::new();
+        let count = state(0);
+        let o = TestObserver::new();
+        let handle = rx::source::fork_join((a.observable(), counted(&count, 1)))
+            .subscribe_observer(o.clone());
+        assert_eq!(get(&count), 1);
+        a.on_next(1);
+        a.on_next(2);
+        o.assert_notifications(&[]);
+        a.on_completed();
+        o.assert_notifications(&[Next((2, 1)), Completed]);
+        assert!(handle.is_disposed());
+    }
+
+    #[test]
+    fn fork_join_all_over_boxed_sources() {
+        let (a, b) = (PublishSubject::new(), PublishSubject::new());
+        let count = state(0);
+        let o = TestObserver::new();
+        let _handle = rx::source::fork_join_all(vec![
+            boxed!(a.observable()),
+            counted(&count, 1),
+            boxed!(b.observable()),
+        ])
+        .subscribe_observer(o.clone());
+        b.on_next(30);
+        a.on_next(10);
+        b.on_completed();
+        a.on_next(11);
+        a.on_completed();
+        o.assert_notifications(&[Next(vec![11, 1, 30]), Completed]);
+    }
+
+    #[test]
+    fn combine_latest_all_and_zip_all_over_subjects() {
+        let (a, b) = (PublishSubject::new(), PublishSubject::new());
+        let latest = TestObserver::new();
+        let zipped = TestObserver::new();
+        let sources = vec![a.observable(), b.observable()];
+        let l = rx::source::combine_latest_all(sources.clone()).subscribe_observer(latest.clone());
+        let _z = rx::source::zip_all(sources).subscribe_observer(zipped.clone());
+        a.on_next(1);
+        a.on_next(2);
+        b.on_next(10);
+        l.dispose();
+        b.on_next(20);
+        a.on_completed();
+        latest.assert_notifications(&[Next(vec![2, 10])]);
+        zipped.assert_notifications(&[Next(vec![1, 10]), Next(vec![2, 20]), Completed]);
+        assert!(!a.has_observers() && !b.has_observers());
+    }
+
+    #[test]
+    fn retry_when_resubscribes_at_a_subject_notifier() {
+        let count = state(0);
+        let retries = PublishSubject::<()>::new();
+        let attempts = state(Vec::new());
+        let (notifier, seen) = (retries.observable(), attempts.clone());
+        let o = TestObserver::new();
+        let handle = counted(&count, 3)
+            .retry_when(move |e, attempt| {
+                with(&seen, |v: &mut Vec<_>| v.push((e.to_string(), attempt)));
+                notifier.clone()
+            })
+            .subscribe_observer(o.clone());
+        o.assert_notifications(&[Next(1)]);
+        retries.on_next(());
+        o.assert_notifications(&[Next(1), Next(2)]);
+        retries.on_next(());
+        o.assert_notifications(&[Next(1), Next(2), Next(3), Completed]);
+        assert_eq!(get(&count), 3);
+        assert_eq!(
+            get(&attempts),
+            [("boom".to_string(), 1), ("boom".to_string(), 2)]
+        );
+        assert!(handle.is_disposed());
+        assert!(!retries.has_observers());
+    }
+
+    #[test]
+    fn retry_when_ends_when_the_notifier_completes() {
+        let count = state(0);
+        let retries = PublishSubject::<()>::new();
+        let notifier = retries.observable();
+        let o = TestObserver::new();
+        let _handle = counted(&count, 10)
+            .retry_when(move |_, _| notifier.clone())
+            .subscribe_observer(o.clone());
+        retries.on_next(());
+        retries.on_completed();
+        o.assert_notifications(&[Next(1), Next(2), Completed]);
+        assert_eq!(get(&count), 2);
+    }
+
+    #[test]
+    fn repeat_when_resubscribes_at_a_boxed_notifier_until_it_completes_empty() {
+        let count = state(0);
+        let o = TestObserver::new();
+        let _handle = counted(&count, 1)
+            .repeat_when(|completions| {
+                if completions < 3 {
+                    boxed!(rx::source::just(0))
+                } else {
+                    boxed!(rx::source::empty())
+                }
+            })
+            .subscribe_observer(o.clone());
+        o.assert_notifications(&[Next(1), Next(2), Next(3), Completed]);
+        assert_eq!(get(&count), 3);
+    }
+
+    #[test]
+    fn repeat_when_disposal_reaches_a_waiting_subject_notifier() {
+        let count = state(0);
+        let again = PublishSubject::<()>::new();
+        let notifier = again.observable();
+        let o = TestObserver::new();
+        let handle = counted(&count, 1)
+            .repeat_when(move |_| notifier.clone())
+            .subscribe_observer(o.clone());
+        o.assert_notifications(&[Next(1)]);
+        assert!(again.has_observers());
+        handle.dispose();
+        assert!(!again.has_observers());
+        again.on_next(());
+        o.assert_notifications(&[Next(1)]);
+        assert_eq!(get(&count), 1);
+    }
+
+    #[test]
+    fn skip_until_lets_values_through_once_a_subject_signals() {
+        let (a, open) = (PublishSubject::new(), PublishSubject::<()>::new());
+        let o = TestObserver::new();
+        let handle = a.observable().skip_until(open.observable()).subscribe_observer(o.clone());
+        a.on_next(1);
+        open.on_next(());
+        assert!(!open.has_observers());
+        a.on_next(2);
+        a.on_next(3);
+        a.on_completed();
+        o.assert_notifications(&[Next(2), Next(3), Completed]);
+        assert!(handle.is_disposed());
+    }
+
+    #[test]
+    fn sample_with_emits_the_latest_value_at_each_signal() {
+        let (a, tick) = (PublishSubject::new(), PublishSubject::<()>::new());
+        let o = TestObserver::new();
+        let handle = a.observable().sample_with(tick.observable()).subscribe_observer(o.clone());
+        tick.on_next(()); // nothing yet
+        a.on_next(1);
+        a.on_next(2);
+        tick.on_next(());
+        tick.on_next(()); // nothing new
+        a.on_next(3);
+        handle.dispose();
+        tick.on_next(());
+        o.assert_notifications(&[Next(2)]);
+        assert!(!a.has_observers() && !tick.has_observers());
+    }
+
+    #[test]
+    fn buffer_with_closes_a_buffer_at_each_signal_of_a_boxed_notifier() {
+        let (a, close) = (PublishSubject::new(), PublishSubject::<()>::new());
+        let o = TestObserver::new();
+        let _handle = a
+            .observable()
+            .buffer_with(boxed!(close.observable().map(|_| 0)))
+            .subscribe_observer(o.clone());
+        a.on_next(1);
+        a.on_next(2);
+        close.on_next(());
+        close.on_next(());
+        a.on_next(3);
+        a.on_completed();
+        o.assert_notifications(&[Next(vec![1, 2]), Next(vec![]), Next(vec![3]), Completed]);
+        assert!(!close.has_observers());
+    }
+
+    #[test]
+    fn debounce_with_waits_for_each_values_subject_duration() {
+        let a = PublishSubject::new();
+        let quiet = PublishSubject::<()>::new();
+        let selected = state(0);
+        let (durations, counter) = (quiet.observable(), selected.clone());
+        let o = TestObserver::new();
+        let _handle = a
+            .observable()
+            .debounce_with(move |_: &i32| {
+                bump(&counter);
+                durations.clone()
+            })
+            .subscribe_observer(o.clone());
+        a.on_next(1);
+        a.on_next(2); // replaces 1, whose duration is disposed
+        quiet.on_next(());
+        a.on_next(3);
+        a.on_completed(); // the waiting value goes at once
+        o.assert_notifications(&[Next(2), Next(3), Completed]);
+        assert_eq!(get(&selected), 3);
+        assert!(!quiet.has_observers());
+    }
+
+    #[test]
+    fn group_by_hands_out_groups_whose_subscribers_keep_state() {
+        let a = PublishSubject::new();
+        let seen = state(Vec::new());
+        let log = seen.clone();
+        let handle = a.observable().group_by(|v: &i32| v % 2).subscribe(move |group| {
+            let (key, log) = (*group.key(), log.clone());
+            let _ = group.subscribe(move |v| with(&log, |s: &mut Vec<_>| s.push((key, v))));
+        });
+        a.on_next(1);
+        a.on_next(2);
+        a.on_next(3);
+        handle.dispose(); // open groups go on
+        a.on_next(4);
+        a.on_next(5);
+        assert_eq!(get(&seen), [(1, 1), (0, 2), (1, 3), (0, 4), (1, 5)]);
+        a.on_completed();
+        assert!(!a.has_observers());
+    }
+
+    #[test]
+    fn group_by_with_flattens_its_groups_back() {
+        let a = PublishSubject::new();
+        let o = TestObserver::new();
+        let _handle = boxed!(a.observable())
+            .group_by_with(|v: &i32| v % 2, |v| v * 10)
+            .flat_map(|group| {
+                let key = *group.key();
+                group.map(move |v| (key, v))
+            })
+            .subscribe_observer(o.clone());
+        a.on_next(1);
+        a.on_next(2);
+        a.on_next(3);
+        a.on_completed();
+        o.assert_notifications(&[Next((1, 10)), Next((0, 20)), Next((1, 30)), Completed]);
+    }
+
+    #[test]
+    fn group_by_until_ends_every_group_at_its_subject_duration() {
+        let (a, close) = (PublishSubject::new(), PublishSubject::<()>::new());
+        let durations = close.observable();
+        let opened = state(0);
+        let counter = opened.clone();
+        let o = TestObserver::new();
+        let handle = a
+            .observable()
+            .group_by_until(
+                |v: &i32| v % 2,
+                move |_| {
+                    bump(&counter);
+                    durations.clone()
+                },
+            )
+            .flat_map(|group| {
+                let key = *group.key();
+                group.to_vec().map(move |values| (key, values))
+            })
+            .subscribe_observer(o.clone());
+        a.on_next(1);
+        a.on_next(2);
+        a.on_next(3);
+        close.on_next(()); // both groups end
+        a.on_next(5);
+        a.on_completed();
+        o.assert_notifications(&[
+            Next((1, vec![1, 3])),
+            Next((0, vec![2])),
+            Next((1, vec![5])),
+            Completed,
+        ]);
+        assert_eq!(get(&opened), 3);
+        assert!(handle.is_disposed());
+        assert!(!close.has_observers());
+    }
 }
 
 mod auto_traits {
     use rx::Subscribe;
     use rx::observer::NextObserver;
-    use rx::operators::{MergeWith, Retry, TakeUntil, Zip};
+    use rx::operators::{
+        BufferWith, DebounceWith, ForkJoin, ForkJoinAll, GroupBy, GroupByUntil, GroupedObservable,
+        MergeWith, RepeatWhen, Retry, RetryWhen, SampleWith, SkipUntil, SubscribeOn, TakeUntil,
+        WithLatestFrom, WithLatestFromAll, Zip,
+    };
+    use rx::operators::{Debounce, Delay, ObserveOn, Timeout};
     use rx::source::Concat;
     use rx::subjects::SubjectObservable;
     use rx::{BoxedObservable, LocalBoxedObservable};
@@ -353,6 +709,24 @@ mod auto_traits {
     type Handle<S> = <S as Subscribe<Observer>>::Subscription;
     type PairObserver = NextObserver<fn((i32, i32))>;
     type PairHandle<S> = <S as Subscribe<PairObserver>>::Subscription;
+    type TripleObserver = NextObserver<fn((i32, i32, i32))>;
+    type TripleHandle<S> = <S as Subscribe<TripleObserver>>::Subscription;
+    type VecHandle<S> = <S as Subscribe<NextObserver<fn(Vec<i32>)>>>::Subscription;
+    /// A `retry_when` notifier factory whose notifiers are of type `N`.
+    type OnError<N> = fn(&rx::Error, u32) -> N;
+    /// A `repeat_when` notifier factory whose notifiers are of type `N`.
+    type OnCompleted<N> = fn(u32) -> N;
+    /// A `debounce_with` selector whose durations are of type `D`.
+    type Durations<D> = fn(&i32) -> D;
+    /// A key selector.
+    type Key = fn(&i32) -> i32;
+    /// A `group_by_until` duration selector whose durations are of type `D`.
+    type GroupDurations<D> = fn(&i32) -> D;
+    /// The handle of a chain whose values are groups of `F`.
+    type GroupsHandle<S, F> =
+        <S as Subscribe<NextObserver<fn(GroupedObservable<'static, i32, i32, F>)>>>::Subscription;
+    /// The handle of a subscription to a group of flavour `F`.
+    type GroupHandle<F> = Handle<GroupedObservable<'static, i32, i32, F>>;
 
     #[test]
     fn chains_over_shared_sources_have_send_handles() {
@@ -362,6 +736,25 @@ mod auto_traits {
         assert_impl_all!(Handle<Retry<BoxedObservable<'static, i32>>>: Send);
         assert_impl_all!(Handle<Concat<'static, Vec<Shared>>>: Send);
         assert_impl_all!(Handle<MergeWith<'static, rx::source::Never<i32>, Shared>>: Send);
+        assert_impl_all!(PairHandle<WithLatestFrom<'static, Shared, Shared>>: Send, Sync);
+        assert_impl_all!(TripleHandle<WithLatestFromAll<'static, Shared, (Shared, Shared)>>: Send);
+        assert_impl_all!(PairHandle<ForkJoin<'static, (Shared, Shared)>>: Send, Sync);
+        assert_impl_all!(VecHandle<ForkJoinAll<'static, Shared>>: Send, Sync);
+        assert_impl_all!(Handle<RetryWhen<BoxedObservable<'static, i32>, OnError<Shared>>>: Send);
+        assert_impl_all!(Handle<RepeatWhen<BoxedObservable<'static, i32>, OnCompleted<Shared>>>: Send);
+        assert_impl_all!(Handle<SkipUntil<'static, Shared, Shared>>: Send, Sync);
+        assert_impl_all!(Handle<SampleWith<'static, Shared, Shared>>: Send, Sync);
+        assert_impl_all!(VecHandle<BufferWith<'static, Shared, Shared>>: Send, Sync);
+        assert_impl_all!(Handle<DebounceWith<'static, Shared, Durations<Shared>>>: Send, Sync);
+        assert_impl_all!(GroupsHandle<GroupBy<'static, Shared, Key>, rx::sync::Shared>: Send, Sync);
+        assert_impl_all!(
+            GroupsHandle<GroupByUntil<'static, Shared, Key, GroupDurations<Shared>>, rx::sync::Shared>:
+                Send, Sync
+        );
+        assert_impl_all!(GroupHandle<rx::sync::Shared>: Send, Sync);
+        assert_impl_all!(Handle<SubscribeOn<Shared, rx::schedulers::NewThread>>: Send, Sync);
+        assert_impl_all!(Handle<Debounce<Shared, rx::schedulers::TestScheduler>>: Send);
+        assert_impl_all!(Handle<ObserveOn<Shared, rx::schedulers::NewThread>>: Send);
     }
 
     /// A thread-safe subject accepts only `Send` observers, which those of a chain that keeps
@@ -377,5 +770,42 @@ mod auto_traits {
         assert_not_impl_any!(PairHandle<Zip<'static, (Cold, Local)>>: Send);
         assert_not_impl_any!(Handle<Retry<LocalBoxedObservable<'static, i32>>>: Send);
         assert_not_impl_any!(Handle<Concat<'static, Vec<Local>>>: Send);
+        assert_not_impl_any!(PairHandle<WithLatestFrom<'static, Local, Local>>: Send, Sync);
+        assert_not_impl_any!(PairHandle<WithLatestFrom<'static, Cold, Local>>: Send, Sync);
+        assert_not_impl_any!(PairHandle<WithLatestFrom<'static, Local, Cold>>: Send, Sync);
+        assert_not_impl_any!(TripleHandle<WithLatestFromAll<'static, Cold, (Cold, Local)>>: Send);
+        assert_not_impl_any!(PairHandle<ForkJoin<'static, (Cold, Local)>>: Send, Sync);
+        assert_not_impl_any!(VecHandle<ForkJoinAll<'static, Local>>: Send, Sync);
+        assert_not_impl_any!(
+            Handle<RetryWhen<LocalBoxedObservable<'static, i32>, OnError<Cold>>>: Send
+        );
+        assert_not_impl_any!(Handle<RetryWhen<Cold, OnError<Local>>>: Send);
+        assert_not_impl_any!(Handle<RepeatWhen<Cold, OnCompleted<Local>>>: Send);
+        assert_not_impl_any!(Handle<SkipUntil<'static, Local, Cold>>: Send, Sync);
+        assert_not_impl_any!(Handle<SkipUntil<'static, Cold, Local>>: Send, Sync);
+        assert_not_impl_any!(Handle<SampleWith<'static, Cold, Local>>: Send, Sync);
+        assert_not_impl_any!(VecHandle<BufferWith<'static, Local, Cold>>: Send, Sync);
+        assert_not_impl_any!(Handle<DebounceWith<'static, Cold, Durations<Local>>>: Send, Sync);
+        assert_not_impl_any!(Handle<DebounceWith<'static, Local, Durations<Cold>>>: Send, Sync);
+        assert_not_impl_any!(GroupsHandle<GroupBy<'static, Local, Key>, rx::sync::Local>: Send, Sync);
+        assert_not_impl_any!(
+            GroupsHandle<GroupByUntil<'static, Cold, Key, GroupDurations<Local>>, rx::sync::Local>:
+                Send, Sync
+        );
+        assert_not_impl_any!(GroupHandle<rx::sync::Local>: Send, Sync);
+        // `subscribe_on` moves its source into a task that may run on another thread, so it
+        // takes no local source at all, even on a scheduler that drains on this thread.
+        assert_not_impl_any!(SubscribeOn<Local, rx::schedulers::NewThread>: Subscribe<Observer>);
+        assert_not_impl_any!(SubscribeOn<Local, rx::schedulers::CurrentThread>: Subscribe<Observer>);
+        assert_not_impl_any!(
+            SubscribeOn<LocalBoxedObservable<'static, i32>, rx::schedulers::RunLoop>:
+                Subscribe<Observer>
+        );
+        // The time operators' tasks may dispose upstream from a worker thread: they take no
+        // local source either.
+        assert_not_impl_any!(Debounce<Local, rx::schedulers::TestScheduler>: Subscribe<Observer>);
+        assert_not_impl_any!(Delay<Local, rx::schedulers::RunLoop>: Subscribe<Observer>);
+        assert_not_impl_any!(ObserveOn<Local, rx::schedulers::CurrentThread>: Subscribe<Observer>);
+        assert_not_impl_any!(Timeout<Local, rx::schedulers::TestScheduler>: Subscribe<Observer>);
     }
 }

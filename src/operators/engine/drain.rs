@@ -11,6 +11,18 @@
 //! idle takes it out of the lock, delivers what the state says is ready, and loops until
 //! nothing is; whoever finds it busy (another thread, or a re-entrant call on this one) just
 //! leaves its update in the state, where the current deliverer picks it up before it lets go.
+//!
+//! # Flavour
+//!
+//! A `Drain` is thread-safe only: its upstream must have `Send` handles, so the time
+//! operators take no [local](crate::sync::Local) source. The `Drain` travels with the
+//! operator's scheduler tasks, which may run on another thread (`Task: Send`), and a task
+//! must be able to dispose upstream itself: `timeout` when it fires, every operator when the
+//! downstream stops wanting values during a delivery from the worker. So the upstream handle
+//! it keeps must be `Send`, and a scheduler cannot say at the type level that it drains on the
+//! subscribing thread (`RunLoop` and `CurrentThread` are `Send` handles). Keeping the handle
+//! out of the tasks instead would leave a disposed upstream running, holding its observer,
+//! until its next value.
 
 use crate::notification::Notification;
 use crate::observer::Observer;

@@ -117,6 +117,41 @@ impl Policy for Counted {
     }
 }
 
+/// How a [`Policy`]'s notifier is subscribed and its handle kept in the box of flavour `F`.
+///
+/// Its own trait, beside `Policy`, so that the bound on the notifier's handle belongs to the
+/// policies that have one: `retry(n)`'s [`NoNotifier`] has a handle every flavour can box,
+/// which a bound written on the engine for every policy could not say of a generic `F`.
+pub(crate) trait KeepNotifier<S, O, F: Flavour>: Policy + Sized {
+    /// The notifier's handle.
+    type Handle: Subscription;
+
+    /// Subscribes `notifier`.
+    fn subscribe_notifier(
+        notifier: Self::Notifier,
+        observer: ResubscribeNotifier<S, O, Self, F>,
+    ) -> Self::Handle;
+
+    /// Boxes the notifier's handle to be kept.
+    fn keep(handle: Self::Handle) -> F::BoxedSubscription<'static>;
+}
+
+impl<S, O, F: Flavour> KeepNotifier<S, O, F> for Counted {
+    type Handle = Finished;
+
+    fn subscribe_notifier(notifier: NoNotifier, _: ResubscribeNotifier<S, O, Self, F>) -> Finished {
+        match notifier {}
+    }
+
+    fn keep(handle: Finished) -> F::BoxedSubscription<'static> {
+        F::box_send(handle)
+    }
+}
+
+/// The handle of the notifier of policy `P`, subscribed with its observer.
+pub(crate) type NotifierHandle<S, O, P, F> =
+    <<P as Policy>::Notifier as Subscribe<ResubscribeNotifier<S, O, P, F>>>::Subscription;
+
 /// The notifier of a policy that never waits: it has no values, so none is ever built.
 #[derive(Debug)]
 pub enum NoNotifier {}
@@ -196,8 +231,7 @@ where
     F: Flavour
         + BoxSubscription<'static, <S as Subscribe<ResubscribeObserver<S, O, P, F>>>::Subscription>,
     P: Policy,
-    P::Notifier: Subscribe<ResubscribeNotifier<S, O, P, F>>,
-    <P::Notifier as Subscribe<ResubscribeNotifier<S, O, P, F>>>::Subscription: Send + 'static,
+    P: KeepNotifier<S, O, F>,
 {
     let shared = Arc::new(Shared {
         pending: AtomicUsize::new(1),
@@ -245,8 +279,7 @@ where
     F: Flavour
         + BoxSubscription<'static, <S as Subscribe<ResubscribeObserver<S, O, P, F>>>::Subscription>,
     P: Policy,
-    P::Notifier: Subscribe<ResubscribeNotifier<S, O, P, F>>,
-    <P::Notifier as Subscribe<ResubscribeNotifier<S, O, P, F>>>::Subscription: Send + 'static,
+    P: KeepNotifier<S, O, F>,
 {
     loop {
         let notifier = if !P::WAITS || shared.closed.load(Ordering::Acquire) {
@@ -255,17 +288,20 @@ where
             shared.policy.lock().take_notifier()
         };
         if let Some(notifier) = notifier {
-            let subscription = notifier.subscribe_observer(ResubscribeNotifier {
-                shared: shared.clone(),
-                fired: false,
-            });
+            let subscription = P::subscribe_notifier(
+                notifier,
+                ResubscribeNotifier {
+                    shared: shared.clone(),
+                    fired: false,
+                },
+            );
             // A handle that reports itself disposed is not kept, as in the merge core: it can
             // deliver nothing more, and `never()`'s holds its observer, which holds `shared`:
             // kept, it would be a cycle nothing breaks. Asked before locking: user code.
             let finished = subscription.is_disposed();
             let mut state = shared.state.lock();
             if !shared.closed.load(Ordering::Acquire) && state.waiting && !finished {
-                let previous = state.current.replace(F::box_send(subscription));
+                let previous = state.current.replace(P::keep(subscription));
                 drop(state);
                 drop(previous);
             } else {

@@ -10,8 +10,8 @@
 //! state and delivers with the lock released, so a subscriber that makes the source emit again
 //! re-entrantly queues instead of deadlocking.
 //!
-//! The subscriber is type-erased (boxed, `Send`): the inner observable's type is fixed when
-//! the operator emits it, before anyone chooses the observer.
+//! The subscriber is type-erased (boxed, `Send` in the [`Shared`] flavour): the inner
+//! observable's type is fixed when the operator emits it, before anyone chooses the observer.
 //!
 //! # Abandonment
 //!
@@ -27,23 +27,65 @@
 use super::combine_slots::Buffer;
 use super::split_refs::Refs;
 use crate::Error;
-use crate::observer::{DynObserver, Observer};
-use crate::operators::boxed::BoxedObserver;
+use crate::observer::Observer;
+use crate::operators::boxed::{BoxedObserver, LocalBoxedObserver};
 use crate::subscription::Subscription;
-use crate::sync::{Arc, Mutex, MutexGuard};
+use crate::sync::{Arc, Flavour, Local, Mutex, MutexGuard, Shared};
 use std::{fmt, mem};
 
-/// The state behind one inner observable.
-pub(crate) struct Inner<'a, T> {
-    refs: Arc<Refs<'a>>,
-    state: Mutex<InnerState<'a, T>>,
+/// How inner observables of a [flavour](crate::sync) keep their subscriber: boxed, in a box
+/// that is `Send` for [`Shared`] and need not be for [`Local`], so a local source's groups and
+/// windows take subscribers that hold `Rc`.
+///
+/// Public in a private module, as `sync::imp::Machinery` is: it bounds public types without
+/// being nameable outside the crate.
+#[allow(unreachable_pub)]
+pub trait SplitFlavour: Flavour {
+    /// The boxed subscriber of an inner observable of `T`s.
+    type Subscriber<'a, T>: Observer<T>;
 }
 
-struct InnerState<'a, T> {
+impl SplitFlavour for Shared {
+    type Subscriber<'a, T> = BoxedObserver<'a, T>;
+}
+
+impl SplitFlavour for Local {
+    type Subscriber<'a, T> = LocalBoxedObserver<'a, T>;
+}
+
+/// The subscribers of type `O` an inner observable of flavour `Self` can keep: `Send` ones
+/// for [`Shared`], any for [`Local`].
+#[allow(unreachable_pub)]
+pub trait KeepSubscriber<'a, T, O>: SplitFlavour {
+    /// Boxes `observer`.
+    fn box_subscriber(observer: O) -> Self::Subscriber<'a, T>;
+}
+
+impl<'a, T, O: Observer<T> + Send + 'a> KeepSubscriber<'a, T, O> for Shared {
+    #[inline]
+    fn box_subscriber(observer: O) -> BoxedObserver<'a, T> {
+        Box::new(observer)
+    }
+}
+
+impl<'a, T, O: Observer<T> + 'a> KeepSubscriber<'a, T, O> for Local {
+    #[inline]
+    fn box_subscriber(observer: O) -> LocalBoxedObserver<'a, T> {
+        Box::new(observer)
+    }
+}
+
+/// The state behind one inner observable.
+pub(crate) struct Inner<'a, T, F: SplitFlavour = Shared> {
+    refs: Arc<Refs<'a, F>>,
+    state: Mutex<InnerState<'a, T, F>>,
+}
+
+struct InnerState<'a, T, F: SplitFlavour> {
     /// The subscriber while nobody is delivering to it. A thread that delivers takes it out,
     /// so finding `None` once subscribed means another thread is delivering and will pick up
     /// what was queued.
-    observer: Option<BoxedObserver<'a, T>>,
+    observer: Option<F::Subscriber<'a, T>>,
     /// Values not yet delivered.
     queue: Buffer<T>,
     /// The terminal notification from the operator: `Some(None)` to complete once the queue
@@ -57,10 +99,10 @@ struct InnerState<'a, T> {
     released: bool,
 }
 
-impl<'a, T> Inner<'a, T> {
+impl<'a, T, F: SplitFlavour> Inner<'a, T, F> {
     /// A new inner observable holding a reference on the source; `None` when nobody wants
     /// the source any more.
-    pub(crate) fn open(refs: &Arc<Refs<'a>>) -> Option<Arc<Self>> {
+    pub(crate) fn open(refs: &Arc<Refs<'a, F>>) -> Option<Arc<Self>> {
         refs.acquire().then(|| {
             Arc::new(Inner {
                 refs: refs.clone(),
@@ -125,7 +167,7 @@ impl<'a, T> Inner<'a, T> {
         true
     }
 
-    fn subscribe(&self, observer: BoxedObserver<'a, T>) -> Result<(), BoxedObserver<'a, T>> {
+    fn subscribe(&self, observer: F::Subscriber<'a, T>) -> Result<(), F::Subscriber<'a, T>> {
         let mut state = self.state.lock();
         if state.subscribed {
             return Err(observer);
@@ -156,7 +198,7 @@ impl<'a, T> Inner<'a, T> {
 
     /// Delivers queued values and the terminal notification to the subscriber, unless it is
     /// not there yet or another thread is delivering.
-    fn drain<'s>(&'s self, mut state: MutexGuard<'s, InnerState<'a, T>>) {
+    fn drain<'s>(&'s self, mut state: MutexGuard<'s, InnerState<'a, T, F>>) {
         let Some(mut observer) = state.observer.take() else {
             return;
         };
@@ -174,7 +216,7 @@ impl<'a, T> Inner<'a, T> {
                 state.closed = true;
                 let queue = mem::take(&mut state.queue);
                 drop(state);
-                DynObserver::on_error(observer, error);
+                Observer::on_error(observer, error);
                 drop(queue);
                 return;
             }
@@ -192,7 +234,7 @@ impl<'a, T> Inner<'a, T> {
             if state.end.is_some() {
                 state.closed = true;
                 drop(state);
-                DynObserver::on_completed(observer);
+                Observer::on_completed(observer);
                 return;
             }
             state.observer = Some(observer);
@@ -202,22 +244,23 @@ impl<'a, T> Inner<'a, T> {
 }
 
 /// Subscribes `observer` to `inner`, or fails it when `inner` already has a subscriber.
-pub(crate) fn subscribe<'a, T, O>(
-    inner: &Arc<Inner<'a, T>>,
+pub(crate) fn subscribe<'a, T, O, F>(
+    inner: &Arc<Inner<'a, T, F>>,
     observer: O,
-) -> InnerSubscription<'a, T>
+) -> InnerSubscription<'a, T, F>
 where
-    O: Observer<T> + Send + 'a,
+    O: Observer<T>,
+    F: KeepSubscriber<'a, T, O>,
 {
     if observer.is_disposed() {
         return InnerSubscription { inner: None };
     }
-    match inner.subscribe(Box::new(observer)) {
+    match inner.subscribe(F::box_subscriber(observer)) {
         Ok(()) => InnerSubscription {
             inner: Some(inner.clone()),
         },
         Err(observer) => {
-            DynObserver::on_error(observer, Error::msg(AlreadySubscribed));
+            Observer::on_error(observer, Error::msg(AlreadySubscribed));
             InnerSubscription { inner: None }
         }
     }
@@ -235,12 +278,12 @@ impl fmt::Display for AlreadySubscribed {
 /// The handle of a subscription to a group of [`group_by`](crate::ObservableExt::group_by)
 /// or a window of [`window`](crate::ObservableExt::window): disposing it drops that inner
 /// observable's values from then on.
-pub struct InnerSubscription<'a, T> {
+pub struct InnerSubscription<'a, T, F: SplitFlavour = Shared> {
     /// `None` for a subscriber that was refused or already disposed.
-    inner: Option<Arc<Inner<'a, T>>>,
+    inner: Option<Arc<Inner<'a, T, F>>>,
 }
 
-impl<T> Subscription for InnerSubscription<'_, T> {
+impl<T, F: SplitFlavour> Subscription for InnerSubscription<'_, T, F> {
     fn dispose(&self) {
         if let Some(inner) = &self.inner {
             inner.close();
@@ -254,7 +297,7 @@ impl<T> Subscription for InnerSubscription<'_, T> {
     }
 }
 
-impl<T> fmt::Debug for InnerSubscription<'_, T> {
+impl<T, F: SplitFlavour> fmt::Debug for InnerSubscription<'_, T, F> {
     fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
         f.debug_struct("InnerSubscription")
             .field("disposed", &self.is_disposed())

@@ -9,27 +9,28 @@
 
 use super::combine_slots::Handle;
 use crate::subscription::Subscription;
-use crate::sync::{Arc, AtomicBool, AtomicUsize, Mutex, Ordering};
+use crate::sync::imp::BoxSubscription;
+use crate::sync::{Arc, AtomicBool, AtomicUsize, Flavour, Mutex, Ordering, Shared};
 use std::{fmt, mem};
 
 /// Who still wants the source, and the source's handle.
-pub(crate) struct Refs<'a> {
+pub(crate) struct Refs<'a, F: Flavour = Shared> {
     /// Open inner observables, plus one until the outer downstream is released. Once zero it
     /// stays zero: a new inner is only opened by raising a non-zero count.
     count: AtomicUsize,
     /// Whether the outer downstream's reference has been released.
     outer_released: AtomicBool,
-    upstream: Mutex<Upstream<'a>>,
+    upstream: Mutex<Upstream<'a, F>>,
 }
 
-enum Upstream<'a> {
+enum Upstream<'a, F: Flavour> {
     /// The source's `subscribe` has not returned yet.
     Pending,
-    Running(Handle<'a>),
+    Running(Handle<'a, F>),
     Disposed,
 }
 
-impl<'a> Refs<'a> {
+impl<'a, F: Flavour> Refs<'a, F> {
     pub(crate) fn new() -> Self {
         Refs {
             count: AtomicUsize::new(1),
@@ -80,11 +81,14 @@ impl<'a> Refs<'a> {
 
     /// Keeps the source's handle for the last release, or disposes it at once if that has
     /// already happened.
-    pub(crate) fn set_upstream<H: Subscription + Send + 'a>(&self, handle: H) {
+    pub(crate) fn set_upstream<H: Subscription>(&self, handle: H)
+    where
+        F: BoxSubscription<'a, H>,
+    {
         if handle.is_disposed() {
             return;
         }
-        let handle: Handle<'a> = Box::new(handle);
+        let handle = F::box_subscription(handle);
         let mut upstream = self.upstream.lock();
         if let Upstream::Pending = *upstream {
             *upstream = Upstream::Running(handle);
@@ -99,17 +103,17 @@ impl<'a> Refs<'a> {
 /// return. Disposing it stops new inner observables from being emitted and delivers nothing
 /// more to the outer observer; the source itself is disposed once every open inner observable
 /// has also ended or been disposed.
-pub struct SplitSubscription<'a> {
-    refs: Arc<Refs<'a>>,
+pub struct SplitSubscription<'a, F: Flavour = Shared> {
+    refs: Arc<Refs<'a, F>>,
 }
 
-impl<'a> SplitSubscription<'a> {
-    pub(crate) fn new(refs: Arc<Refs<'a>>) -> Self {
+impl<'a, F: Flavour> SplitSubscription<'a, F> {
+    pub(crate) fn new(refs: Arc<Refs<'a, F>>) -> Self {
         SplitSubscription { refs }
     }
 }
 
-impl Subscription for SplitSubscription<'_> {
+impl<F: Flavour> Subscription for SplitSubscription<'_, F> {
     fn dispose(&self) {
         self.refs.release_outer();
     }
@@ -119,7 +123,7 @@ impl Subscription for SplitSubscription<'_> {
     }
 }
 
-impl fmt::Debug for SplitSubscription<'_> {
+impl<F: Flavour> fmt::Debug for SplitSubscription<'_, F> {
     fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
         f.debug_struct("SplitSubscription")
             .field("disposed", &self.refs.is_outer_released())
