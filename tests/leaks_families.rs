@@ -14,35 +14,14 @@ use rx::source::{from_iter, interval, never, throw};
 use rx::subjects::{BehaviorSubject, PublishSubject, ReplaySubject};
 use rx::testing::TestObserver;
 use rx::{BoxedObservable, Error};
-use std::alloc::{GlobalAlloc, Layout, System};
-use std::sync::atomic::{AtomicIsize, Ordering::SeqCst};
 use std::time::{Duration, Instant};
 
-struct Counting;
+mod support;
 
-static LIVE: AtomicIsize = AtomicIsize::new(0);
-
-// SAFETY: every call is forwarded to `System` unchanged; the counter is only arithmetic.
-unsafe impl GlobalAlloc for Counting {
-    unsafe fn alloc(&self, layout: Layout) -> *mut u8 {
-        LIVE.fetch_add(layout.size() as isize, SeqCst);
-        // SAFETY: the caller's contract is `System::alloc`'s.
-        unsafe { System.alloc(layout) }
-    }
-    unsafe fn dealloc(&self, ptr: *mut u8, layout: Layout) {
-        LIVE.fetch_sub(layout.size() as isize, SeqCst);
-        // SAFETY: as above.
-        unsafe { System.dealloc(ptr, layout) }
-    }
-    unsafe fn realloc(&self, ptr: *mut u8, layout: Layout, new_size: usize) -> *mut u8 {
-        LIVE.fetch_add(new_size as isize - layout.size() as isize, SeqCst);
-        // SAFETY: as above.
-        unsafe { System.realloc(ptr, layout, new_size) }
-    }
-}
+use support::alloc::process_live_bytes;
 
 #[global_allocator]
-static ALLOCATOR: Counting = Counting;
+static ALLOCATOR: support::alloc::Counting = support::alloc::Counting;
 
 fn threads() -> usize {
     let status = std::fs::read_to_string("/proc/self/status").expect("/proc/self/status");
@@ -61,7 +40,7 @@ fn ms(n: u64) -> Duration {
 fn settles(bytes: isize, thread_count: usize) -> (isize, usize) {
     let start = Instant::now();
     loop {
-        let now = (LIVE.load(SeqCst), threads());
+        let now = (process_live_bytes(), threads());
         if now == (bytes, thread_count) || start.elapsed() > Duration::from_secs(5) {
             return now;
         }
@@ -72,12 +51,12 @@ fn settles(bytes: isize, thread_count: usize) -> (isize, usize) {
 /// The bytes and threads once they have stopped changing: what a warm-up left behind may
 /// take a moment to go (threads ending, their last frees).
 fn quiet() -> (isize, usize) {
-    let mut last = (LIVE.load(SeqCst), threads());
+    let mut last = (process_live_bytes(), threads());
     let mut same = 0;
     let start = Instant::now();
     while same < 5 && start.elapsed() < Duration::from_secs(5) {
         std::thread::sleep(ms(10));
-        let now = (LIVE.load(SeqCst), threads());
+        let now = (process_live_bytes(), threads());
         same = if now == last { same + 1 } else { 0 };
         last = now;
     }

@@ -10,60 +10,14 @@ use rx::prelude::*;
 use rx::schedulers::TestScheduler;
 use rx::source::{from_iter, just, never};
 use rx::subjects::PublishSubject;
-use std::alloc::{GlobalAlloc, Layout, System};
-use std::cell::Cell;
 use std::time::Duration;
 
-struct Counting;
+mod support;
 
-thread_local! {
-    static ALLOCATIONS: Cell<usize> = const { Cell::new(0) };
-    static LIVE_BYTES: Cell<isize> = const { Cell::new(0) };
-}
-
-fn record(allocations: usize, bytes: isize) {
-    // `try_with`: nothing to count while the thread's locals are being torn down.
-    let _ = ALLOCATIONS.try_with(|n| n.set(n.get() + allocations));
-    let _ = LIVE_BYTES.try_with(|n| n.set(n.get() + bytes));
-}
-
-// SAFETY: every method forwards to `System` with the caller's arguments, unchanged.
-unsafe impl GlobalAlloc for Counting {
-    unsafe fn alloc(&self, layout: Layout) -> *mut u8 {
-        record(1, layout.size() as isize);
-        // SAFETY: the caller upholds `alloc`'s contract, which is `System.alloc`'s.
-        unsafe { System.alloc(layout) }
-    }
-
-    unsafe fn alloc_zeroed(&self, layout: Layout) -> *mut u8 {
-        record(1, layout.size() as isize);
-        // SAFETY: as in `alloc`.
-        unsafe { System.alloc_zeroed(layout) }
-    }
-
-    unsafe fn dealloc(&self, ptr: *mut u8, layout: Layout) {
-        record(0, -(layout.size() as isize));
-        // SAFETY: `ptr` was allocated by `System` with `layout`, as the caller guarantees.
-        unsafe { System.dealloc(ptr, layout) }
-    }
-
-    unsafe fn realloc(&self, ptr: *mut u8, layout: Layout, new_size: usize) -> *mut u8 {
-        record(1, new_size as isize - layout.size() as isize);
-        // SAFETY: the caller upholds `realloc`'s contract, which is `System.realloc`'s.
-        unsafe { System.realloc(ptr, layout, new_size) }
-    }
-}
+use support::alloc::{allocations, live_bytes};
 
 #[global_allocator]
-static GLOBAL: Counting = Counting;
-
-fn allocations() -> usize {
-    ALLOCATIONS.with(Cell::get)
-}
-
-fn live_bytes() -> isize {
-    LIVE_BYTES.with(Cell::get)
-}
+static ALLOCATOR: support::alloc::Counting = support::alloc::Counting;
 
 /// Runs `f` and returns how many allocations it made; asserts that everything it allocated
 /// was freed by the time it returned (its results dropped).

@@ -5,55 +5,21 @@
 
 use rx::prelude::*;
 use rx::source::{from_iter, just};
-use std::alloc::{GlobalAlloc, Layout, System};
-use std::cell::Cell;
 use std::hint::black_box;
 
-struct CountingAllocator;
+mod support;
 
-thread_local! {
-    // Const-initialised, so reading them from inside the allocator does not allocate.
-    static ALLOCATIONS: Cell<usize> = const { Cell::new(0) };
-    static LIVE: Cell<isize> = const { Cell::new(0) };
-}
-
-fn count(allocated: usize, live: isize) {
-    // `try_with`: the allocator may run while thread-locals are torn down.
-    let _ = ALLOCATIONS.try_with(|c| c.set(c.get() + allocated));
-    let _ = LIVE.try_with(|c| c.set(c.get() + live));
-}
-
-// SAFETY: every call is forwarded unchanged to the system allocator; the counters are
-// thread-local `Cell`s that need no allocation.
-unsafe impl GlobalAlloc for CountingAllocator {
-    unsafe fn alloc(&self, layout: Layout) -> *mut u8 {
-        count(1, 1);
-        // SAFETY: same contract as ours.
-        unsafe { System.alloc(layout) }
-    }
-
-    unsafe fn dealloc(&self, ptr: *mut u8, layout: Layout) {
-        count(0, -1);
-        // SAFETY: same contract as ours.
-        unsafe { System.dealloc(ptr, layout) }
-    }
-
-    unsafe fn realloc(&self, ptr: *mut u8, layout: Layout, new_size: usize) -> *mut u8 {
-        count(1, 0);
-        // SAFETY: same contract as ours.
-        unsafe { System.realloc(ptr, layout, new_size) }
-    }
-}
+use support::alloc::{allocations, live_blocks};
 
 #[global_allocator]
-static GLOBAL: CountingAllocator = CountingAllocator;
+static ALLOCATOR: support::alloc::Counting = support::alloc::Counting;
 
 /// Runs `f` and returns how many allocations it made; asserts that it freed all of them.
 #[track_caller]
 fn allocations_in(f: impl FnOnce()) -> usize {
-    let (before, live_before) = (ALLOCATIONS.with(Cell::get), LIVE.with(Cell::get));
+    let (before, live_before) = (allocations(), live_blocks());
     f();
-    let (after, live_after) = (ALLOCATIONS.with(Cell::get), LIVE.with(Cell::get));
+    let (after, live_after) = (allocations(), live_blocks());
     assert_eq!(live_after, live_before, "blocks leaked");
     after - before
 }

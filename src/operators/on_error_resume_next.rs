@@ -3,8 +3,9 @@
 use crate::Error;
 use crate::observable::{Observable, Subscribe};
 use crate::observer::Observer;
+use crate::operators::engine::hand_over::HandOver;
 use crate::subscription::Subscription;
-use crate::sync::{Arc, AtomicBool, Mutex, Ordering};
+use crate::sync::Arc;
 use std::fmt;
 
 /// Continues with a fallback observable when the source fails; built by
@@ -46,10 +47,7 @@ where
         OnErrorResumeNextSubscription<S::Subscription, <R as Subscribe<O>>::Subscription>;
 
     fn subscribe_observer(self, observer: O) -> Self::Subscription {
-        let fallback = Arc::new(Fallback {
-            disposed: AtomicBool::new(false),
-            state: Mutex::new(FallbackState::NotStarted),
-        });
+        let fallback = Arc::new(HandOver::new());
         let upstream = self.source.subscribe_observer(OnErrorResumeNextObserver {
             observer,
             f: self.f,
@@ -59,30 +57,13 @@ where
     }
 }
 
-/// What the handle shares with the observer: whether it was disposed, and the fallback's
-/// handle once there is one. An error may arrive on another thread after `subscribe`
-/// returned, so the fallback's handle can only be handed over through shared state.
-struct Fallback<D> {
-    /// Set by `dispose`; the observer then neither forwards the error nor subscribes the
-    /// fallback.
-    disposed: AtomicBool,
-    state: Mutex<FallbackState<D>>,
-}
-
-enum FallbackState<D> {
-    /// The source has not failed.
-    NotStarted,
-    /// The source failed and the fallback is being subscribed.
-    Subscribing,
-    /// The fallback was subscribed and returned this handle.
-    Running(D),
-}
-
 /// The observer [`OnErrorResumeNext`] subscribes upstream.
 pub struct OnErrorResumeNextObserver<O, F, D> {
     observer: O,
     f: F,
-    fallback: Arc<Fallback<D>>,
+    /// Where the fallback's handle is handed to the subscription's handle: an error may
+    /// arrive on another thread after `subscribe` returned.
+    fallback: Arc<HandOver<D>>,
 }
 
 impl<T, O, F, R, D> Observer<T> for OnErrorResumeNextObserver<O, F, D>
@@ -98,22 +79,9 @@ where
     }
 
     fn on_error(self, error: Error) {
-        let fallback = self.fallback;
-        // Acquire pairs with the Release in `dispose`.
-        if fallback.disposed.load(Ordering::Acquire) {
-            return;
-        }
-        *fallback.state.lock() = FallbackState::Subscribing;
-        let subscription = (self.f)(error).subscribe_observer(self.observer);
-        let mut state = fallback.state.lock();
-        // Checked under the lock that `dispose` takes after setting the flag: either
-        // `dispose` finds the handle stored, or we see the flag and dispose it here.
-        if fallback.disposed.load(Ordering::Acquire) {
-            drop(state);
-            subscription.dispose();
-        } else {
-            *state = FallbackState::Running(subscription);
-        }
+        let (f, observer) = (self.f, self.observer);
+        self.fallback
+            .hand_over(|| f(error).subscribe_observer(observer));
     }
 
     #[inline]
@@ -123,7 +91,7 @@ where
 
     #[inline]
     fn is_disposed(&self) -> bool {
-        self.observer.is_disposed() || self.fallback.disposed.load(Ordering::Acquire)
+        self.observer.is_disposed() || self.fallback.is_disposed()
     }
 }
 
@@ -137,36 +105,23 @@ impl<O, F, D> fmt::Debug for OnErrorResumeNextObserver<O, F, D> {
 /// has failed, the fallback.
 pub struct OnErrorResumeNextSubscription<U, D> {
     upstream: U,
-    fallback: Arc<Fallback<D>>,
+    fallback: Arc<HandOver<D>>,
 }
 
 impl<U: Subscription, D: Subscription> Subscription for OnErrorResumeNextSubscription<U, D> {
     fn dispose(&self) {
-        // Release pairs with the Acquire loads of the observer.
-        self.fallback.disposed.store(true, Ordering::Release);
-        self.upstream.dispose();
-        let state = std::mem::replace(&mut *self.fallback.state.lock(), FallbackState::NotStarted);
-        if let FallbackState::Running(subscription) = state {
-            subscription.dispose();
-        }
+        self.fallback.dispose(&self.upstream);
     }
 
     fn is_disposed(&self) -> bool {
-        if self.fallback.disposed.load(Ordering::Acquire) {
-            return true;
-        }
-        match &*self.fallback.state.lock() {
-            FallbackState::NotStarted => self.upstream.is_disposed(),
-            FallbackState::Subscribing => false,
-            FallbackState::Running(subscription) => subscription.is_disposed(),
-        }
+        self.fallback.is_over(&self.upstream)
     }
 }
 
 impl<U, D> fmt::Debug for OnErrorResumeNextSubscription<U, D> {
     fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
         f.debug_struct("OnErrorResumeNextSubscription")
-            .field("disposed", &self.fallback.disposed.load(Ordering::Acquire))
+            .field("disposed", &self.fallback.is_disposed())
             .finish_non_exhaustive()
     }
 }
@@ -292,10 +247,11 @@ mod tests {
                 subscribed = true;
                 just(1)
             },
-            fallback: crate::sync::Arc::new(super::Fallback {
-                disposed: crate::sync::AtomicBool::new(true),
-                state: crate::sync::Mutex::new(super::FallbackState::NotStarted),
-            }),
+            fallback: {
+                let fallback = super::HandOver::new();
+                fallback.dispose(&crate::subscription::Finished);
+                crate::sync::Arc::new(fallback)
+            },
         };
         assert!(observer.is_disposed());
         observer.on_error(Error::msg("late"));

@@ -3,15 +3,16 @@
 //! The source is subscribed with a [`SwitchIfEmptyObserver`] that holds the other
 //! observable; if the source completes without a value, that observer subscribes the other
 //! one with the downstream observer, on whatever thread the completion arrived. The other
-//! observable's handle is handed to the subscription's handle through a small shared slot
-//! (Rx.NET's `SerialDisposable`), as in
+//! observable's handle is handed to the subscription's handle through the
+//! [`HandOver`] slot it shares with
 //! [`on_error_resume_next`](crate::ObservableExt::on_error_resume_next).
 
 use crate::Error;
 use crate::observable::{Observable, Subscribe};
 use crate::observer::Observer;
+use crate::operators::engine::hand_over::HandOver;
 use crate::subscription::Subscription;
-use crate::sync::{Arc, AtomicBool, Mutex, Ordering};
+use crate::sync::Arc;
 use std::fmt;
 
 /// Mirrors the source, or another observable if the source completes empty; built by
@@ -49,10 +50,7 @@ where
         SwitchIfEmptySubscription<S::Subscription, <R as Subscribe<O>>::Subscription>;
 
     fn subscribe_observer(self, observer: O) -> Self::Subscription {
-        let slot = Arc::new(Slot {
-            disposed: AtomicBool::new(false),
-            state: Mutex::new(State::Source),
-        });
+        let slot = Arc::new(HandOver::new());
         let upstream = self.source.subscribe_observer(SwitchIfEmptyObserver {
             observer,
             other: self.other,
@@ -63,31 +61,13 @@ where
     }
 }
 
-/// What the handle shares with the observer: whether it was disposed, and the other
-/// observable's handle once it is subscribed. The source may complete on another thread
-/// after `subscribe` returned, so that handle can only be handed over through shared state.
-struct Slot<D> {
-    /// Set by `dispose`; the observer then does not subscribe the other observable.
-    disposed: AtomicBool,
-    state: Mutex<State<D>>,
-}
-
-enum State<D> {
-    /// The source is running (or has ended with a value or an error).
-    Source,
-    /// The source completed empty and the other observable is being subscribed.
-    Subscribing,
-    /// The other observable was subscribed and returned this handle.
-    Other(D),
-}
-
 /// The observer [`SwitchIfEmpty`] subscribes to its source.
 pub struct SwitchIfEmptyObserver<O, R, D> {
     observer: O,
     other: R,
     /// Whether the source has emitted nothing so far.
     empty: bool,
-    slot: Arc<Slot<D>>,
+    slot: Arc<HandOver<D>>,
 }
 
 impl<T, O, R, D> Observer<T> for SwitchIfEmptyObserver<O, R, D>
@@ -111,27 +91,16 @@ where
         if !self.empty {
             return self.observer.on_completed();
         }
-        let slot = self.slot;
-        // Acquire pairs with the Release in `dispose`.
-        if slot.disposed.load(Ordering::Acquire) || self.observer.is_disposed() {
+        if self.observer.is_disposed() {
             return;
         }
-        *slot.state.lock() = State::Subscribing;
-        let subscription = self.other.subscribe_observer(self.observer);
-        let mut state = slot.state.lock();
-        // Checked under the lock that `dispose` takes after setting the flag: either
-        // `dispose` finds the handle stored, or we see the flag and dispose it here.
-        if slot.disposed.load(Ordering::Acquire) {
-            drop(state);
-            subscription.dispose();
-        } else {
-            *state = State::Other(subscription);
-        }
+        let (other, observer) = (self.other, self.observer);
+        self.slot.hand_over(|| other.subscribe_observer(observer));
     }
 
     #[inline]
     fn is_disposed(&self) -> bool {
-        self.observer.is_disposed() || self.slot.disposed.load(Ordering::Acquire)
+        self.observer.is_disposed() || self.slot.is_disposed()
     }
 }
 
@@ -147,36 +116,23 @@ impl<O, R, D> fmt::Debug for SwitchIfEmptyObserver<O, R, D> {
 /// completed empty, the other observable.
 pub struct SwitchIfEmptySubscription<U, D> {
     upstream: U,
-    slot: Arc<Slot<D>>,
+    slot: Arc<HandOver<D>>,
 }
 
 impl<U: Subscription, D: Subscription> Subscription for SwitchIfEmptySubscription<U, D> {
     fn dispose(&self) {
-        // Release pairs with the Acquire loads of the observer.
-        self.slot.disposed.store(true, Ordering::Release);
-        self.upstream.dispose();
-        let state = std::mem::replace(&mut *self.slot.state.lock(), State::Source);
-        if let State::Other(subscription) = state {
-            subscription.dispose();
-        }
+        self.slot.dispose(&self.upstream);
     }
 
     fn is_disposed(&self) -> bool {
-        if self.slot.disposed.load(Ordering::Acquire) {
-            return true;
-        }
-        match &*self.slot.state.lock() {
-            State::Source => self.upstream.is_disposed(),
-            State::Subscribing => false,
-            State::Other(subscription) => subscription.is_disposed(),
-        }
+        self.slot.is_over(&self.upstream)
     }
 }
 
 impl<U, D> fmt::Debug for SwitchIfEmptySubscription<U, D> {
     fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
         f.debug_struct("SwitchIfEmptySubscription")
-            .field("disposed", &self.slot.disposed.load(Ordering::Acquire))
+            .field("disposed", &self.slot.is_disposed())
             .finish_non_exhaustive()
     }
 }
@@ -361,7 +317,7 @@ mod tests {
 
     #[test]
     fn disposal_racing_an_empty_completion_leaves_the_other_unsubscribed() {
-        // Mirrors the loom model on real threads: whichever wins, nothing stays subscribed.
+        // Mirrors the loom model of the hand-over slot on real threads: whichever wins, nothing stays subscribed.
         for _ in 0..200 {
             let other = crate::subjects::PublishSubject::<i32>::new();
             let (tx, rx) = std::sync::mpsc::channel();
@@ -396,83 +352,5 @@ mod tests {
         assert_send(&source);
         let handle = source.subscribe_observer(TestObserver::new());
         assert_send(&handle);
-    }
-}
-
-#[cfg(all(test, loom))]
-mod loom_tests {
-    use super::{Slot, State, SwitchIfEmptyObserver, SwitchIfEmptySubscription};
-    use crate::Error;
-    use crate::observable::{Observable, Subscribe};
-    use crate::observer::Observer;
-    use crate::subscription::{FlagSubscription, Subscription};
-    use crate::sync::{Arc, AtomicBool, Mutex, Ordering, thread};
-
-    /// A downstream that takes anything.
-    struct Sink;
-
-    impl Observer<u32> for Sink {
-        fn on_next(&mut self, _: u32) {}
-        fn on_error(self, _: Error) {}
-        fn on_completed(self) {}
-        fn is_disposed(&self) -> bool {
-            false
-        }
-    }
-
-    /// The other observable: records that it was subscribed and hands out `handle`.
-    struct Other {
-        subscribed: Arc<AtomicBool>,
-        handle: FlagSubscription,
-    }
-
-    impl Observable for Other {
-        type Item = u32;
-        type Flavour = crate::sync::Shared;
-    }
-
-    impl<O> Subscribe<O> for Other {
-        type Subscription = FlagSubscription;
-
-        fn subscribe_observer(self, _: O) -> FlagSubscription {
-            self.subscribed.store(true, Ordering::SeqCst);
-            self.handle
-        }
-    }
-
-    #[test]
-    fn loom_dispose_racing_an_empty_completion_leaves_nothing_running() {
-        loom::model(|| {
-            let slot = Arc::new(Slot {
-                disposed: AtomicBool::new(false),
-                state: Mutex::new(State::Source),
-            });
-            let subscribed = Arc::new(AtomicBool::new(false));
-            let other = FlagSubscription::new();
-            let observer = SwitchIfEmptyObserver {
-                observer: Sink,
-                other: Other {
-                    subscribed: subscribed.clone(),
-                    handle: other.clone(),
-                },
-                empty: true,
-                slot: slot.clone(),
-            };
-            // The source completes empty on another thread while the handle is disposed.
-            let completing = thread::spawn(move || Observer::<u32>::on_completed(observer));
-            let handle = SwitchIfEmptySubscription {
-                upstream: FlagSubscription::new(),
-                slot,
-            };
-            handle.dispose();
-            completing.join().unwrap();
-            assert!(handle.is_disposed());
-            if subscribed.load(Ordering::SeqCst) {
-                assert!(
-                    other.is_disposed(),
-                    "the other observable outlived the disposal"
-                );
-            }
-        });
     }
 }

@@ -42,6 +42,9 @@ use std::time::{Duration, Instant};
 /// ```
 pub struct TestScheduler {
     queue: Arc<Queue>,
+    /// Whether this handle keeps the pending tasks alive. The test kit's own handles, which
+    /// queued tasks capture, do not: a task holding one would keep its own queue open.
+    drives: bool,
 }
 
 impl TestScheduler {
@@ -53,6 +56,17 @@ impl TestScheduler {
                 offset_ns: AtomicU64::new(0),
                 advancing: AtomicBool::new(false),
             })),
+            drives: true,
+        }
+    }
+
+    /// A handle on the same clock and queue that does not keep the pending tasks alive: once
+    /// every other handle is gone the tasks are dropped, as if this one did not exist. Its
+    /// clones are of the same kind.
+    pub(crate) fn undriven(&self) -> Self {
+        TestScheduler {
+            queue: self.queue.clone(),
+            drives: false,
         }
     }
 
@@ -158,16 +172,21 @@ impl Scheduler for TestScheduler {
 
 impl Clone for TestScheduler {
     fn clone(&self) -> Self {
-        self.queue.add_driver();
+        if self.drives {
+            self.queue.add_driver();
+        }
         TestScheduler {
             queue: self.queue.clone(),
+            drives: self.drives,
         }
     }
 }
 
 impl Drop for TestScheduler {
     fn drop(&mut self) {
-        self.queue.remove_driver();
+        if self.drives {
+            self.queue.remove_driver();
+        }
     }
 }
 
@@ -352,5 +371,23 @@ mod tests {
         drop(sch);
         assert!(handle.is_disposed());
         assert_eq!(Arc::strong_count(&captured), 1);
+    }
+
+    #[test]
+    fn an_undriven_handle_does_not_keep_pending_tasks() {
+        let sch = TestScheduler::new();
+        let undriven = sch.undriven();
+        let captured = Arc::new(());
+        let c = captured.clone();
+        let handle = undriven.worker().schedule_after(ms(10), move || {
+            let _ = &c;
+            Reschedule::Done
+        });
+        let again = undriven.clone();
+        drop(sch);
+        assert!(handle.is_disposed());
+        assert_eq!(Arc::strong_count(&captured), 1);
+        again.run();
+        assert_eq!(again.elapsed(), ms(0));
     }
 }

@@ -2,5 +2,6 @@
 
 #![allow(dead_code)]
 
+pub mod alloc;
 pub mod chains;
 pub mod watchdog;

@@ -14,6 +14,9 @@
 //!   and their `Vec` forms: one slot per source, a row delivered when the operator's rule
 //!   says so.
 //! - [`combine_slots`]: the per-source slots, buffers and tuple plumbing `combine_core` runs on.
+//! - [`hand_over`]: the slot through which `switch_if_empty` and `on_error_resume_next` hand
+//!   the second observable's handle, subscribed when the source ends, to the subscription's
+//!   handle.
 //! - [`split_core`]: the engine of `group_by` and `window`: one upstream split into inner
 //!   observables, each with its own subscriber.
 //! - [`split_refs`]: the reference count that keeps a split upstream alive while the outer
@@ -22,6 +25,7 @@
 pub(crate) mod combine_core;
 pub(crate) mod combine_slots;
 pub(crate) mod drain;
+pub(crate) mod hand_over;
 pub(crate) mod merge_core;
 pub(crate) mod resubscribe;
 pub(crate) mod split_core;

@@ -126,6 +126,7 @@ impl Marbles {
         }
         Expectation {
             ctx: self.ctx.clone(),
+            _scheduler: self.scheduler().clone(),
             offset: self.ctx.elapsed(),
             observer,
             error: default_error(),
@@ -138,6 +139,8 @@ impl Marbles {
 #[must_use = "an expectation checks nothing until `to_be` or `timeline` is called"]
 pub struct Expectation<T> {
     ctx: Arc<Context>,
+    /// Keeps the tasks that feed `observer` alive until the expectation is checked.
+    _scheduler: TestScheduler,
     /// From frame zero to when `observer`'s clock started.
     offset: Duration,
     observer: TimedObserver<T, TestScheduler>,

@@ -136,9 +136,15 @@ use std::time::{Duration, Instant};
 #[derive(Clone)]
 pub struct Marbles {
     ctx: Arc<Context>,
+    /// Keeps the scheduler's tasks alive while the context is in use; the context itself
+    /// holds a handle that does not, since the tasks it queues hold the context.
+    scheduler: TestScheduler,
 }
 
 pub(super) struct Context {
+    /// A handle that does not keep the queued tasks alive (see
+    /// [`TestScheduler::undriven`]): the tasks own the context, so an owning handle here would
+    /// keep a context dropped before its scheduler ran alive for good.
     pub(super) scheduler: TestScheduler,
     /// Runs the hot observables' notifications and the expectations' (un)subscriptions.
     pub(super) worker: QueueWorker,
@@ -169,9 +175,12 @@ impl Context {
     /// Runs `action` at `at`, before the hot observables' notifications of that instant.
     pub(super) fn schedule_first(self: &Arc<Self>, at: Instant, action: Action) {
         self.pending.lock().push((at, action));
-        let ctx = self.clone();
+        let first = First {
+            ctx: self.clone(),
+            at,
+        };
         self.worker.schedule_at(at, move || {
-            ctx.run_pending();
+            first.ctx.run_pending();
             Reschedule::Done
         });
     }
@@ -188,6 +197,30 @@ impl Context {
             };
             action();
         }
+    }
+}
+
+/// What a task of [`Context::schedule_first`] owns. Dropped without having run (its scheduler
+/// gone), it drops the actions of its instant too: they may hold the context (a subscription
+/// handle waiting for its `!`), and nothing else would ever free them.
+struct First {
+    ctx: Arc<Context>,
+    at: Instant,
+}
+
+impl Drop for First {
+    fn drop(&mut self) {
+        // After a run nothing of this instant is left, so this finds nothing.
+        let orphans: Vec<(Instant, Action)> = {
+            let mut pending = self.ctx.pending.lock();
+            let (orphans, kept) = std::mem::take(&mut *pending)
+                .into_iter()
+                .partition(|(at, _)| *at == self.at);
+            *pending = kept;
+            orphans
+        };
+        // Outside the lock: what the actions captured may reach this context again.
+        drop(orphans);
     }
 }
 
@@ -234,12 +267,13 @@ impl Marbles {
         );
         Marbles {
             ctx: Arc::new(Context {
-                scheduler: scheduler.clone(),
+                scheduler: scheduler.undriven(),
                 worker: scheduler.worker(),
                 zero: scheduler.now(),
                 frame,
                 pending: Mutex::new(Vec::new()),
             }),
+            scheduler: scheduler.clone(),
         }
     }
 
@@ -255,7 +289,7 @@ impl Marbles {
     /// assert_eq!(m.scheduler().elapsed(), Duration::from_millis(3));
     /// ```
     pub fn scheduler(&self) -> &TestScheduler {
-        &self.ctx.scheduler
+        &self.scheduler
     }
 
     /// How long one frame lasts.

@@ -1,0 +1,194 @@
+//! [`HandOver`]: the slot through which an operator that runs a second observable after its
+//! source ends (`switch_if_empty`, `on_error_resume_next`) hands the second handle to the
+//! subscription's handle.
+//!
+//! The source may end on another thread after `subscribe` returned, so the handle of what is
+//! subscribed then can only travel through shared state; Rx.NET's `SerialDisposable` and
+//! RxJava's `SequentialDisposable` do the same. The algorithm is a flag and a lock:
+//!
+//! - `dispose` sets the flag (Release), disposes the first source, then takes whatever the
+//!   slot holds under the lock and disposes it outside the lock.
+//! - [`hand_over`](HandOver::hand_over) checks the flag (Acquire) and does nothing once it
+//!   is set. Otherwise it subscribes the second observable with no lock held (a synchronous
+//!   second observable runs to its end inside that call, and may reach this handle), then
+//!   takes the lock and checks the flag *again*: `dispose` sets the flag before it takes the
+//!   lock, so either `dispose` finds the handle stored, or this sees the flag and disposes
+//!   the handle itself. Without that second check a `dispose` that ran while the second
+//!   observable was being subscribed would leave it running for good.
+
+use crate::subscription::Subscription;
+use crate::sync::{AtomicBool, Mutex, Ordering};
+
+/// The hand-over slot of one subscription; `D` is the second observable's handle.
+pub(crate) struct HandOver<D> {
+    /// Set once by `dispose`; the second observable is then never subscribed, or disposed as
+    /// soon as its handle arrives. Release in `dispose`, Acquire in every load, so whoever
+    /// sees it also sees what `dispose` did before.
+    disposed: AtomicBool,
+    phase: Mutex<Phase<D>>,
+}
+
+enum Phase<D> {
+    /// The first source is running, or has ended without needing the second.
+    First,
+    /// The second observable is being subscribed; its handle is not back yet.
+    Subscribing,
+    /// The second observable was subscribed and returned this handle.
+    Second(D),
+}
+
+impl<D> HandOver<D> {
+    pub(crate) fn new() -> Self {
+        HandOver {
+            disposed: AtomicBool::new(false),
+            phase: Mutex::new(Phase::First),
+        }
+    }
+
+    /// Whether the subscription's handle was disposed.
+    #[inline]
+    pub(crate) fn is_disposed(&self) -> bool {
+        self.disposed.load(Ordering::Acquire)
+    }
+}
+
+impl<D: Subscription> HandOver<D> {
+    /// Runs `subscribe` (which subscribes the second observable) unless the handle was
+    /// disposed, and keeps the handle it returns for `dispose`, or disposes it at once if
+    /// `dispose` ran meanwhile.
+    pub(crate) fn hand_over(&self, subscribe: impl FnOnce() -> D) {
+        if self.is_disposed() {
+            return;
+        }
+        *self.phase.lock() = Phase::Subscribing;
+        let second = subscribe();
+        let mut phase = self.phase.lock();
+        // The check under the lock `dispose` takes after setting the flag (module docs).
+        if self.is_disposed() {
+            drop(phase);
+            second.dispose();
+        } else {
+            *phase = Phase::Second(second);
+        }
+    }
+
+    /// Disposes `first`, the first source's handle, and the second observable's handle if
+    /// there is one; what arrives later is disposed on arrival.
+    pub(crate) fn dispose(&self, first: &impl Subscription) {
+        self.disposed.store(true, Ordering::Release);
+        first.dispose();
+        let phase = std::mem::replace(&mut *self.phase.lock(), Phase::First);
+        // Outside the lock: disposing may call back into this subscription.
+        if let Phase::Second(second) = phase {
+            second.dispose();
+        }
+    }
+
+    /// Whether the whole subscription is over: disposed, or the source (and the second
+    /// observable, once it runs) ended.
+    pub(crate) fn is_over(&self, first: &impl Subscription) -> bool {
+        if self.is_disposed() {
+            return true;
+        }
+        match &*self.phase.lock() {
+            Phase::First => first.is_disposed(),
+            Phase::Subscribing => false,
+            Phase::Second(second) => second.is_disposed(),
+        }
+    }
+}
+
+#[cfg(all(test, not(loom)))]
+mod tests {
+    use super::HandOver;
+    use crate::subscription::{Finished, FlagSubscription, Subscription};
+    use std::cell::Cell;
+
+    #[test]
+    fn the_second_handle_is_kept_and_disposed_with_the_first() {
+        let (first, second) = (FlagSubscription::new(), FlagSubscription::new());
+        let slot = HandOver::new();
+        assert!(!slot.is_over(&first));
+        slot.hand_over(|| second.clone());
+        assert!(!slot.is_over(&first));
+        slot.dispose(&first);
+        assert!(first.is_disposed() && second.is_disposed());
+        assert!(slot.is_over(&first));
+    }
+
+    #[test]
+    fn after_dispose_nothing_is_subscribed() {
+        let slot = HandOver::<FlagSubscription>::new();
+        slot.dispose(&Finished);
+        let subscribed = Cell::new(false);
+        slot.hand_over(|| {
+            subscribed.set(true);
+            FlagSubscription::new()
+        });
+        assert!(!subscribed.get());
+        assert!(slot.is_disposed());
+    }
+
+    #[test]
+    fn a_dispose_during_the_subscription_disposes_what_it_returns() {
+        let slot = HandOver::new();
+        let second = FlagSubscription::new();
+        slot.hand_over(|| {
+            // A synchronous second observable reaching the handle while it is subscribed.
+            slot.dispose(&Finished);
+            second.clone()
+        });
+        assert!(second.is_disposed());
+    }
+
+    #[test]
+    fn is_over_follows_the_running_side() {
+        let (first, second) = (FlagSubscription::new(), FlagSubscription::new());
+        let slot = HandOver::new();
+        first.dispose();
+        assert!(slot.is_over(&first), "the first source ended");
+        slot.hand_over(|| second.clone());
+        assert!(!slot.is_over(&first), "the second runs");
+        second.dispose();
+        assert!(slot.is_over(&first));
+    }
+}
+
+#[cfg(all(test, loom))]
+mod loom_tests {
+    use super::HandOver;
+    use crate::subscription::{FlagSubscription, Subscription};
+    use crate::sync::{Arc, AtomicBool, Ordering, thread};
+
+    /// The first source ends on another thread and the second observable is subscribed
+    /// there, while the handle is disposed here: whichever wins, nothing stays subscribed.
+    /// Fails without the flag check under the lock in `hand_over`.
+    #[test]
+    fn loom_dispose_racing_the_hand_over_leaves_nothing_running() {
+        loom::model(|| {
+            let slot = Arc::new(HandOver::new());
+            let subscribed = Arc::new(AtomicBool::new(false));
+            let second = FlagSubscription::new();
+            let ending = {
+                let (slot, subscribed, second) = (slot.clone(), subscribed.clone(), second.clone());
+                thread::spawn(move || {
+                    slot.hand_over(|| {
+                        subscribed.store(true, Ordering::SeqCst);
+                        second
+                    })
+                })
+            };
+            let first = FlagSubscription::new();
+            slot.dispose(&first);
+            ending.join().unwrap();
+            assert!(first.is_disposed());
+            assert!(slot.is_over(&first));
+            if subscribed.load(Ordering::SeqCst) {
+                assert!(
+                    second.is_disposed(),
+                    "the second observable outlived the disposal"
+                );
+            }
+        });
+    }
+}
