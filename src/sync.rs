@@ -284,6 +284,10 @@ pub(crate) mod imp {
         fn new_ptr<T>(value: T) -> Self::Ptr<T>;
         fn downgrade<T>(ptr: &Self::Ptr<T>) -> Self::Weak<T>;
         fn upgrade<T>(weak: &Self::Weak<T>) -> Option<Self::Ptr<T>>;
+
+        /// Whether several threads may call in at once: what decides whether a delivery role
+        /// can be handed over to another thread (see `subjects::core`).
+        const THREADED: bool;
     }
 
     /// Boxes a subscription of type `S` into the flavour's
@@ -396,6 +400,8 @@ impl Machinery for Shared {
     fn upgrade<T>(weak: &Arc<T>) -> Option<Arc<T>> {
         Some(weak.clone())
     }
+
+    const THREADED: bool = true;
 }
 
 impl<'a, S: crate::subscription::Subscription + Send + 'a> BoxSubscription<'a, S> for Shared {
@@ -435,6 +441,8 @@ impl Machinery for Local {
     fn upgrade<T>(weak: &std::rc::Weak<T>) -> Option<std::rc::Rc<T>> {
         weak.upgrade()
     }
+
+    const THREADED: bool = false;
 }
 
 impl<'a, S: crate::subscription::Subscription + 'a> BoxSubscription<'a, S> for Local {

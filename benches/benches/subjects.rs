@@ -15,6 +15,9 @@ use rx::schedulers::CurrentThread;
 use rx::source::{create, from_iter, just};
 use rx::subjects::PublishSubject;
 use rx::subjects::local::PublishSubject as LocalSubject;
+use rx_benches::subjects::{
+    local_subject_with_one_observer, subject_with_one_observer, subscriber,
+};
 use rxrust::prelude::{Local, Observable as _, ObservableFactory as _, Observer as _, Shared};
 use std::cell::Cell;
 use std::hint::black_box;
@@ -29,18 +32,12 @@ type NoError = std::convert::Infallible;
 /// The hand-written twin of a subject: its observers, called in turn.
 type Observers = Vec<Box<dyn FnMut(i32)>>;
 
-/// A subscriber that captures a value, as real subscribers do, so it is not zero-sized.
-fn subscriber(k: i32) -> impl FnMut(i32) + Clone + Send + 'static {
-    move |v| sink(v ^ k)
-}
-
 pub fn subjects(c: &mut Criterion) {
     let mut g = Group::new(c, "Subjects");
 
     // Setup outside the timed op: the subject and its one subscription.
     let mut hand: Observers = vec![Box::new(subscriber(7))];
-    let local = LocalSubject::<i32>::new();
-    local.observable().subscribe(subscriber(7));
+    let local = local_subject_with_one_observer();
     let mut rxrust_subject = Local::subject::<i32, NoError>();
     rxrust_subject.clone().subscribe(subscriber(7));
     g.case("publish_subject with 1 observer - on_next")
@@ -55,8 +52,7 @@ pub fn subjects(c: &mut Criterion) {
         .rxrust(|| rxrust_subject.next(black_box(1)))
         .not_applicable("futures", "no multicast stream in futures");
 
-    let subject = PublishSubject::<i32>::new();
-    subject.observable().subscribe(subscriber(7));
+    let subject = subject_with_one_observer();
     let mut shared_subject = Shared::subject::<i32, NoError>();
     shared_subject.clone().subscribe(subscriber(7));
     g.case("publish_subject with 1 observer - on_next (thread-safe)")

@@ -15,6 +15,8 @@ use std::io;
 use std::path::{Path, PathBuf};
 use std::sync::atomic::{AtomicBool, AtomicI64, AtomicU64, Ordering};
 
+pub mod subjects;
+
 // ---------------------------------------------------------------- counting allocator
 
 /// A global allocator that counts allocations and bytes while counting is on, across all

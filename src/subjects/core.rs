@@ -27,6 +27,30 @@
 //! compares it with what it last saw before each call to an observer, so an observer disposed
 //! by a callback of the same delivery is not called again. The holder then drops the observer
 //! and frees its key; until then the key is not reused, so the holder's table needs no ids.
+//!
+//! # Hand-over
+//!
+//! While other threads keep recording events, the holder could deliver their values forever,
+//! and the call that made it the holder (an `on_next`, a `subscribe`) would never return. So
+//! a holder that has delivered a batch of [`BATCH`] events recorded by others offers the role
+//! (`handoff`: `NONE` → `WANTED`) and goes on delivering. The next thread that records a value
+//! and finds the role held and offered claims it (`WANTED` → `CLAIMED`) and waits; the holder,
+//! at its next step between two events, lets go (`CLAIMED` → `HANDED`, leaving its count of
+//! unanswered requests in `handed`) and returns, and the claimer delivers in its place with a
+//! fresh batch. The claimer waits for at most the one event being delivered. If nobody claims,
+//! the holder drains until the inbox is empty, as before, and withdraws its offer
+//! (`WANTED` → `NONE`) before it gives the role up, answering a claim that came in meanwhile
+//! by handing over; no value is ever left behind, and no caller ever waits for the queue to
+//! shrink. Between the offer and its end the inbox is as before: events are recorded without
+//! waiting, so the uncontended path is unchanged (one compare-exchange in, one fetch-sub out).
+//!
+//! Waiting is what could deadlock, so it is bounded twice. A thread never claims while it
+//! holds an offered role itself (a thread-local count, [`OFFERS`]): that covers a callback
+//! calling back into its own subject, and two subjects feeding each other from two threads,
+//! since a thread that waits holds no offered role and so is never waited for. And a claimer
+//! gives its claim up (`CLAIMED` → `WANTED`) after [`PATIENCE`], so a callback that blocks on
+//! something the claimer holds (a lock of the user's around its `on_next`) delays the claimer
+//! instead of deadlocking it. The local flavour, on one thread, never offers.
 
 use crate::Error;
 use crate::observable::{Observable, Subscribe};
@@ -35,7 +59,6 @@ use crate::schedulers::Scheduler;
 use crate::subscription::Subscription;
 use crate::sync::imp::{Counter, Flag, Lock, RoleCell};
 use crate::sync::{Flavour, Local, Ordering, Shared};
-use slab::Slab;
 use std::collections::VecDeque;
 use std::fmt;
 use std::mem;
@@ -196,12 +219,80 @@ pub(crate) struct Core<T, F: Flavour> {
     /// Kept outside the delivery role so a fresh subject of the same shape can be made from any
     /// thread.
     replay: Option<ReplayConfig>,
+    /// Where the hand-over of the delivery role stands: [`NONE`], [`WANTED`], [`CLAIMED`] or
+    /// [`HANDED`]; see "Hand-over" in the module docs. Only the holder moves it from `NONE` and
+    /// from `CLAIMED` to `HANDED`; only a claimer moves it from `WANTED` and back to it.
+    handoff: F::Counter,
+    /// The requests for the role that the holder leaves to its successor: the successor's
+    /// `missed`. Written before the Release that hands the role over, read after the Acquire
+    /// that sees it.
+    handed: F::Counter,
+}
+
+/// Nobody offers the role.
+const NONE: usize = 0;
+/// The holder has delivered its batch and offers the role to the next thread that records a
+/// value.
+const WANTED: usize = 1;
+/// A thread that recorded a value has claimed the role and waits for the holder to let go.
+const CLAIMED: usize = 2;
+/// The holder has let go: the claimer holds the role.
+const HANDED: usize = 3;
+
+/// How many events recorded by others a holder delivers before it offers the role: enough
+/// that a wait of one event's delivery per hand-over is small beside the batch. None under
+/// loom, so the models meet the hand-over within their bound on preemptions.
+#[cfg(not(loom))]
+const BATCH: usize = 64;
+#[cfg(loom)]
+const BATCH: usize = 0;
+
+/// How long a claimer waits for the holder to let go before it gives its claim up. The holder
+/// lets go after the event it is delivering, so this is only reached when that delivery is
+/// itself stuck, as when its callback waits for a lock the claimer holds, or when the holder's
+/// thread is kept off its core that long (the scheduler's time slices on a loaded machine are
+/// a few milliseconds).
+#[cfg(not(loom))]
+const PATIENCE: Duration = Duration::from_millis(50);
+/// Rounds of spin hints a claimer makes before it yields its thread, and rounds of yields
+/// before it sleeps between looks: a claimer kept waiting by a holder that is off its core
+/// leaves the core to it.
+#[cfg(not(loom))]
+const SPINS: u32 = 128;
+#[cfg(not(loom))]
+const YIELDS: u32 = 256;
+/// A claimer's sleep between two looks, once it has yielded `YIELDS` times.
+#[cfg(not(loom))]
+const NAP: Duration = Duration::from_micros(50);
+/// Rounds a claimer waits under loom (each a yield, which loom must see) before it gives up.
+#[cfg(loom)]
+const PATIENCE_ROUNDS: u32 = 2;
+
+#[cfg(not(loom))]
+std::thread_local! {
+    /// How many delivery roles this thread holds with an offer outstanding; a thread claims a
+    /// role only while this is zero (see "Hand-over" in the module docs).
+    static OFFERS: std::cell::Cell<usize> = const { std::cell::Cell::new(0) };
+}
+
+#[cfg(loom)]
+loom::thread_local! {
+    static OFFERS: std::cell::Cell<usize> = std::cell::Cell::new(0);
+}
+
+/// Counts how the models' executions went, so a model can check it met the hand-over.
+#[cfg(loom)]
+pub(crate) mod loom_counts {
+    /// Roles handed over, over every execution of the process.
+    pub(crate) static HANDED_OVER: std::sync::atomic::AtomicUsize =
+        std::sync::atomic::AtomicUsize::new(0);
 }
 
 // SAFETY: `delivery` is the only field that is not `Sync`. It is accessed only by the thread
 // holding the delivery role: the one that moved `wip` from zero with an Acquire read-modify-write,
-// until it moves `wip` back to zero with a Release one, so accesses from successive holders are
-// ordered by happens-before. Everything reached through it is `Send`: `T: Send`, and every sink
+// or was handed the role by an Acquire load of `HANDED` from `handoff`, until it moves `wip` back
+// to zero with a Release read-modify-write or hands the role over with a Release one to
+// `HANDED`, so accesses from successive holders are ordered by happens-before. Everything reached through it is `Send`: `T: Send`, and every sink
 // of a shared core was boxed by `Accepts<T, O> for Shared`, which requires `O: Send`.
 unsafe impl<T: Send> Sync for Core<T, Shared> {}
 
@@ -217,7 +308,7 @@ struct Inbox<T> {
     /// emptied its slot, so a slot never holds an observer of another subscription than the
     /// key's and needs no id of its own. The id, never reused, tells a stale handle from the
     /// subscription that took its key over.
-    live: Slab<u64>,
+    live: Keys,
     /// How many entries of `live` are not disposed.
     live_count: usize,
     next_id: u64,
@@ -230,6 +321,57 @@ struct Inbox<T> {
 
 /// Marks a disposed subscription's id in `Inbox::live`, until the holder frees its key.
 const DISPOSED: u64 = 1 << 63;
+
+/// What a free key of [`Keys`] holds: no id, as ids stay below [`DISPOSED`].
+const VACANT: u64 = u64::MAX;
+
+/// A slab of ids: a key per subscription, the last freed key reused first.
+///
+/// Not `slab::Slab<u64>`, whose entries are 16 bytes (a tag beside the id, or the next free
+/// key): here an entry is its id alone, 8 bytes, and the free keys wait in a list of their
+/// own, so a live subscription costs half as much in this table.
+#[derive(Default)]
+struct Keys {
+    ids: Vec<u64>,
+    free: Vec<usize>,
+}
+
+impl Keys {
+    fn get(&self, key: usize) -> Option<&u64> {
+        self.ids.get(key).filter(|&&id| id != VACANT)
+    }
+
+    fn insert(&mut self, id: u64) -> usize {
+        debug_assert!(id < DISPOSED);
+        match self.free.pop() {
+            Some(key) => {
+                self.ids[key] = id;
+                key
+            }
+            None => {
+                self.ids.push(id);
+                self.ids.len() - 1
+            }
+        }
+    }
+
+    /// Replaces the id of a taken key.
+    fn set(&mut self, key: usize, id: u64) {
+        debug_assert!(self.get(key).is_some());
+        self.ids[key] = id;
+    }
+
+    fn remove(&mut self, key: usize) {
+        debug_assert!(self.get(key).is_some());
+        self.ids[key] = VACANT;
+        self.free.push(key);
+    }
+
+    fn clear(&mut self) {
+        self.ids.clear();
+        self.free.clear();
+    }
+}
 
 enum Event<T> {
     Next(T),
@@ -311,7 +453,7 @@ impl<T, F: Flavour> Core<T, F> {
             plain: Flag::new(plain),
             inbox: Lock::new(Inbox {
                 events: VecDeque::new(),
-                live: Slab::new(),
+                live: Keys::default(),
                 live_count: 0,
                 next_id: 0,
                 vacated: Vec::new(),
@@ -320,6 +462,8 @@ impl<T, F: Flavour> Core<T, F> {
             disposals: Counter::new(0),
             terminated: Flag::new(false),
             replay,
+            handoff: Counter::new(NONE),
+            handed: Counter::new(0),
         }
     }
 
@@ -417,7 +561,9 @@ impl<T: Clone, F: Flavour> Core<T, F> {
             }
             inbox.events.push_back(Event::Next(value));
         }
-        self.request_role();
+        if !self.request_role() && F::THREADED {
+            self.claim_role();
+        }
     }
 
     pub(crate) fn on_error(&self, error: Error) {
@@ -476,7 +622,7 @@ impl<T: Clone, F: Flavour> Core<T, F> {
                 inbox.events.push_back(Event::Subscribe { key, id, sink });
                 drop(inbox);
                 if holds_role {
-                    this.hold_role(|d| d.drain_inbox(this));
+                    this.take_role(1);
                 } else {
                     this.request_role();
                 }
@@ -496,7 +642,7 @@ impl<T: Clone, F: Flavour> Core<T, F> {
             if inbox.live.get(key) != Some(&id) {
                 return;
             }
-            inbox.live[key] = id | DISPOSED;
+            inbox.live.set(key, id | DISPOSED);
             inbox.live_count -= 1;
             inbox.vacated.push(key);
             // Release pairs with the holder's Acquire load in `Delivery::sync`.
@@ -507,12 +653,15 @@ impl<T: Clone, F: Flavour> Core<T, F> {
     }
 
     /// Counts a request for the role after recording an event; takes the role and drains the
-    /// inbox if nobody held it.
-    fn request_role(&self) {
+    /// inbox if nobody held it. Answers whether this call took the role.
+    fn request_role(&self) -> bool {
         // AcqRel: Release publishes the recorded event to a holder that sees the increment;
         // Acquire, when this call takes the role, pairs with the previous holder's Release.
         if self.wip.fetch_add(1, Ordering::AcqRel) == 0 {
-            self.hold_role(|d| d.drain_inbox(self));
+            self.take_role(1);
+            true
+        } else {
+            false
         }
     }
 
@@ -526,7 +675,7 @@ impl<T: Clone, F: Flavour> Core<T, F> {
             // impl). Observers run inside, but cannot reach `delivery`: their calls back into
             // the subject find `wip` nonzero and go through the inbox.
             let delivery = unsafe { &mut *delivery };
-            let release = ReleaseOnUnwind::<F>(&self.wip);
+            let release = ReleaseOnUnwind(self);
             first(delivery);
             // AcqRel: Release hands `delivery` to the next holder; Acquire makes the events
             // recorded by the increments seen here visible.
@@ -538,34 +687,251 @@ impl<T: Clone, F: Flavour> Core<T, F> {
         })
     }
 
+    /// Holds the delivery role, which the caller was given with `missed` requests to answer (by
+    /// moving `wip` from zero, or by a hand-over), and drains the inbox.
+    #[cold]
+    #[inline(never)]
+    fn take_role(&self, missed: usize) {
+        self.delivery.with_mut(|delivery| {
+            // SAFETY: as in `hold_role`; a caller handed the role over saw the last holder's
+            // writes through the Acquire load that found `HANDED`.
+            let delivery = unsafe { &mut *delivery };
+            let release = ReleaseOnUnwind(self);
+            self.drain_missed(delivery, missed);
+            mem::forget(release);
+        })
+    }
+
     /// The rest of [`hold_role`](Self::hold_role): `missed` requests came in while the role
-    /// was held.
+    /// was held. Delivers until `wip` drops to zero or, once a batch is delivered, until the
+    /// role is handed over; the caller must not touch `delivery` afterwards.
     #[cold]
     #[inline(never)]
     fn drain_missed(&self, delivery: &mut Delivery<T>, mut missed: usize) {
+        let mut offer = Offer::<T, F> {
+            core: self,
+            made: false,
+        };
+        let mut budget = BATCH;
         loop {
-            delivery.drain_inbox(self);
+            let handed_over = delivery.drain_inbox(self, || {
+                if !F::THREADED {
+                    return false;
+                }
+                if budget > 0 {
+                    budget -= 1;
+                    return false;
+                }
+                offer.poll(missed)
+            });
+            if handed_over || offer.withdraw(missed) {
+                return;
+            }
             missed = self.wip.fetch_sub(missed, Ordering::AcqRel) - missed;
             if missed == 0 {
                 break;
             }
         }
     }
+
+    /// After recording a value while another caller holds the role: if the holder offers it,
+    /// claims it, waits for the holder to let go (after the one event it is delivering), and
+    /// delivers in its place. This is what keeps a holder from being held by others' values.
+    #[cold]
+    #[inline(never)]
+    fn claim_role(&self) {
+        if OFFERS.with(|offers| offers.get()) != 0 {
+            // This thread holds an offered role, perhaps this very one from inside a callback:
+            // it must not wait, or it could wait for itself, or for a thread waiting for it.
+            return;
+        }
+        // Relaxed: a hint; the compare-exchange decides.
+        if self.handoff.load(Ordering::Relaxed) != WANTED
+            || self
+                .handoff
+                .compare_exchange(WANTED, CLAIMED, Ordering::Relaxed, Ordering::Relaxed)
+                .is_err()
+        {
+            return;
+        }
+        let mut waited = Wait::new();
+        loop {
+            // Acquire pairs with the holder's Release in `Offer::hand_over`: this thread sees
+            // everything the holder wrote to `delivery` and `handed`.
+            match self.handoff.load(Ordering::Acquire) {
+                HANDED => break,
+                CLAIMED => {}
+                // A holder that panicked gave the role up without handing it over.
+                _ => return,
+            }
+            if waited.is_over() {
+                match self.handoff.compare_exchange(
+                    CLAIMED,
+                    WANTED,
+                    Ordering::Relaxed,
+                    Ordering::Acquire,
+                ) {
+                    Err(HANDED) => break,
+                    _ => return,
+                }
+            }
+            waited.pause();
+        }
+        self.handoff.store(NONE, Ordering::Relaxed);
+        #[cfg(loom)]
+        loom_counts::HANDED_OVER.fetch_add(1, std::sync::atomic::Ordering::Relaxed);
+        self.take_role(self.handed.load(Ordering::Relaxed));
+    }
+}
+
+/// A holder's offer of the delivery role, while it is out. Dropping it, as the holder leaves or
+/// unwinds, takes it off the thread's count of [`OFFERS`].
+struct Offer<'a, T, F: Flavour> {
+    core: &'a Core<T, F>,
+    made: bool,
+}
+
+impl<T, F: Flavour> Offer<'_, T, F> {
+    /// Between two events, once the batch is delivered: offers the role, or hands it to the
+    /// thread that claimed it. Answers whether the role was handed over.
+    fn poll(&mut self, missed: usize) -> bool {
+        // Relaxed: the holder is the only one that moves `handoff` from `NONE`, and a claim is
+        // taken over by the Release compare-exchange in `hand_over`.
+        match self.core.handoff.load(Ordering::Relaxed) {
+            NONE => {
+                OFFERS.with(|offers| offers.set(offers.get() + 1));
+                self.made = true;
+                self.core.handoff.store(WANTED, Ordering::Relaxed);
+                false
+            }
+            CLAIMED => self.hand_over(missed),
+            _ => false,
+        }
+    }
+
+    /// The inbox is empty and the holder is about to give the role up: withdraws the offer, or
+    /// hands the role to the thread that claimed it, which waits for it. Answers whether the
+    /// role was handed over.
+    fn withdraw(&mut self, missed: usize) -> bool {
+        if !self.made {
+            return false;
+        }
+        loop {
+            match self.core.handoff.compare_exchange(
+                WANTED,
+                NONE,
+                Ordering::Relaxed,
+                Ordering::Relaxed,
+            ) {
+                Ok(_) => {
+                    self.end();
+                    return false;
+                }
+                // The claimer gave up, and the offer stands again: withdraw it.
+                Err(_) if !self.hand_over(missed) => {}
+                Err(_) => return true,
+            }
+        }
+    }
+
+    /// Lets go of the role for the claimer, if it still waits.
+    fn hand_over(&mut self, missed: usize) -> bool {
+        self.core.handed.store(missed, Ordering::Relaxed);
+        // Release: the claimer's Acquire load of `HANDED` sees every write this holder made to
+        // `delivery` and `handed`.
+        let handed = self
+            .core
+            .handoff
+            .compare_exchange(CLAIMED, HANDED, Ordering::Release, Ordering::Relaxed)
+            .is_ok();
+        if handed {
+            self.end();
+        }
+        handed
+    }
+
+    fn end(&mut self) {
+        if mem::take(&mut self.made) {
+            OFFERS.with(|offers| offers.set(offers.get() - 1));
+        }
+    }
+}
+
+impl<T, F: Flavour> Drop for Offer<'_, T, F> {
+    fn drop(&mut self) {
+        self.end();
+    }
+}
+
+/// A claimer's wait for the holder to let go: spin hints, then yields, then short sleeps, for
+/// [`PATIENCE`].
+struct Wait {
+    rounds: u32,
+    #[cfg(not(loom))]
+    deadline: Option<Instant>,
+}
+
+impl Wait {
+    fn new() -> Self {
+        Wait {
+            rounds: 0,
+            #[cfg(not(loom))]
+            deadline: None,
+        }
+    }
+
+    #[cfg(not(loom))]
+    fn is_over(&mut self) -> bool {
+        if self.rounds < SPINS {
+            return false;
+        }
+        // The clock is read only once spinning has not been enough.
+        let now = Instant::now();
+        now >= *self.deadline.get_or_insert(now + PATIENCE)
+    }
+
+    #[cfg(loom)]
+    fn is_over(&mut self) -> bool {
+        self.rounds >= PATIENCE_ROUNDS
+    }
+
+    fn pause(&mut self) {
+        #[cfg(not(loom))]
+        if self.rounds < SPINS {
+            std::hint::spin_loop();
+        } else if self.rounds < YIELDS {
+            std::thread::yield_now();
+        } else {
+            std::thread::sleep(NAP);
+        }
+        #[cfg(loom)]
+        crate::sync::thread::yield_now();
+        self.rounds += 1;
+    }
 }
 
 /// Gives the delivery role up if an observer panics, so the subject keeps working: events that
 /// other calls recorded meanwhile are delivered by the next holder. A panic is not turned into
-/// an error (DESIGN §4); it unwinds to whoever called the subject.
-struct ReleaseOnUnwind<'a, F: Flavour>(&'a F::Counter);
+/// an error (DESIGN §4); it unwinds to whoever called the subject. An offer still out is
+/// abandoned too; a claimer waiting for it sees `NONE` and leaves.
+struct ReleaseOnUnwind<'a, T, F: Flavour>(&'a Core<T, F>);
 
-impl<F: Flavour> Drop for ReleaseOnUnwind<'_, F> {
+impl<T, F: Flavour> Drop for ReleaseOnUnwind<'_, T, F> {
     fn drop(&mut self) {
-        self.0.store(0, Ordering::Release);
+        self.0.handoff.store(NONE, Ordering::Relaxed);
+        self.0.wip.store(0, Ordering::Release);
     }
 }
 
 impl<T: Clone> Delivery<T> {
-    fn drain_inbox<F: Flavour>(&mut self, core: &Core<T, F>) {
+    /// Delivers what the inbox holds until it is empty; `between` runs after each event and
+    /// answers whether the role was handed over, which ends the drain at once (and this
+    /// answers `true`: the caller no longer holds the role).
+    fn drain_inbox<F: Flavour>(
+        &mut self,
+        core: &Core<T, F>,
+        mut between: impl FnMut() -> bool,
+    ) -> bool {
         loop {
             if self.events.is_empty() {
                 {
@@ -578,7 +944,7 @@ impl<T: Clone> Delivery<T> {
                 }
                 self.drop_vacated(core);
                 if self.events.is_empty() {
-                    return;
+                    return false;
                 }
             }
             match self.events.pop_front() {
@@ -587,6 +953,9 @@ impl<T: Clone> Delivery<T> {
                 Some(Event::Completed) => self.terminate(core, Terminal::Completed),
                 Some(Event::Subscribe { key, id, sink }) => self.add(core, key, id, sink),
                 None => {}
+            }
+            if between() {
+                return true;
             }
         }
     }

@@ -189,3 +189,42 @@ fn loom_subscribe_then_dispose_races_delivery() {
         assert!(!subject.has_observers());
     });
 }
+
+#[test]
+fn loom_the_role_is_handed_to_a_thread_that_records_a_value() {
+    use crate::subjects::core::loom_counts::HANDED_OVER;
+    use std::sync::atomic::Ordering::Relaxed;
+
+    // Under loom a holder offers the role after the first event it delivers for others, and a
+    // claimer waits two rounds before it gives up, so the model meets hand-overs, claims given
+    // up, and offers withdrawn as the inbox runs dry.
+    loom::model(|| {
+        let subject = PublishSubject::new();
+        let probe = Probe::new();
+        subject.observable().subscribe_observer(probe.clone());
+
+        let emitters: Vec<_> = (0..2)
+            .map(|v| {
+                let s = subject.clone();
+                thread::spawn(move || s.on_next(v))
+            })
+            .collect();
+        subject.on_next(2);
+        for emitter in emitters {
+            emitter.join().unwrap();
+        }
+        subject.on_completed();
+
+        probe.check(3);
+        assert_eq!(
+            probe.0.seen.load(Ordering::SeqCst),
+            0b111,
+            "a value was lost"
+        );
+        assert_eq!(probe.0.values.load(Ordering::SeqCst), 3, "a value twice");
+    });
+    assert!(
+        HANDED_OVER.load(Relaxed) > 0,
+        "no execution handed the role over"
+    );
+}

@@ -19,7 +19,6 @@
 use rx::prelude::*;
 use rx::schedulers::{CurrentThread, Immediate, Reschedule, Scheduler, Worker};
 use rx::source::{concat, create, from_iter, interval, just, never};
-use rx::subjects::PublishSubject;
 use std::hint::black_box;
 use std::path::{Path, PathBuf};
 use std::process::{Command, ExitCode};
@@ -140,10 +139,8 @@ fn run_case(case: &str, iters: u64) -> Result<(), String> {
                 .subscribe(sink);
         }),
         "subject_on_next" => {
-            let subject = PublishSubject::<i32>::new();
-            subject.observable().subscribe(sink);
-            let mut observer = subject.observer();
-            run_op(iters, || observer.on_next(black_box(1)));
+            let subject = rx_benches::subjects::subject_with_one_observer();
+            run_op(iters, || subject.on_next(black_box(1)));
         }
         "current_thread_schedule" => {
             let observer = |_: i32| {};
