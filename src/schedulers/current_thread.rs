@@ -1,14 +1,15 @@
 //! The trampoline: a queue on the calling thread, owned by the outermost `schedule`.
 
-use super::cell::{Cell, CellHeader, new_cell};
 use super::immediate::sleep_until;
 use super::{Reschedule, Scheduler, Task, Worker};
 use crate::subscription::Subscription;
-use crate::sync::{Arc, AtomicBool, AtomicPtr, Ordering};
-use std::cell::{Cell as LocalCell, RefCell};
+use crate::sync::{Arc, AtomicBool, AtomicPtr, AtomicUsize, Ordering};
+use std::cell::{Cell as LocalCell, RefCell, UnsafeCell};
 use std::cmp::Ordering as CmpOrdering;
 use std::collections::{BinaryHeap, VecDeque};
 use std::fmt;
+use std::marker::PhantomData;
+use std::mem::MaybeUninit;
 use std::ptr;
 use std::time::Instant;
 
@@ -25,7 +26,9 @@ use std::time::Instant;
 /// The owner's own task is neither boxed nor queued when nothing else is: it runs inline, and
 /// loops inline when it reschedules, so the common case allocates nothing, not even for the
 /// worker, whose shared state is allocated only once it is cloned or disposed, or queues a
-/// task. Each queued (nested) task costs one allocation, reused if it reschedules.
+/// task. A queued (nested) task lives in a slot that the thread reuses once the task is done
+/// and no handle holds it, so after the first few a queued task allocates nothing either
+/// (a task larger than 128 bytes is boxed into its slot, one allocation).
 ///
 /// A panic in a task unwinds to the owner's caller; the tasks still queued on that thread are
 /// dropped, and the next `schedule` on the thread starts a fresh queue.
@@ -160,7 +163,11 @@ impl LazyCore {
 impl Drop for LazyCore {
     #[inline]
     fn drop(&mut self) {
-        // Exclusive access: no other thread can store now; an acquire load is a plain load.
+        // Exclusive access: no other thread can store now, so a plain read will do, which
+        // the compiler can fold for a worker that never made its core.
+        #[cfg(not(loom))]
+        let core = *self.0.get_mut();
+        #[cfg(loom)]
         let core = self.0.load(Ordering::Acquire);
         if !core.is_null() {
             // SAFETY: the count this pointer owns, released once.
@@ -194,11 +201,13 @@ fn spare_core() -> Arc<Core> {
 /// Out of line: a worker that never made its core only tests for null when it drops.
 #[inline(never)]
 fn keep_core(core: Arc<Core>) {
+    // No `Weak` of a core is ever made, so a strong count of one is uniqueness (without the
+    // compare-and-swap `Arc::get_mut` pays); the fence pairs with the release decrement of
+    // the count dropped before, so what its thread did to the core is seen here.
     #[cfg(not(loom))]
-    let mut core = core;
-    #[cfg(not(loom))]
-    if let Some(unique) = Arc::get_mut(&mut core) {
-        *unique.disposed.get_mut() = false;
+    if Arc::strong_count(&core) == 1 {
+        std::sync::atomic::fence(Ordering::Acquire);
+        core.disposed.store(false, Ordering::Relaxed);
         // On a thread that is exiting the spare is gone: the core is freed instead.
         let _ = SPARE.try_with(move |spare| spare.set(Some(core)));
         return;
@@ -206,17 +215,284 @@ fn keep_core(core: Arc<Core>) {
     drop(core);
 }
 
-/// A trampoline's tasks keep nothing else going: there is nothing to release.
-impl CellHeader for Arc<Core> {
-    fn on_finish(&self) {}
+/// A queued task's home, shared by the queue entry and the task's handles: one atomic state
+/// word, the worker's core, and the task itself, stored in place when it is small (boxed into
+/// the slot otherwise).
+///
+/// Slots are reused: a finished slot that no handle holds any more goes back to its thread's
+/// pool (see [`Queue::pool`]), so a task queued from inside another allocates nothing once the
+/// thread has queued one before. That the queue's reference is the only one is told by the
+/// strong count alone: no `Weak` of a slot is ever made.
+///
+/// The state machine, where threads meet (a handle may be disposed on any thread while the
+/// owner runs the task; the loom model `loom_cancel_races_with_run` explores it):
+/// `IDLE` (task in place) → `RUNNING` (the owner runs it; only the owner touches the task)
+/// → `IDLE` again when it asks to run again, or `FINISHED` (task dropped). A cancel moves
+/// `IDLE` → `FINISHED` and drops the task itself, or `RUNNING` → `CANCELLED`, and the owner
+/// drops the task when it returns.
+struct Slot {
+    /// Acquire/Release: whoever moves the state sees what the previous holder of the task
+    /// did to it, and the task's writes are visible to whoever drops it.
+    state: AtomicUsize,
+    /// The worker the task belongs to. Written only while the slot is unique (when it is
+    /// filled from the pool), so reading it through a shared reference is sound.
+    core: UnsafeCell<Option<Arc<Core>>>,
+    /// How to run and drop what `task` holds; written with `core`.
+    vtable: UnsafeCell<&'static VTable>,
+    task: UnsafeCell<Storage>,
 }
 
-type CtCell = dyn Cell<Arc<Core>>;
+// SAFETY: the task stored is `Task`, so `Send`; it is touched by one thread at a time, the
+// one the state machine gives it to (the owner while `RUNNING`, the canceller that moved
+// `IDLE` → `FINISHED`, or the last holder in `Drop`). `core` and `vtable` change only while
+// the slot is unique, and are otherwise only read; `Arc<Core>` is `Send + Sync`.
+unsafe impl Send for Slot {}
+// SAFETY: as for `Send`.
+unsafe impl Sync for Slot {}
 
-impl CtCell {
-    fn is_cancelled(&self) -> bool {
-        self.is_finished() || self.header().disposed.load(Ordering::Acquire)
+const IDLE: usize = 0;
+const RUNNING: usize = 1;
+const CANCELLED: usize = 2;
+const FINISHED: usize = 3;
+
+/// Bytes a task may take to be stored in place; a larger one is boxed into its slot.
+const INLINE: usize = 128;
+
+#[repr(C, align(16))]
+struct Storage(MaybeUninit<[u8; INLINE]>);
+
+/// Keeps up to this many finished slots per thread for reuse.
+const POOL_CAPACITY: usize = 32;
+
+struct VTable {
+    run: unsafe fn(*mut u8) -> Reschedule,
+    drop: unsafe fn(*mut u8),
+}
+
+/// # Safety
+/// `ptr` points to a live `T`, not touched by any other thread during the call.
+unsafe fn run_raw<T: Task>(ptr: *mut u8) -> Reschedule {
+    // SAFETY: the caller's guarantee.
+    unsafe { (*ptr.cast::<T>()).run() }
+}
+
+/// # Safety
+/// `ptr` points to a live `T`, which is not used again.
+unsafe fn drop_raw<T>(ptr: *mut u8) {
+    // SAFETY: the caller's guarantee.
+    unsafe { ptr::drop_in_place(ptr.cast::<T>()) }
+}
+
+/// The table of `T`, a promoted constant.
+struct Table<T>(PhantomData<T>);
+
+impl<T: Task> Table<T> {
+    const VTABLE: VTable = VTable {
+        run: run_raw::<T>,
+        drop: drop_raw::<T>,
+    };
+}
+
+/// What an empty slot's table says: it is never called (the state is `FINISHED`).
+const EMPTY: VTable = VTable {
+    run: |_| Reschedule::Done,
+    drop: |_| {},
+};
+
+/// A task too large, or aligned too strictly, to be stored in place.
+struct Boxed<T>(Box<T>);
+
+impl<T: Task> Task for Boxed<T> {
+    #[inline]
+    fn run(&mut self) -> Reschedule {
+        self.0.run()
     }
+}
+
+impl Slot {
+    fn empty() -> Arc<Slot> {
+        Arc::new(Slot {
+            state: AtomicUsize::new(FINISHED),
+            core: UnsafeCell::new(None),
+            vtable: UnsafeCell::new(&EMPTY),
+            task: UnsafeCell::new(Storage(MaybeUninit::uninit())),
+        })
+    }
+
+    /// Puts `task` of `core`'s worker into `slot`, a unique and empty one.
+    fn fill<T: Task>(slot: &mut Arc<Slot>, core: Arc<Core>, task: T) {
+        debug_assert!(unique(slot));
+        if size_of::<T>() <= INLINE && align_of::<T>() <= align_of::<Storage>() {
+            Self::put(slot, core, task);
+        } else {
+            Self::put(slot, core, Boxed(Box::new(task)));
+        }
+    }
+
+    fn put<T: Task>(slot: &Arc<Slot>, core: Arc<Core>, task: T) {
+        // SAFETY: `slot` is unique (the caller's check): no other thread can reach its cells.
+        // The storage is aligned for `T` and large enough (checked by `fill`), and empty
+        // (the state is `FINISHED`), so nothing is overwritten without being dropped.
+        unsafe {
+            ptr::write(slot.task.get().cast::<T>(), task);
+            *slot.vtable.get() = &Table::<T>::VTABLE;
+            *slot.core.get() = Some(core);
+        }
+        slot.state.store(IDLE, Ordering::Relaxed);
+    }
+
+    fn task_ptr(&self) -> *mut u8 {
+        self.task.get().cast::<u8>()
+    }
+
+    fn vtable(&self) -> &'static VTable {
+        // SAFETY: written only while the slot is unique (see the field).
+        unsafe { *self.vtable.get() }
+    }
+
+    fn core(&self) -> Option<&Core> {
+        // SAFETY: written only while the slot is unique (see the field).
+        unsafe { (*self.core.get()).as_deref() }
+    }
+
+    fn is_cancelled(&self) -> bool {
+        self.state.load(Ordering::Acquire) >= CANCELLED
+            || self
+                .core()
+                .is_none_or(|core| core.disposed.load(Ordering::Acquire))
+    }
+
+    /// Drops the task; the state is `RUNNING` or `CANCELLED` and this thread the owner, or
+    /// the slot is unique with its task in place.
+    fn drop_task(&self) {
+        // SAFETY: the task is in place and this thread has it to itself (the caller's
+        // state); after this the state becomes `FINISHED`, so it is never touched again.
+        unsafe { (self.vtable().drop)(self.task_ptr()) };
+        self.state.store(FINISHED, Ordering::Release);
+    }
+
+    /// Runs the task once, on the owner's thread. `unique`: the queue's reference is the
+    /// only one, so no handle can cancel it meanwhile. `None` if it was cancelled, or is done
+    /// (its task dropped then).
+    fn run(&self, unique: bool) -> Option<Reschedule> {
+        if unique {
+            if self.state.load(Ordering::Relaxed) != IDLE {
+                return None;
+            }
+            self.state.store(RUNNING, Ordering::Relaxed);
+        } else if self
+            .state
+            .compare_exchange(IDLE, RUNNING, Ordering::Acquire, Ordering::Relaxed)
+            .is_err()
+        {
+            return None;
+        }
+        let unwinding = DropOnUnwind(self);
+        // SAFETY: `RUNNING` gives the task to this thread alone: a cancel only flags it.
+        let next = unsafe { (self.vtable().run)(self.task_ptr()) };
+        std::mem::forget(unwinding);
+        if next == Reschedule::Done {
+            self.drop_task();
+            return None;
+        }
+        match self
+            .state
+            .compare_exchange(RUNNING, IDLE, Ordering::Release, Ordering::Acquire)
+        {
+            Ok(_) => Some(next),
+            Err(_) => {
+                // Cancelled while it ran: the canceller left the task for this thread.
+                self.drop_task();
+                None
+            }
+        }
+    }
+
+    /// Marks the task cancelled and drops it, or leaves that to the owner if it is running;
+    /// from any thread.
+    fn cancel(&self) {
+        let mut state = self.state.load(Ordering::Acquire);
+        loop {
+            let next = match state {
+                IDLE => FINISHED,
+                RUNNING => CANCELLED,
+                _ => return,
+            };
+            match self
+                .state
+                .compare_exchange(state, next, Ordering::AcqRel, Ordering::Acquire)
+            {
+                Ok(_) if next == FINISHED => {
+                    // SAFETY: moving `IDLE` → `FINISHED` gave the task to this thread; no
+                    // one runs or drops it after.
+                    unsafe { (self.vtable().drop)(self.task_ptr()) };
+                    return;
+                }
+                Ok(_) => return,
+                Err(now) => state = now,
+            }
+        }
+    }
+}
+
+impl Drop for Slot {
+    fn drop(&mut self) {
+        // The last holder; a task still in place (its worker was disposed, or the queue was
+        // cleared) is dropped here.
+        if self.state.load(Ordering::Acquire) == IDLE {
+            // SAFETY: exclusive access; the task is in place and never touched again.
+            unsafe { (self.vtable().drop)(self.task_ptr()) };
+        }
+    }
+}
+
+/// Drops a running task that unwinds, and marks it finished: it never runs again.
+struct DropOnUnwind<'a>(&'a Slot);
+
+impl Drop for DropOnUnwind<'_> {
+    fn drop(&mut self) {
+        self.0.drop_task();
+    }
+}
+
+/// Whether `slot` is the only reference to its slot.
+#[inline]
+fn unique(slot: &Arc<Slot>) -> bool {
+    #[cfg(not(loom))]
+    {
+        // No `Weak` of a slot is ever made, so a strong count of one is uniqueness; the
+        // fence pairs with the release decrement of the handle dropped last, so what its
+        // thread did to the slot is seen here.
+        let one = Arc::strong_count(slot) == 1;
+        if one {
+            std::sync::atomic::fence(Ordering::Acquire);
+        }
+        one
+    }
+    #[cfg(loom)]
+    {
+        Arc::strong_count(slot) == 1
+    }
+}
+
+/// Takes a slot out of the queue's hands once it is done with: a unique one is emptied
+/// (its task dropped if still in place, its core released) and returned for the pool.
+/// Called with the queue not borrowed: dropping a task runs user code.
+fn retire(slot: Arc<Slot>) -> Option<Arc<Slot>> {
+    if !unique(&slot) {
+        return None;
+    }
+    if slot.state.load(Ordering::Relaxed) == IDLE {
+        slot.drop_task();
+    }
+    // SAFETY: unique, so no other thread reads the field.
+    let core = unsafe { (*slot.core.get()).take() };
+    // SAFETY: as above.
+    unsafe { *slot.vtable.get() = &EMPTY };
+    if let Some(core) = core {
+        keep_core(core);
+    }
+    Some(slot)
 }
 
 /// The handle of a task scheduled on a [`CurrentThreadWorker`]. A task that ran inline has
@@ -224,7 +500,7 @@ impl CtCell {
 /// handle cancels it, dropping what it captured at once (or when it returns, if it is running).
 #[derive(Clone)]
 pub struct CurrentThreadTask {
-    cell: Option<Arc<CtCell>>,
+    cell: Option<Arc<Slot>>,
 }
 
 impl Subscription for CurrentThreadTask {
@@ -251,7 +527,7 @@ impl fmt::Debug for CurrentThreadTask {
 struct Entry {
     due: Instant,
     seq: u64,
-    cell: Arc<CtCell>,
+    cell: Arc<Slot>,
 }
 
 impl PartialEq for Entry {
@@ -307,20 +583,33 @@ impl Hot {
 /// was scheduled, as in Rx.NET), so no clock is read to order them. Once a timed task is
 /// queued, a task scheduled now is stamped with the clock and ordered among the timed ones.
 struct Queue {
-    ready: VecDeque<Arc<CtCell>>,
+    ready: VecDeque<Arc<Slot>>,
     heap: BinaryHeap<Entry>,
+    /// Finished slots no handle holds, emptied, for the next tasks queued on this thread.
+    pool: Vec<Arc<Slot>>,
     /// The latest clock reading taken to stamp a task due now: a due time not after it has
     /// passed, so the task can run without the clock being read again.
     clock: Option<Instant>,
 }
 
 impl Queue {
-    fn push_timed(&mut self, due: Instant, cell: Arc<CtCell>) {
+    fn push_timed(&mut self, due: Instant, cell: Arc<Slot>) {
         let seq = HOT.with(Hot::seq);
         self.heap.push(Entry { due, seq, cell });
     }
 
-    fn push_now(&mut self, cell: Arc<CtCell>) {
+    /// Puts an emptied slot into the pool, if there is room; dropping one runs no task's
+    /// destructor, so this is sound with the queue borrowed.
+    #[inline]
+    fn keep(&mut self, slot: Option<Arc<Slot>>) {
+        if let Some(slot) = slot
+            && self.pool.len() < POOL_CAPACITY
+        {
+            self.pool.push(slot);
+        }
+    }
+
+    fn push_now(&mut self, cell: Arc<Slot>) {
         if self.heap.is_empty() && !HOT.with(|h| h.inline_pending.get()) {
             self.ready.push_back(cell);
         } else {
@@ -344,6 +633,7 @@ thread_local! {
         RefCell::new(Queue {
             ready: VecDeque::new(),
             heap: BinaryHeap::new(),
+            pool: Vec::new(),
             clock: None,
         })
     };
@@ -410,7 +700,7 @@ const KEPT_CAPACITY: usize = 64;
 enum Step {
     Inline,
     /// A queued task, and its due time unless it is known to have passed.
-    Queued(Arc<CtCell>, Option<Instant>),
+    Queued(Arc<Slot>, Option<Instant>),
 }
 
 impl CurrentThreadWorker {
@@ -433,6 +723,8 @@ impl CurrentThreadWorker {
         // The latest clock reading this drain took: a due time not after it has passed.
         let mut now: Option<Instant> = None;
         let mut used_queue = false;
+        // A slot just finished with, on its way to the pool at the next borrow of the queue.
+        let mut spare: Option<Arc<Slot>> = None;
         loop {
             let step = if HOT.with(|h| h.queued.get()) == 0 {
                 if inline.is_none() {
@@ -443,6 +735,7 @@ impl CurrentThreadWorker {
                 used_queue = true;
                 QUEUE.with(|q| {
                     let mut q = q.borrow_mut();
+                    q.keep(spare.take());
                     if let Some(cell) = q.ready.pop_front() {
                         HOT.with(|h| h.queued.set(h.queued.get() - 1));
                         return Step::Queued(cell, None);
@@ -487,26 +780,33 @@ impl CurrentThreadWorker {
                     HOT.with(|h| h.inline_pending.set(inline.is_some()));
                     if let Some(due) = due {
                         if cell.is_cancelled() {
+                            spare = retire(cell).or(spare);
                             continue;
                         }
                         wait_until(due, &mut now);
                     }
                     if cell.is_cancelled() {
+                        spare = retire(cell).or(spare);
                         continue;
                     }
-                    let Some(next) = cell.run() else {
+                    // Handles are only ever dropped meanwhile, never made: a slot unique now
+                    // stays unique while its task runs.
+                    let unique = unique(&cell);
+                    let Some(next) = cell.run(unique) else {
+                        spare = retire(cell).or(spare);
                         continue;
                     };
                     // Decided before the queue is borrowed: nothing may drop a task (whose
                     // captures may schedule) while it is.
                     let due = match next {
-                        Reschedule::Done => continue,
+                        Reschedule::Done => unreachable!("a finished task returns `None`"),
                         Reschedule::After(delay) if delay.is_zero() => None,
                         Reschedule::After(delay) => Some(Instant::now() + delay),
                         Reschedule::At(due) => Some(due),
                     };
                     QUEUE.with(|q| {
                         let mut q = q.borrow_mut();
+                        q.keep(spare.take());
                         match due {
                             None => q.push_now(cell),
                             Some(due) => q.push_timed(due, cell),
@@ -519,6 +819,7 @@ impl CurrentThreadWorker {
         if used_queue {
             QUEUE.with(|q| {
                 let mut q = q.borrow_mut();
+                q.keep(spare.take());
                 // Empty: dropping them runs no task's destructor.
                 if q.heap.capacity() > KEPT_CAPACITY {
                     q.heap = BinaryHeap::new();
@@ -625,30 +926,44 @@ impl CurrentThreadWorker {
     /// Queues `task` on the thread's queue, which a `schedule` call further up is draining,
     /// due at `due` or, if `None`, now.
     fn enqueue<T: Task>(&self, due: Option<Instant>, task: T) -> CurrentThreadTask {
-        let cell = new_cell(self.core.arc(), task);
+        let core = self.core.arc();
+        let mut task = Some(task);
+        let mut core = Some(core);
         let queued = QUEUE.try_with(|q| {
             let mut q = q.borrow_mut();
+            let mut cell = q.pool.pop().unwrap_or_else(Slot::empty);
+            let (core, task) = (core.take().expect("once"), task.take().expect("once"));
+            Slot::fill(&mut cell, core, task);
             match due {
                 Some(due) => q.push_timed(due, cell.clone()),
                 None => q.push_now(cell.clone()),
             }
+            cell
         });
-        if queued.is_ok() {
-            HOT.with(|h| h.queued.set(h.queued.get() + 1));
-        } else {
-            // The thread is exiting and its queue is gone: run the task inline.
-            run_inline(&*cell, due);
-        }
+        let cell = match queued {
+            Ok(cell) => {
+                HOT.with(|h| h.queued.set(h.queued.get() + 1));
+                cell
+            }
+            Err(_) => {
+                // The thread is exiting and its queue is gone: run the task inline.
+                let mut cell = Slot::empty();
+                let (core, task) = (core.take().expect("once"), task.take().expect("once"));
+                Slot::fill(&mut cell, core, task);
+                run_inline(&cell, due);
+                cell
+            }
+        };
         CurrentThreadTask { cell: Some(cell) }
     }
 }
 
-/// Runs a cell to its end on the calling thread, sleeping until each due time.
-fn run_inline(cell: &CtCell, due: Option<Instant>) {
+/// Runs a slot to its end on the calling thread, sleeping until each due time.
+fn run_inline(cell: &Slot, due: Option<Instant>) {
     if let Some(due) = due {
         sleep_until(due);
     }
-    while let Some(next) = cell.run() {
+    while let Some(next) = cell.run(false) {
         match next {
             Reschedule::Done => return,
             Reschedule::At(due) => {
@@ -667,7 +982,7 @@ impl Subscription for CurrentThreadWorker {
         }
         // Drop this worker's tasks queued on this thread now. Comparing the workers' `Arc`s
         // is sound: both are alive, so the address cannot have been reused.
-        let mine = |cell: &Arc<CtCell>| ptr::eq(Arc::as_ptr(cell.header()), core);
+        let mine = |cell: &Arc<Slot>| cell.core().is_some_and(|mine| ptr::eq(mine, core));
         let removed = QUEUE.try_with(|q| {
             let Ok(mut q) = q.try_borrow_mut() else {
                 return Vec::new();
@@ -1024,6 +1339,239 @@ mod tests {
         });
         assert_eq!(*log.lock().unwrap(), [1]);
     }
+
+    /// Counts its drops, so a test can tell when what a task captured is gone.
+    struct DropProbe(Arc<std::sync::atomic::AtomicUsize>);
+
+    impl Drop for DropProbe {
+        fn drop(&mut self) {
+            self.0.fetch_add(1, std::sync::atomic::Ordering::SeqCst);
+        }
+    }
+
+    fn probe() -> (DropProbe, Arc<std::sync::atomic::AtomicUsize>) {
+        let drops = Arc::new(std::sync::atomic::AtomicUsize::new(0));
+        (DropProbe(drops.clone()), drops)
+    }
+
+    fn pooled() -> Vec<usize> {
+        let mut slots: Vec<usize> = QUEUE.with(|q| {
+            q.borrow()
+                .pool
+                .iter()
+                .map(|s| Arc::as_ptr(s) as usize)
+                .collect()
+        });
+        slots.sort_unstable();
+        slots
+    }
+
+    fn schedule_nested(worker: &CurrentThreadWorker, log: &Log, tasks: u32) {
+        let (w, l) = (worker.clone(), log.clone());
+        worker.schedule(move || {
+            for n in 0..tasks {
+                w.schedule(push(&l, n));
+            }
+            Reschedule::Done
+        });
+    }
+
+    #[test]
+    fn finished_slots_are_pooled_and_reused() {
+        let log = Log::default();
+        let worker = CurrentThread.worker();
+        // Warm the pool: three tasks queued at once leave three slots.
+        schedule_nested(&worker, &log, 3);
+        let first = pooled();
+        assert!(first.len() >= 3, "{first:?}");
+        // The same three slots serve the next three nested tasks: nothing new is allocated.
+        schedule_nested(&worker, &log, 3);
+        assert_eq!(pooled(), first);
+        assert_eq!(*log.lock().unwrap(), [0, 1, 2, 0, 1, 2]);
+
+        // A slot whose handle is still held is not pooled; its handle reports it finished.
+        let before = pooled().len();
+        let kept = Arc::new(Mutex::new(None));
+        let (w, k, l) = (worker.clone(), kept.clone(), log.clone());
+        worker.schedule(move || {
+            *k.lock().unwrap() = Some(w.schedule(push(&l, 9)));
+            Reschedule::Done
+        });
+        assert_eq!(pooled().len(), before - 1);
+        let handle = kept.lock().unwrap().take().unwrap();
+        assert!(handle.is_disposed());
+        drop(handle);
+        assert_eq!(log.lock().unwrap().last(), Some(&9));
+    }
+
+    #[test]
+    fn a_reused_slot_belongs_to_its_new_worker() {
+        let log = Log::default();
+        let (a, b) = (CurrentThread.worker(), CurrentThread.worker());
+        schedule_nested(&a, &log, 2);
+        // Slots last used by `a` now hold `b`'s tasks: disposing `a` must not cancel them.
+        let (a2, b2, l) = (a.clone(), b.clone(), log.clone());
+        b.schedule(move || {
+            b2.schedule(push(&l, 7));
+            b2.schedule(push(&l, 8));
+            a2.dispose();
+            Reschedule::Done
+        });
+        assert_eq!(*log.lock().unwrap(), [0, 1, 7, 8]);
+    }
+
+    #[test]
+    fn a_cancelled_slot_never_runs_and_drops_its_task_at_once() {
+        let log = Log::default();
+        let worker = CurrentThread.worker();
+        let (w, l) = (worker.clone(), log.clone());
+        worker.schedule(move || {
+            let (captured, drops) = probe();
+            let l2 = l.clone();
+            let handle = w.schedule(move || {
+                let _keep = &captured;
+                l2.lock().unwrap().push(1);
+                Reschedule::Done
+            });
+            handle.dispose();
+            assert!(handle.is_disposed());
+            assert_eq!(drops.load(std::sync::atomic::Ordering::SeqCst), 1);
+
+            // Disposed from another thread while queued here: dropped there, at once.
+            let (captured, drops) = probe();
+            let l3 = l.clone();
+            let handle = w.schedule(move || {
+                let _keep = &captured;
+                l3.lock().unwrap().push(2);
+                Reschedule::Done
+            });
+            std::thread::scope(|s| {
+                s.spawn(|| handle.dispose());
+            });
+            assert_eq!(drops.load(std::sync::atomic::Ordering::SeqCst), 1);
+            w.schedule(push(&l, 3));
+            Reschedule::Done
+        });
+        assert_eq!(*log.lock().unwrap(), [3]);
+    }
+
+    #[test]
+    fn a_task_cancelled_while_it_runs_is_dropped_when_it_returns() {
+        let log = Log::default();
+        let worker = CurrentThread.worker();
+        let (w, l) = (worker.clone(), log.clone());
+        let (captured, drops) = probe();
+        let seen = drops.clone();
+        let mut captured = Some(captured);
+        worker.schedule(move || {
+            let captured = captured.take().expect("runs once");
+            let own: Arc<Mutex<Option<CurrentThreadTask>>> = Arc::default();
+            let (o, l2) = (own.clone(), l.clone());
+            let seen = seen.clone();
+            let mut captured = Some(captured);
+            let handle = w.schedule(move || {
+                let _keep = &captured;
+                l2.lock().unwrap().push(1);
+                o.lock().unwrap().as_ref().unwrap().dispose();
+                // Still held while it runs: dropped only once it returns.
+                assert_eq!(seen.load(std::sync::atomic::Ordering::SeqCst), 0);
+                // Asks to run again, but it was cancelled: it never does.
+                if captured.is_some() {
+                    Reschedule::After(Duration::ZERO)
+                } else {
+                    captured.take();
+                    Reschedule::Done
+                }
+            });
+            *own.lock().unwrap() = Some(handle);
+            Reschedule::Done
+        });
+        assert_eq!(*log.lock().unwrap(), [1]);
+        assert_eq!(drops.load(std::sync::atomic::Ordering::SeqCst), 1);
+    }
+
+    #[test]
+    fn a_million_recursive_steps_run_on_a_flat_stack() {
+        use std::sync::atomic::{AtomicU32, Ordering::Relaxed};
+        const STEPS: u32 = 1_000_000;
+        fn step(w: CurrentThreadWorker, left: Arc<AtomicU32>) -> impl Task {
+            move || {
+                if left.fetch_sub(1, Relaxed) > 1 {
+                    w.schedule(step(w.clone(), left.clone()));
+                }
+                Reschedule::Done
+            }
+        }
+        // A small stack: recursion through `schedule` would overflow it within a few
+        // thousand steps.
+        let left = Arc::new(AtomicU32::new(STEPS));
+        let l = left.clone();
+        std::thread::Builder::new()
+            .stack_size(128 * 1024)
+            .spawn(move || {
+                let worker = CurrentThread.worker();
+                worker.schedule(step(worker.clone(), l));
+                // One slot served the whole chain: each step's slot is free again by the
+                // time the next step is queued... or the next after.
+                assert!(pooled().len() <= 2, "{:?}", pooled());
+            })
+            .unwrap()
+            .join()
+            .unwrap();
+        assert_eq!(left.load(Relaxed), 0);
+    }
+
+    #[test]
+    fn a_large_task_is_boxed_into_its_slot() {
+        let log = Log::default();
+        let worker = CurrentThread.worker();
+        let (w, l) = (worker.clone(), log.clone());
+        let (captured, drops) = probe();
+        let mut captured = Some(captured);
+        worker.schedule(move || {
+            let captured = captured.take().expect("runs once");
+            let big = [7u8; 4 * INLINE];
+            let l2 = l.clone();
+            let mut runs = 0;
+            w.schedule(move || {
+                let _keep = &captured;
+                runs += 1;
+                l2.lock().unwrap().push(u32::from(big[INLINE]) + runs);
+                if runs < 2 {
+                    Reschedule::After(Duration::ZERO)
+                } else {
+                    Reschedule::Done
+                }
+            });
+            Reschedule::Done
+        });
+        assert_eq!(*log.lock().unwrap(), [8, 9]);
+        assert_eq!(drops.load(std::sync::atomic::Ordering::SeqCst), 1);
+    }
+
+    #[test]
+    fn a_panicking_queued_task_is_dropped_and_its_slot_stays_usable() {
+        let log = Log::default();
+        let worker = CurrentThread.worker();
+        let (w, l) = (worker.clone(), log.clone());
+        let (captured, drops) = probe();
+        let mut captured = Some(captured);
+        let result = std::panic::catch_unwind(std::panic::AssertUnwindSafe(|| {
+            worker.schedule(move || {
+                let captured = captured.take().expect("runs once");
+                w.schedule(move || {
+                    let _keep = &captured;
+                    panic!("boom")
+                });
+                w.schedule(push(&l, 1));
+                Reschedule::Done
+            })
+        }));
+        assert!(result.is_err());
+        assert_eq!(drops.load(std::sync::atomic::Ordering::SeqCst), 1);
+        schedule_nested(&worker, &log, 2);
+        assert_eq!(*log.lock().unwrap(), [0, 1]);
+    }
 }
 
 #[cfg(all(test, loom))]
@@ -1064,6 +1612,50 @@ mod loom_tests {
             let clone = cloner.join().unwrap();
             assert!(clone.is_disposed());
             assert!(worker.is_disposed());
+        });
+    }
+
+    /// A handle disposed on another thread while the owner runs the queued task: the task
+    /// runs at most once, is dropped exactly once, and never runs after the cancel is seen.
+    #[test]
+    fn loom_cancel_races_with_run() {
+        use crate::sync::AtomicUsize;
+        struct Probe(Arc<AtomicUsize>);
+        impl Drop for Probe {
+            fn drop(&mut self) {
+                self.0.fetch_add(1, Ordering::SeqCst);
+            }
+        }
+        loom::model(|| {
+            let runs = Arc::new(AtomicUsize::new(0));
+            let drops = Arc::new(AtomicUsize::new(0));
+            let core = Arc::new(Core {
+                disposed: AtomicBool::new(false),
+            });
+            let mut slot = Slot::empty();
+            let (r, probe) = (runs.clone(), Probe(drops.clone()));
+            Slot::fill(&mut slot, core, move || {
+                let _keep = &probe;
+                r.fetch_add(1, Ordering::SeqCst);
+                Reschedule::After(std::time::Duration::ZERO)
+            });
+            let handle = CurrentThreadTask {
+                cell: Some(slot.clone()),
+            };
+            let canceller = thread::spawn(move || handle.dispose());
+            let first = slot.run(false);
+            canceller.join().unwrap();
+            // Once the cancel has happened, the task never runs again.
+            assert_eq!(slot.run(false), None);
+            let ran = runs.load(Ordering::SeqCst);
+            assert!(ran <= 1);
+            // Run to its end before the cancel, or cancelled before or while it ran.
+            if first.is_some() {
+                assert_eq!(ran, 1);
+            }
+            assert_eq!(drops.load(Ordering::SeqCst), 1);
+            drop(slot);
+            assert_eq!(drops.load(Ordering::SeqCst), 1);
         });
     }
 }

@@ -29,9 +29,8 @@
 //! # Cost
 //!
 //! Scheduling on a queue boxes the task once (one allocation); a task that asks to run again
-//! reuses its box. [`Immediate`] allocates nothing, and [`CurrentThread`] allocates only for
-//! tasks scheduled while another of its tasks runs on the thread, and once for a worker that
-//! is cloned or disposed (its shared state).
+//! reuses its box. [`Immediate`] allocates nothing, and [`CurrentThread`] reuses the slots of
+//! its finished tasks, so it allocates only while a thread fills its pool of them.
 //!
 //! # Panics in tasks
 //!
