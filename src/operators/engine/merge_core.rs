@@ -18,6 +18,17 @@
 //! held while user code runs, so reentrancy cannot deadlock and a panicking callback leaves no
 //! lock held; the queue allocates only when deliveries actually overlap.
 //!
+//! **The delivery role is handed over.** An emitter drains what others queued, so a producer
+//! that happens to find the downstream free could be kept delivering other threads' values
+//! for as long as they keep emitting. Instead, once it has delivered a batch ([`BATCH`]
+//! values), the emitter asks for a successor; the next producer on another thread that finds
+//! it delivering queues its value, takes the role, and waits for the one `on_next` in flight
+//! (at most [`PATIENCE`]); the emitter then leaves the observer to it and returns, and the
+//! successor delivers what is queued, its own value last, in order. If nobody arrives the
+//! emitter goes on until the queue is empty: no value waits for a successor, and no producer
+//! ever waits for the queue to shrink. A reentrant call from inside the emitter's own
+//! `on_next` (same thread) never takes the role: it would wait for itself.
+//!
 //! **No backpressure.** A producer is never blocked by a slow downstream: its value is
 //! queued and it goes on. The queue has no bound, as in RxJava's `Observable` (RPP holds the
 //! lock while delivering instead, which bounds memory but deadlocks when the downstream feeds
@@ -85,7 +96,9 @@ use crate::observable::Subscribe;
 use crate::observer::Observer;
 use crate::subscription::Subscription;
 use crate::sync::imp::{BoxSubscription, Machinery};
-use crate::sync::{Arc, AtomicBool, AtomicU64, Flavour, Mutex, MutexGuard, Ordering, Shared};
+use crate::sync::{
+    Arc, AtomicBool, AtomicU64, Condvar, Flavour, Mutex, MutexGuard, Ordering, Shared, thread,
+};
 use std::collections::{BTreeMap, VecDeque};
 use std::fmt;
 use std::mem;
@@ -113,6 +126,9 @@ pub(crate) struct Core<'a, O, T, X, F: Flavour = Shared> {
     /// allocated: a closed core without one needs no lock to build an empty handle.
     controlled: AtomicBool,
     state: Mutex<State<'a, O, T, X, F>>,
+    /// Where a producer that took over the delivery role waits for the in-flight `on_next`
+    /// of the emitter it succeeds ([`Handover`]).
+    handed: Condvar,
 }
 
 struct State<'a, O, T, X, F: Flavour> {
@@ -126,9 +142,44 @@ struct State<'a, O, T, X, F: Flavour> {
     pending: Option<Terminal>,
     /// Values that arrived while another call was delivering.
     queue: VecDeque<T>,
+    /// Where the hand-over of the delivery role stands.
+    handover: Handover,
+    /// How many producers took the role over: what the loom models check the hand-over by.
+    #[cfg(loom)]
+    successions: usize,
     upstreams: Upstreams<'a, F>,
     extra: X,
 }
+
+/// The hand-over of the delivery role from an emitter that has delivered a batch of other
+/// producers' values to a producer that arrives meanwhile, so that no caller is held
+/// delivering for longer than a batch while others keep emitting.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+enum Handover {
+    /// Nobody asked for a successor.
+    Idle,
+    /// The emitter on this thread has delivered a batch and asks for a successor; a producer
+    /// on another thread that finds the emitter busy takes the role. Not one on the same
+    /// thread: that is the emitter itself, reentrantly, from inside its own `on_next`.
+    Wanted(thread::ThreadId),
+    /// A successor has queued its value and waits for the emitter's in-flight `on_next` to
+    /// return.
+    Taken,
+    /// The emitter has put the observer back for the waiting successor and returned.
+    Handed,
+}
+
+/// How many values an emitter delivers before it asks for a successor. It goes on
+/// delivering until one arrives, or the queue is empty: no value waits for a successor. One
+/// under loom, so that a model reaches the hand-over in a few steps.
+const BATCH: u32 = if cfg!(loom) { 1 } else { 128 };
+
+/// How long a successor waits for the emitter's in-flight `on_next`. It is a bound, not a
+/// schedule: an `on_next` that waits on something the waiting producer holds (a lock of its
+/// own, or a merge it is delivering in that feeds this one back) would otherwise deadlock
+/// both. A successor that gives up leaves its value queued for the emitter, which is still
+/// delivering, and the request open for the next producer.
+const PATIENCE: std::time::Duration = std::time::Duration::from_millis(20);
 
 enum Terminal {
     Completed,
@@ -177,12 +228,16 @@ impl<'a, O, T, X, F: Flavour> Core<'a, O, T, X, F> {
                 closed: false,
                 pending: None,
                 queue: VecDeque::new(),
+                handover: Handover::Idle,
+                #[cfg(loom)]
+                successions: 0,
                 upstreams: Upstreams {
                     next_id: reserved + 1,
                     control: None,
                 },
                 extra,
             }),
+            handed: Condvar::new(),
         }
     }
 
@@ -338,7 +393,9 @@ impl<'a, O, T, X, F: Flavour> Core<'a, O, T, X, F> {
         })
     }
 
-    /// Delivers `value` and whatever queues up meanwhile, then hands the observer back.
+    /// Delivers `value` and whatever queues up meanwhile, then hands the observer back; or,
+    /// once it has delivered a batch, hands the delivery role to a producer that arrived
+    /// meanwhile and returns ([`Handover`]).
     fn emit(&self, mut observer: O, mut value: T)
     where
         O: Observer<T>,
@@ -347,11 +404,13 @@ impl<'a, O, T, X, F: Flavour> Core<'a, O, T, X, F> {
             core: self,
             armed: true,
         };
+        let mut delivered: u32 = 0;
         loop {
             if observer.is_disposed() {
                 // The downstream lost interest: stop, and stop every upstream.
                 let mut locked = self.lock();
                 locked.state.emitting = false;
+                locked.release_successor();
                 locked.shut();
                 guard.armed = false;
                 drop(locked);
@@ -359,12 +418,14 @@ impl<'a, O, T, X, F: Flavour> Core<'a, O, T, X, F> {
                 return;
             }
             observer.on_next(value);
+            delivered = delivered.saturating_add(1);
             if observer.is_disposed() {
                 // It lost interest inside that call (a `take` that has had its fill): stop
                 // the upstreams now, not at a next value that may never come (a `never`
                 // upstream's handle would stay kept, in a cycle through this core).
                 let mut locked = self.lock();
                 locked.state.emitting = false;
+                locked.release_successor();
                 locked.shut();
                 guard.armed = false;
                 drop(locked);
@@ -375,16 +436,40 @@ impl<'a, O, T, X, F: Flavour> Core<'a, O, T, X, F> {
             if locked.state.closed && locked.state.pending.is_none() {
                 // Disposed while delivering.
                 locked.state.emitting = false;
+                locked.release_successor();
                 guard.armed = false;
                 drop(locked);
                 drop(observer);
                 return;
             }
+            if locked.state.handover == Handover::Taken && !locked.state.queue.is_empty() {
+                // A successor waits: the observer goes back for it, still marked as being
+                // delivered to, so that no third caller starts delivering in between.
+                locked.state.downstream = Some(observer);
+                locked.state.handover = Handover::Handed;
+                guard.armed = false;
+                self.handed.notify_all();
+                return;
+            }
             match locked.state.queue.pop_front() {
-                Some(next) => value = next,
+                Some(next) => {
+                    // What the loom models check the hand-over by.
+                    #[cfg(loom)]
+                    assert_ne!(
+                        locked.state.handover,
+                        Handover::Taken,
+                        "an emitter delivered past the successor waiting for it"
+                    );
+                    value = next;
+                    if delivered >= BATCH && locked.state.handover == Handover::Idle {
+                        // Read once a batch: `thread::current` is not free.
+                        locked.state.handover = Handover::Wanted(thread::current().id());
+                    }
+                }
                 None => {
                     guard.armed = false;
                     locked.state.emitting = false;
+                    locked.release_successor();
                     match locked.state.pending.take() {
                         Some(terminal) => {
                             drop(locked);
@@ -427,6 +512,7 @@ impl<O, T, X, F: Flavour> Drop for PanicGuard<'_, '_, O, T, X, F> {
         if self.armed {
             let mut locked = self.core.lock();
             locked.state.emitting = false;
+            locked.release_successor();
             locked.state.closed = true;
             locked.state.pending = None;
             let queue = take_queue(&mut locked.state.queue);
@@ -611,7 +697,7 @@ impl<'a, O, T, X, F: Flavour> Locked<'_, 'a, O, T, X, F> {
     /// Takes the downstream observer out, for an operator that delivers to it directly from
     /// now on (`amb`'s winner). `None` once closed.
     pub(crate) fn take_downstream(&mut self) -> Option<O> {
-        if self.state.closed {
+        if self.state.closed || self.state.emitting {
             return None;
         }
         self.state.downstream.take()
@@ -629,6 +715,11 @@ impl<'a, O, T, X, F: Flavour> Locked<'_, 'a, O, T, X, F> {
         }
         if self.state.emitting {
             self.state.queue.push_back(value);
+            if let Handover::Wanted(emitter) = self.state.handover
+                && emitter != thread::current().id()
+            {
+                self.succeed(emitter);
+            }
             return;
         }
         let Some(observer) = self.state.downstream.take() else {
@@ -638,6 +729,57 @@ impl<'a, O, T, X, F: Flavour> Locked<'_, 'a, O, T, X, F> {
         let core = self.core;
         drop(self);
         core.emit(observer, value);
+    }
+
+    /// Takes over the delivery role from the emitter on thread `emitter`, which asked for a
+    /// successor: waits for its in-flight `on_next` to return (at most [`PATIENCE`]), then
+    /// delivers what is queued, this caller's value last.
+    #[cold]
+    fn succeed(mut self, emitter: thread::ThreadId)
+    where
+        O: Observer<T>,
+    {
+        self.state.handover = Handover::Taken;
+        #[cfg(loom)]
+        {
+            self.state.successions += 1;
+        }
+        let deadline = std::time::Instant::now() + PATIENCE;
+        while self.state.handover == Handover::Taken {
+            if self.core.handed.wait_until(&mut self.state, deadline)
+                && self.state.handover == Handover::Taken
+            {
+                // The emitter is still in its `on_next`, and still delivering: it will
+                // deliver this caller's value too.
+                self.state.handover = Handover::Wanted(emitter);
+                return;
+            }
+        }
+        if self.state.handover != Handover::Handed {
+            // The emitter stopped (closed, or the queue was dropped by an error).
+            return;
+        }
+        self.state.handover = Handover::Idle;
+        let (Some(observer), Some(value)) =
+            (self.state.downstream.take(), self.state.queue.pop_front())
+        else {
+            unreachable!("an emitter hands over the observer only with values queued");
+        };
+        let core = self.core;
+        drop(self);
+        core.emit(observer, value);
+    }
+
+    /// The emitter stops: a request for a successor lapses, and a successor waiting for it
+    /// returns, leaving what is queued to whoever closes or delivers next.
+    #[inline]
+    fn release_successor(&mut self) {
+        if self.state.handover != Handover::Idle {
+            if self.state.handover == Handover::Taken {
+                self.core.handed.notify_all();
+            }
+            self.state.handover = Handover::Idle;
+        }
     }
 
     /// Completes the downstream (after the queued values) and disposes every upstream left.
@@ -1091,6 +1233,114 @@ mod loom_merge {
             assert_eq!(recorder.values.load(SeqCst), 3);
             assert_eq!(recorder.terminals.load(SeqCst), 1);
             assert!(core.is_done());
+        });
+    }
+
+    /// Checks, besides the Rx rules, that each producer's values arrive in its order: a
+    /// producer sends `2k` and then `2k + 1`.
+    #[derive(Clone, Default)]
+    struct Ordered {
+        recorder: Recorder,
+        seen: Arc<AtomicUsize>,
+    }
+
+    impl Observer<u32> for Ordered {
+        fn on_next(&mut self, value: u32) {
+            let seen = self.seen.fetch_or(1 << value, SeqCst);
+            assert_eq!(seen & (1 << value), 0, "{value} delivered twice");
+            assert!(
+                value % 2 == 0 || seen & (1 << (value - 1)) != 0,
+                "{value} delivered before {}",
+                value - 1
+            );
+            self.recorder.on_next(value);
+        }
+
+        fn on_error(self, error: Error) {
+            self.recorder.on_error(error);
+        }
+
+        fn on_completed(self) {
+            self.recorder.on_completed();
+        }
+    }
+
+    type OrderedCore = Core<'static, Ordered, u32, usize>;
+
+    /// With a batch of one under loom, the emitter asks for a successor after its first value;
+    /// a producer on the other thread that finds it delivering takes the role, waits for the
+    /// in-flight `on_next`, and delivers what is queued. Whoever ends up delivering, every
+    /// value arrives once, in its producer's order, never two at once, then one completion;
+    /// and an emitter never delivers another value once a successor waits for it (checked
+    /// in the emitter). Some execution must reach the hand-over.
+    #[test]
+    fn loom_merge_hands_the_delivery_role_over() {
+        // Reaching the hand-over takes three preemptions: into the first `on_next`, back, and
+        // into the second.
+        let mut builder = loom::model::Builder::new();
+        builder.preemption_bound = Some(builder.preemption_bound.unwrap_or(3).max(3));
+        builder.check(|| {
+            let ordered = Ordered::default();
+            let core = Arc::new(OrderedCore::new(ordered.clone(), 2));
+            let other = core.clone();
+            let t = thread::spawn(move || {
+                other.lock().next(4);
+                other.lock().next(5);
+                let successions = other.state.lock().successions;
+                let mut locked = other.lock();
+                *locked.extra() -= 1;
+                if *locked.extra() == 0 {
+                    locked.complete();
+                }
+                successions
+            });
+            core.lock().next(2);
+            core.lock().next(3);
+            {
+                let mut locked = core.lock();
+                *locked.extra() -= 1;
+                if *locked.extra() == 0 {
+                    locked.complete();
+                }
+            }
+            let successions = t.join().unwrap();
+            assert_eq!(ordered.seen.load(SeqCst), 0b11_1100, "a value was lost");
+            if successions > 0 {
+                HANDED_OVER.store(true, std::sync::atomic::Ordering::Relaxed);
+            }
+            assert_eq!(ordered.recorder.terminals.load(SeqCst), 1);
+            let state = core.state.lock();
+            assert!(!state.emitting && state.handover == super::Handover::Idle);
+        });
+        assert!(
+            HANDED_OVER.load(std::sync::atomic::Ordering::Relaxed),
+            "no execution reached the hand-over"
+        );
+    }
+
+    /// Whether some execution of the hand-over model handed the role over (outside loom's
+    /// model: it spans executions).
+    static HANDED_OVER: std::sync::atomic::AtomicBool = std::sync::atomic::AtomicBool::new(false);
+
+    /// An error while a successor waits drops the queue, the successor's value with it: the
+    /// successor returns instead of waiting for a hand-over that cannot come, and the error is
+    /// delivered once, after the in-flight value.
+    #[test]
+    fn loom_merge_error_while_a_successor_waits() {
+        loom::model(|| {
+            let ordered = Ordered::default();
+            let core = Arc::new(OrderedCore::new(ordered.clone(), 2));
+            let other = core.clone();
+            let t = thread::spawn(move || {
+                other.lock().next(4);
+                other.lock().next(5);
+            });
+            core.lock().next(2);
+            core.lock().error(Error::msg("boom"));
+            t.join().unwrap();
+            assert_eq!(ordered.recorder.terminals.load(SeqCst), 1);
+            let state = core.state.lock();
+            assert!(!state.emitting && state.handover == super::Handover::Idle);
         });
     }
 
