@@ -29,11 +29,8 @@ use rx::prelude::*;
 use rx::schedulers::TestScheduler;
 use rx::source::{from_iter, interval};
 use rx::subjects::{PublishSubject, local};
-use rx_benches::{Counter, MemoryRecord, count};
-use rxrust::prelude::{
-    Local, Observable as _, ObservableFactory as _, Observer as _, Shared, Subscription as _,
-};
-use serde::Serialize;
+use rx_benches::{LiveSubscriptions, ScalingPoint, count};
+use rxrust::prelude::{Local, Observable as _, ObservableFactory as _, Observer as _, Shared};
 use std::cell::Cell;
 use std::convert::Infallible;
 use std::hint::black_box;
@@ -41,27 +38,6 @@ use std::rc::Rc;
 use std::sync::Arc;
 use std::sync::atomic::{AtomicUsize, Ordering};
 use std::time::Duration;
-
-/// One point of a curve, as the report reads it (`src/bin/report.rs`, `ScalingPoint`).
-#[derive(Serialize)]
-struct Point {
-    /// The curve, e.g. `PublishSubject on_next`.
-    curve: &'static str,
-    /// Where the curve comes in the report.
-    order: usize,
-    /// What one unit is, e.g. `notification per subscriber`.
-    unit: &'static str,
-    n: usize,
-    /// Criterion's parameter: the results are at `Scaling/<case>/<implementation>`.
-    implementation: &'static str,
-    /// The column the report shows it in.
-    label: &'static str,
-    /// Criterion's function name.
-    case: String,
-    units_per_op: f64,
-    allocations_per_unit: f64,
-    note: Option<&'static str>,
-}
 
 const GROUP: &str = "Scaling";
 const SUBSCRIBERS: [usize; 5] = [1, 10, 100, 1_000, 10_000];
@@ -147,17 +123,17 @@ impl Curve<'_, '_> {
                             op();
                         }
                     });
-                    write_point(&Point {
-                        curve,
+                    write_point(&ScalingPoint {
+                        curve: curve.to_owned(),
                         order,
-                        unit,
+                        unit: unit.to_owned(),
                         n,
-                        implementation: id,
-                        label,
+                        implementation: id.to_owned(),
+                        label: label.to_owned(),
                         case: case.clone(),
                         units_per_op: units as f64,
                         allocations_per_unit: delta.allocations as f64 / (iters * units) as f64,
-                        note,
+                        note: note.map(str::to_owned),
                     });
                 }
                 b.iter(&mut op);
@@ -165,7 +141,7 @@ impl Curve<'_, '_> {
     }
 }
 
-fn write_point(point: &Point) {
+fn write_point(point: &ScalingPoint) {
     let result = (|| -> std::io::Result<()> {
         let dir = rx_benches::records_dir()?.join("scaling");
         std::fs::create_dir_all(&dir)?;
@@ -456,56 +432,14 @@ fn group_by_live_groups(group: &mut BenchmarkGroup<'_, WallTime>) {
 
 // ---------------------------------------------------------------- memory
 
-/// Subscribes `SUBSCRIPTIONS` times and measures what stays allocated; `check` runs once all
-/// are alive, outside the count, and returns how many subscriptions one notification reached.
-fn measure<H>(
-    scenario: &str,
-    library: &str,
-    note: &str,
-    mut subscribe: impl FnMut() -> H,
-    check: impl FnOnce() -> usize,
-) -> MemoryRecord {
-    let mut handles = Vec::with_capacity(SUBSCRIPTIONS);
-    let ((), delta) = count(|| {
-        for _ in 0..SUBSCRIPTIONS {
-            handles.push(subscribe());
-        }
-    });
-    let reached = check();
-    assert_eq!(
-        reached, SUBSCRIPTIONS,
-        "{library}, {scenario}: every subscription is alive"
-    );
-    drop(handles);
-    record(scenario, library, note, delta, size_of::<H>())
-}
-
-fn record(
-    scenario: &str,
-    library: &str,
-    note: &str,
-    delta: rx_benches::AllocDelta,
-    handle_bytes: usize,
-) -> MemoryRecord {
-    let record = MemoryRecord {
-        scenario: scenario.to_owned(),
-        library: library.to_owned(),
+/// The scenario `scenario` of `library`, with `SUBSCRIPTIONS` live subscriptions.
+fn live<'a>(scenario: &'a str, library: &'a str, note: &'a str) -> LiveSubscriptions<'a> {
+    LiveSubscriptions {
+        scenario,
+        library,
+        note: Some(note),
         subscriptions: SUBSCRIPTIONS,
-        heap_bytes_per_subscription: delta.live_bytes as f64 / SUBSCRIPTIONS as f64,
-        allocations_per_subscription: delta.allocations as f64 / SUBSCRIPTIONS as f64,
-        handle_bytes,
-        note: Some(note.to_owned()),
-    };
-    println!(
-        "scaling memory: {:<34} {:<14} {:>8.1} heap bytes/subscription, {:>5.2} \
-         allocations/subscription, handle {} bytes",
-        record.scenario,
-        record.library,
-        record.heap_bytes_per_subscription,
-        record.allocations_per_subscription,
-        record.handle_bytes
-    );
-    record
+    }
 }
 
 /// A subscriber that counts what it receives, thread-safe or not.
@@ -533,60 +467,61 @@ fn memory() {
     {
         let subject = PublishSubject::<i32>::new();
         let reached = Arc::new(AtomicUsize::new(0));
-        records.push(measure(
-            scenario,
-            "rx",
-            "rx::subjects::PublishSubject: thread-safe",
-            || subject.observable().subscribe(counting(&reached)),
-            || {
-                subject.on_next(1);
-                reached.load(Ordering::Relaxed)
-            },
-        ));
+        records.push(
+            live(scenario, "rx", "rx::subjects::PublishSubject: thread-safe").measure(
+                || subject.observable().subscribe(counting(&reached)),
+                || {
+                    subject.on_next(1);
+                    reached.load(Ordering::Relaxed)
+                },
+            ),
+        );
     }
     {
         let subject = local::PublishSubject::<i32>::new();
         let reached = Rc::new(Cell::new(0));
-        records.push(measure(
-            scenario,
-            "rx local",
-            "rx::subjects::local::PublishSubject: single-threaded",
-            || subject.observable().subscribe(counting_local(&reached)),
-            || {
-                subject.on_next(1);
-                reached.get()
-            },
-        ));
+        records.push(
+            live(
+                scenario,
+                "rx local",
+                "rx::subjects::local::PublishSubject: single-threaded",
+            )
+            .measure(
+                || subject.observable().subscribe(counting_local(&reached)),
+                || {
+                    subject.on_next(1);
+                    reached.get()
+                },
+            ),
+        );
     }
     {
         let mut subject = Local::subject::<i32, NoError>();
         let source = subject.clone();
         let reached = Rc::new(Cell::new(0));
-        records.push(measure(
-            scenario,
-            "rxrust",
-            "Local::subject(): single-threaded",
-            || source.clone().subscribe(counting_local(&reached)),
-            || {
-                subject.next(1);
-                reached.get()
-            },
-        ));
+        records.push(
+            live(scenario, "rxrust", "Local::subject(): single-threaded").measure(
+                || source.clone().subscribe(counting_local(&reached)),
+                || {
+                    subject.next(1);
+                    reached.get()
+                },
+            ),
+        );
     }
     {
         let mut subject = Shared::subject::<i32, NoError>();
         let source = subject.clone();
         let reached = Arc::new(AtomicUsize::new(0));
-        records.push(measure(
-            scenario,
-            "rxrust Shared",
-            "Shared::subject(): thread-safe",
-            || source.clone().subscribe(counting(&reached)),
-            || {
-                subject.next(1);
-                reached.load(Ordering::Relaxed)
-            },
-        ));
+        records.push(
+            live(scenario, "rxrust Shared", "Shared::subject(): thread-safe").measure(
+                || source.clone().subscribe(counting(&reached)),
+                || {
+                    subject.next(1);
+                    reached.load(Ordering::Relaxed)
+                },
+            ),
+        );
     }
 
     // ---- merge of two subjects
@@ -594,20 +529,24 @@ fn memory() {
     {
         let (a, b) = (PublishSubject::<i32>::new(), PublishSubject::<i32>::new());
         let reached = Arc::new(AtomicUsize::new(0));
-        records.push(measure(
-            scenario,
-            "rx",
-            "two thread-safe PublishSubjects, a.merge_with(b): includes both subjects' entries",
-            || {
-                a.observable()
-                    .merge_with(b.observable())
-                    .subscribe(counting(&reached))
-            },
-            || {
-                a.on_next(1);
-                reached.load(Ordering::Relaxed)
-            },
-        ));
+        records.push(
+            live(
+                scenario,
+                "rx",
+                "two thread-safe PublishSubjects, a.merge_with(b): includes both subjects' entries",
+            )
+            .measure(
+                || {
+                    a.observable()
+                        .merge_with(b.observable())
+                        .subscribe(counting(&reached))
+                },
+                || {
+                    a.on_next(1);
+                    reached.load(Ordering::Relaxed)
+                },
+            ),
+        );
     }
     {
         let (mut a, b) = (
@@ -616,21 +555,20 @@ fn memory() {
         );
         let source = a.clone();
         let reached = Rc::new(Cell::new(0));
-        records.push(measure(
-            scenario,
-            "rxrust",
-            "two Local::subject(), a.merge(b)",
-            || {
-                source
-                    .clone()
-                    .merge(b.clone())
-                    .subscribe(counting_local(&reached))
-            },
-            || {
-                a.next(1);
-                reached.get()
-            },
-        ));
+        records.push(
+            live(scenario, "rxrust", "two Local::subject(), a.merge(b)").measure(
+                || {
+                    source
+                        .clone()
+                        .merge(b.clone())
+                        .subscribe(counting_local(&reached))
+                },
+                || {
+                    a.next(1);
+                    reached.get()
+                },
+            ),
+        );
     }
     {
         let (mut a, b) = (
@@ -639,21 +577,25 @@ fn memory() {
         );
         let source = a.clone();
         let reached = Arc::new(AtomicUsize::new(0));
-        records.push(measure(
-            scenario,
-            "rxrust Shared",
-            "two Shared::subject(), a.merge(b)",
-            || {
-                source
-                    .clone()
-                    .merge(b.clone())
-                    .subscribe(counting(&reached))
-            },
-            || {
-                a.next(1);
-                reached.load(Ordering::Relaxed)
-            },
-        ));
+        records.push(
+            live(
+                scenario,
+                "rxrust Shared",
+                "two Shared::subject(), a.merge(b)",
+            )
+            .measure(
+                || {
+                    source
+                        .clone()
+                        .merge(b.clone())
+                        .subscribe(counting(&reached))
+                },
+                || {
+                    a.next(1);
+                    reached.load(Ordering::Relaxed)
+                },
+            ),
+        );
     }
 
     // ---- zip of two subjects
@@ -661,23 +603,27 @@ fn memory() {
     {
         let (a, b) = (PublishSubject::<i32>::new(), PublishSubject::<i32>::new());
         let reached = Arc::new(AtomicUsize::new(0));
-        records.push(measure(
-            scenario,
-            "rx",
-            "two thread-safe PublishSubjects, a.zip(b): includes both subjects' entries",
-            || {
-                let reached = reached.clone();
-                a.observable().zip(b.observable()).subscribe(move |(x, y)| {
-                    sink(x + y);
-                    reached.fetch_add(1, Ordering::Relaxed);
-                })
-            },
-            || {
-                a.on_next(1);
-                b.on_next(2);
-                reached.load(Ordering::Relaxed)
-            },
-        ));
+        records.push(
+            live(
+                scenario,
+                "rx",
+                "two thread-safe PublishSubjects, a.zip(b): includes both subjects' entries",
+            )
+            .measure(
+                || {
+                    let reached = reached.clone();
+                    a.observable().zip(b.observable()).subscribe(move |(x, y)| {
+                        sink(x + y);
+                        reached.fetch_add(1, Ordering::Relaxed);
+                    })
+                },
+                || {
+                    a.on_next(1);
+                    b.on_next(2);
+                    reached.load(Ordering::Relaxed)
+                },
+            ),
+        );
     }
     {
         let (mut a, mut b) = (
@@ -686,23 +632,22 @@ fn memory() {
         );
         let (sa, sb) = (a.clone(), b.clone());
         let reached = Rc::new(Cell::new(0));
-        records.push(measure(
-            scenario,
-            "rxrust",
-            "two Local::subject(), a.zip(b)",
-            || {
-                let reached = reached.clone();
-                sa.clone().zip(sb.clone()).subscribe(move |(x, y)| {
-                    sink(x + y);
-                    reached.set(reached.get() + 1);
-                })
-            },
-            || {
-                a.next(1);
-                b.next(2);
-                reached.get()
-            },
-        ));
+        records.push(
+            live(scenario, "rxrust", "two Local::subject(), a.zip(b)").measure(
+                || {
+                    let reached = reached.clone();
+                    sa.clone().zip(sb.clone()).subscribe(move |(x, y)| {
+                        sink(x + y);
+                        reached.set(reached.get() + 1);
+                    })
+                },
+                || {
+                    a.next(1);
+                    b.next(2);
+                    reached.get()
+                },
+            ),
+        );
     }
     {
         let (mut a, mut b) = (
@@ -711,23 +656,22 @@ fn memory() {
         );
         let (sa, sb) = (a.clone(), b.clone());
         let reached = Arc::new(AtomicUsize::new(0));
-        records.push(measure(
-            scenario,
-            "rxrust Shared",
-            "two Shared::subject(), a.zip(b)",
-            || {
-                let reached = reached.clone();
-                sa.clone().zip(sb.clone()).subscribe(move |(x, y)| {
-                    sink(x + y);
-                    reached.fetch_add(1, Ordering::Relaxed);
-                })
-            },
-            || {
-                a.next(1);
-                b.next(2);
-                reached.load(Ordering::Relaxed)
-            },
-        ));
+        records.push(
+            live(scenario, "rxrust Shared", "two Shared::subject(), a.zip(b)").measure(
+                || {
+                    let reached = reached.clone();
+                    sa.clone().zip(sb.clone()).subscribe(move |(x, y)| {
+                        sink(x + y);
+                        reached.fetch_add(1, Ordering::Relaxed);
+                    })
+                },
+                || {
+                    a.next(1);
+                    b.next(2);
+                    reached.load(Ordering::Relaxed)
+                },
+            ),
+        );
     }
 
     // ---- interval
@@ -736,18 +680,38 @@ fn memory() {
     {
         let scheduler = TestScheduler::new();
         let reached = Arc::new(AtomicUsize::new(0));
-        records.push(measure(
-            scenario,
-            "rx",
-            "on the TestScheduler (virtual time)",
-            || interval(period, scheduler.clone()).subscribe(counting(&reached)),
-            || {
-                scheduler.advance_by(period);
-                reached.load(Ordering::Relaxed)
-            },
-        ));
+        records.push(
+            live(scenario, "rx", "on the TestScheduler (virtual time)").measure(
+                || interval(period, scheduler.clone()).subscribe(counting(&reached)),
+                || {
+                    scheduler.advance_by(period);
+                    reached.load(Ordering::Relaxed)
+                },
+            ),
+        );
     }
-    records.extend(rxrust_intervals(scenario, period));
+    let reached = Rc::new(Cell::new(0));
+    records.push(crate::memory::rxrust_intervals(
+        live(
+            scenario,
+            "rxrust",
+            "Local::interval: a tokio task per subscription (spawn_local on a LocalSet)",
+        ),
+        period,
+        || Local::interval(period).subscribe(counting_local(&reached)),
+        || reached.get(),
+    ));
+    let reached = Arc::new(AtomicUsize::new(0));
+    records.push(crate::memory::rxrust_intervals(
+        live(
+            scenario,
+            "rxrust Shared",
+            "Shared::interval: a tokio task per subscription (spawn)",
+        ),
+        period,
+        || Shared::interval(period).subscribe(counting(&reached)),
+        || reached.load(Ordering::Relaxed),
+    ));
 
     let result = (|| -> std::io::Result<()> {
         let dir = rx_benches::records_dir()?;
@@ -760,71 +724,4 @@ fn memory() {
     if let Err(e) = result {
         eprintln!("warning: could not write the scaling memory records: {e}");
     }
-}
-
-/// rxRust's intervals are tokio tasks (it has no public virtual-time scheduler): `Local`'s are
-/// spawned with `spawn_local` on a `LocalSet`, `Shared`'s with `spawn`; both run here on one
-/// current-thread runtime.
-fn rxrust_intervals(scenario: &str, period: Duration) -> Vec<MemoryRecord> {
-    use rxrust::scheduler::tokio;
-    let runtime = tokio::runtime::Builder::new_current_thread()
-        .enable_time()
-        .build()
-        .expect("a tokio runtime");
-    let local = tokio::task::LocalSet::new();
-    local.block_on(&runtime, async {
-        let mut records = Vec::new();
-
-        let reached = Rc::new(Cell::new(0));
-        let mut handles = Vec::with_capacity(SUBSCRIPTIONS);
-        let counter = Counter::start();
-        for _ in 0..SUBSCRIPTIONS {
-            handles.push(Local::interval(period).subscribe(counting_local(&reached)));
-        }
-        // The spawned tasks register their timers when first polled: let each run once, and
-        // count that too.
-        tokio::time::sleep(Duration::from_millis(100)).await;
-        let delta = counter.stop();
-        tokio::time::sleep(period + Duration::from_millis(200)).await;
-        assert_eq!(reached.get(), SUBSCRIPTIONS, "rxrust, interval: all alive");
-        records.push(record(
-            scenario,
-            "rxrust",
-            "Local::interval: a tokio task per subscription (spawn_local on a LocalSet)",
-            delta,
-            handle_size(&handles),
-        ));
-        for handle in handles {
-            handle.unsubscribe();
-        }
-
-        let reached = Arc::new(AtomicUsize::new(0));
-        let mut handles = Vec::with_capacity(SUBSCRIPTIONS);
-        let counter = Counter::start();
-        for _ in 0..SUBSCRIPTIONS {
-            handles.push(Shared::interval(period).subscribe(counting(&reached)));
-        }
-        tokio::time::sleep(Duration::from_millis(100)).await;
-        let delta = counter.stop();
-        tokio::time::sleep(period + Duration::from_millis(200)).await;
-        assert!(
-            reached.load(Ordering::Relaxed) >= SUBSCRIPTIONS,
-            "rxrust Shared, interval: all alive"
-        );
-        records.push(record(
-            scenario,
-            "rxrust Shared",
-            "Shared::interval: a tokio task per subscription (spawn)",
-            delta,
-            handle_size(&handles),
-        ));
-        for handle in handles {
-            handle.unsubscribe();
-        }
-        records
-    })
-}
-
-fn handle_size<H>(_: &[H]) -> usize {
-    size_of::<H>()
 }

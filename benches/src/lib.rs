@@ -210,6 +210,112 @@ pub struct MemoryRecord {
     pub note: Option<String>,
 }
 
+/// One point of a scaling curve, as `benches/scaling.rs` writes it and the report reads it,
+/// one file per point under `<records>/scaling/`.
+#[derive(Clone, Debug, PartialEq, Serialize, Deserialize)]
+pub struct ScalingPoint {
+    /// The curve, e.g. `PublishSubject on_next`.
+    pub curve: String,
+    /// Where the curve comes in the report.
+    pub order: usize,
+    /// What one unit is, e.g. `notification per subscriber`.
+    pub unit: String,
+    /// The point's N.
+    pub n: usize,
+    /// Criterion's parameter: the results are at `Scaling/<case>/<implementation>`.
+    pub implementation: String,
+    /// The column the report shows it in.
+    pub label: String,
+    /// Criterion's function name.
+    pub case: String,
+    /// Units of work one op does.
+    pub units_per_op: f64,
+    /// Allocations per unit, from the counting allocator.
+    pub allocations_per_unit: f64,
+    /// How the implementation is written, where it differs.
+    pub note: Option<String>,
+}
+
+/// A memory scenario of one library: how many subscriptions are kept alive at once, and what
+/// its [`MemoryRecord`] is labelled with.
+#[derive(Clone, Copy, Debug)]
+pub struct LiveSubscriptions<'a> {
+    /// The scenario, e.g. `PublishSubject + map + filter + subscribe`.
+    pub scenario: &'a str,
+    /// The library's label, e.g. `rx` or `rxrust Shared`.
+    pub library: &'a str,
+    /// How the scenario is written in this library, where it differs.
+    pub note: Option<&'a str>,
+    /// How many subscriptions are alive at once.
+    pub subscriptions: usize,
+}
+
+impl LiveSubscriptions<'_> {
+    /// Subscribes [`subscriptions`](LiveSubscriptions::subscriptions) times with `subscribe`,
+    /// keeping every handle in a vector allocated beforehand, and records what stays
+    /// allocated. `check` runs once all are alive, outside the count, and returns how many
+    /// subscriptions one notification reached, to prove they are.
+    ///
+    /// # Panics
+    ///
+    /// If `check` reaches fewer subscriptions than were made.
+    pub fn measure<H>(
+        &self,
+        mut subscribe: impl FnMut() -> H,
+        check: impl FnOnce() -> usize,
+    ) -> MemoryRecord {
+        let mut handles = Vec::with_capacity(self.subscriptions);
+        let ((), delta) = count(|| {
+            for _ in 0..self.subscriptions {
+                handles.push(subscribe());
+            }
+        });
+        self.assert_alive(check());
+        drop(handles);
+        self.record(delta, size_of::<H>())
+    }
+
+    /// Asserts that a notification reached every subscription.
+    ///
+    /// # Panics
+    ///
+    /// If `reached` is less than [`subscriptions`](LiveSubscriptions::subscriptions).
+    pub fn assert_alive(&self, reached: usize) {
+        assert!(
+            reached >= self.subscriptions,
+            "{}, {}: every subscription is alive ({reached} of {} reached)",
+            self.library,
+            self.scenario,
+            self.subscriptions
+        );
+    }
+
+    /// The record of what `delta` counted while the subscriptions were made, whose handles
+    /// are `handle_bytes` large; printed as it is made.
+    pub fn record(&self, delta: AllocDelta, handle_bytes: usize) -> MemoryRecord {
+        let n = self.subscriptions as f64;
+        let record = MemoryRecord {
+            scenario: self.scenario.to_owned(),
+            library: self.library.to_owned(),
+            subscriptions: self.subscriptions,
+            heap_bytes_per_subscription: delta.live_bytes as f64 / n,
+            allocations_per_subscription: delta.allocations as f64 / n,
+            handle_bytes,
+            note: self.note.map(str::to_owned),
+        };
+        println!(
+            "memory: {:<60} {:<14} {:>8.1} heap bytes/subscription, {:>5.2} \
+             allocations/subscription, handle {} bytes",
+            record.scenario,
+            record.library,
+            record.heap_bytes_per_subscription,
+            record.allocations_per_subscription,
+            record.handle_bytes
+        );
+        record
+    }
+}
+
 /// The cargo target directory of the running binary: bench binaries live in
 /// `<target>/<profile>/deps/`, other binaries in `<target>/<profile>/`.
 pub fn target_dir() -> io::Result<PathBuf> {

@@ -41,22 +41,40 @@ use std::time::{Duration, Instant};
 /// assert_eq!(sch.elapsed(), Duration::from_secs(6));
 /// ```
 pub struct TestScheduler {
+    handle: Arc<Handle>,
+}
+
+/// What the clones of one handle share: the queue, and whether they keep its pending tasks
+/// alive. The test kit's own handles, which queued tasks capture, do not: a task holding one
+/// would keep its own queue open. Behind the one pointer, so that a `TestScheduler` stays one
+/// pointer large.
+struct Handle {
     queue: Arc<Queue>,
-    /// Whether this handle keeps the pending tasks alive. The test kit's own handles, which
-    /// queued tasks capture, do not: a task holding one would keep its own queue open.
     drives: bool,
+}
+
+impl Drop for Handle {
+    fn drop(&mut self) {
+        if self.drives {
+            self.queue.remove_driver();
+        }
+    }
 }
 
 impl TestScheduler {
     /// A scheduler whose virtual clock starts now.
     pub fn new() -> Self {
+        // A new queue counts one driver: this handle's.
+        let queue = Arc::new(Queue::new(Clock::Virtual {
+            start: Instant::now(),
+            offset_ns: AtomicU64::new(0),
+            advancing: AtomicBool::new(false),
+        }));
         TestScheduler {
-            queue: Arc::new(Queue::new(Clock::Virtual {
-                start: Instant::now(),
-                offset_ns: AtomicU64::new(0),
-                advancing: AtomicBool::new(false),
-            })),
-            drives: true,
+            handle: Arc::new(Handle {
+                queue,
+                drives: true,
+            }),
         }
     }
 
@@ -65,19 +83,25 @@ impl TestScheduler {
     /// clones are of the same kind.
     pub(crate) fn undriven(&self) -> Self {
         TestScheduler {
-            queue: self.queue.clone(),
-            drives: false,
+            handle: Arc::new(Handle {
+                queue: self.queue().clone(),
+                drives: false,
+            }),
         }
+    }
+
+    fn queue(&self) -> &Arc<Queue> {
+        &self.handle.queue
     }
 
     /// The virtual time now.
     pub fn now(&self) -> Instant {
-        self.queue.now()
+        self.queue().now()
     }
 
     /// The virtual time the clock started at.
     pub fn start(&self) -> Instant {
-        match self.queue.clock() {
+        match self.queue().clock() {
             Clock::Virtual { start, .. } => *start,
             Clock::Wall => unreachable!("a test scheduler runs on virtual time"),
         }
@@ -109,7 +133,7 @@ impl TestScheduler {
     pub fn advance_to(&self, instant: Instant) {
         let _advancing = self.begin_advance();
         self.run_until(instant);
-        self.queue.advance_virtual_now(instant);
+        self.queue().advance_virtual_now(instant);
     }
 
     /// Moves the clock from task to task until no task is left. A task that reschedules
@@ -120,25 +144,25 @@ impl TestScheduler {
     /// As [`advance_by`](TestScheduler::advance_by).
     pub fn run(&self) {
         let _advancing = self.begin_advance();
-        while let Some(due) = self.queue.first_due() {
+        while let Some(due) = self.queue().first_due() {
             self.run_until(due.max(self.now()));
         }
     }
 
     /// Whether no task is pending.
     pub fn is_empty(&self) -> bool {
-        self.queue.is_empty()
+        self.queue().is_empty()
     }
 
     fn run_until(&self, instant: Instant) {
-        while let Some(entry) = self.queue.pop_due(instant) {
-            self.queue.advance_virtual_now(entry.due());
-            self.queue.run(entry);
+        while let Some(entry) = self.queue().pop_due(instant) {
+            self.queue().advance_virtual_now(entry.due());
+            self.queue().run(entry);
         }
     }
 
     fn begin_advance(&self) -> AdvanceGuard<'_> {
-        let Clock::Virtual { advancing, .. } = self.queue.clock() else {
+        let Clock::Virtual { advancing, .. } = self.queue().clock() else {
             unreachable!("a test scheduler runs on virtual time")
         };
         assert!(
@@ -162,30 +186,18 @@ impl Scheduler for TestScheduler {
     type Worker = QueueWorker;
 
     fn worker(&self) -> QueueWorker {
-        Queue::worker(&self.queue, Owner::Driven)
+        Queue::worker(self.queue(), Owner::Driven)
     }
 
     fn now(&self) -> Instant {
-        self.queue.now()
+        self.queue().now()
     }
 }
 
 impl Clone for TestScheduler {
     fn clone(&self) -> Self {
-        if self.drives {
-            self.queue.add_driver();
-        }
         TestScheduler {
-            queue: self.queue.clone(),
-            drives: self.drives,
-        }
-    }
-}
-
-impl Drop for TestScheduler {
-    fn drop(&mut self) {
-        if self.drives {
-            self.queue.remove_driver();
+            handle: self.handle.clone(),
         }
     }
 }

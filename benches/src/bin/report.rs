@@ -7,7 +7,7 @@
 //! Run it after the benchmarks: `cargo run -p rx-benches --bin report`. It reads the results
 //! of the same target directory, so pass the same `CARGO_TARGET_DIR` as to `cargo bench`.
 
-use rx_benches::{IMPLEMENTATIONS, MemoryRecord, Record, Status};
+use rx_benches::{IMPLEMENTATIONS, MemoryRecord, Record, ScalingPoint, Status};
 use serde::Deserialize;
 use std::collections::HashMap;
 use std::fmt::Write as _;
@@ -1043,22 +1043,6 @@ fn machine() -> String {
 }
 
 // ---------------------------------------------------------------- scaling
-
-/// One point of a scaling curve, as `benches/scaling.rs` writes it (its `Point`), one file
-/// per point under `<records>/scaling/`.
-#[derive(Deserialize)]
-struct ScalingPoint {
-    curve: String,
-    order: usize,
-    unit: String,
-    n: usize,
-    implementation: String,
-    label: String,
-    case: String,
-    units_per_op: f64,
-    allocations_per_unit: f64,
-    note: Option<String>,
-}
 
 /// The group criterion keeps the scaling results under.
 const SCALING_GROUP: &str = "Scaling";
