@@ -500,124 +500,131 @@ fn a_subject_thread_that_only_subscribes_returns_while_others_keep_emitting() {
     });
 }
 
-/// How far the producers of [`while_others_keep_emitting`] may run ahead of the subscriber:
-/// enough that there is always a queue to drain, few enough that the queue stays small.
-const LAG: u64 = 20_000;
+/// The merge's liveness run: its producers are paced by how far they are ahead of the
+/// subscriber, not by the clock, and the values queued when they stop are not counted.
+mod merge_liveness {
+    use super::*;
 
-/// How long the others keep emitting in [`while_others_keep_emitting`], and what a call may
-/// be held of it: a caller held for the whole time fails by a wide margin, while one handed
-/// over in time passes with as wide a margin on a loaded machine.
-const KEEP_EMITTING: Duration = Duration::from_secs(2);
-const HELD_AT_MOST: Duration = Duration::from_millis(1_000);
+    /// How far the producers of [`while_others_keep_emitting`] may run ahead of the subscriber:
+    /// enough that there is always a queue to drain, few enough that the queue stays small.
+    const LAG: u64 = 20_000;
 
-/// Runs `call` on this thread while `inputs.len()` threads keep emitting into `inputs` (for
-/// `KEEP_EMITTING`, and for as long as `call` takes) towards the subscriber that `subscribe` is
-/// given, which is slow while they do. A producer held in an `on_next` counts only for the
-/// time the others kept emitting: the values left queued when they stop drain, fast, in
-/// whichever call holds the delivery role then, which is what that role owes and no hostage.
-/// The producers stay at most `LAG` values ahead of the subscriber (they wait, by
-/// themselves, outside `on_next`), so there is always a queue but never a large one.
-fn while_others_keep_emitting(
-    inputs: Vec<SubjectObserver<u64>>,
-    subscribe: impl FnOnce(Box<dyn FnMut(u64) + Send>),
-    call: impl FnOnce(),
-) -> Held {
-    let base = Instant::now();
-    // When the producers were told to stop, in nanoseconds after `base`; 0 while they emit.
-    let stopped = Arc::new(AtomicU64::new(0));
-    let sent = Arc::new(AtomicU64::new(0));
-    let delivered = Arc::new(AtomicU64::new(0));
-    subscribe(Box::new({
-        let (stopped, delivered) = (stopped.clone(), delivered.clone());
-        move |v| {
-            std::hint::black_box(v);
-            if stopped.load(SeqCst) == 0 {
-                for _ in 0..200 {
-                    std::hint::spin_loop();
-                }
-            }
-            delivered.fetch_add(1, SeqCst);
-        }
-    }));
-    let started = Arc::new(Barrier::new(inputs.len() + 1));
-    let producers: Vec<_> = inputs
-        .into_iter()
-        .map(|mut input| {
-            let (stopped, sent, delivered, started) = (
-                stopped.clone(),
-                sent.clone(),
-                delivered.clone(),
-                started.clone(),
-            );
-            thread::spawn(move || {
-                started.wait();
-                let mut longest = Duration::ZERO;
-                let mut i = 0;
-                while stopped.load(SeqCst) == 0 {
-                    if sent.load(SeqCst).saturating_sub(delivered.load(SeqCst)) > LAG {
-                        thread::yield_now();
-                        continue;
+    /// How long the others keep emitting in [`while_others_keep_emitting`], and what a call may
+    /// be held of it: a caller held for the whole time fails by a wide margin, while one handed
+    /// over in time passes with as wide a margin on a loaded machine.
+    const KEEP_EMITTING: Duration = Duration::from_secs(2);
+    const HELD_AT_MOST: Duration = Duration::from_millis(1_000);
+
+    /// Runs `call` on this thread while `inputs.len()` threads keep emitting into `inputs` (for
+    /// `KEEP_EMITTING`, and for as long as `call` takes) towards the subscriber that `subscribe` is
+    /// given, which is slow while they do. A producer held in an `on_next` counts only for the
+    /// time the others kept emitting: the values left queued when they stop drain, fast, in
+    /// whichever call holds the delivery role then, which is what that role owes and no hostage.
+    /// The producers stay at most `LAG` values ahead of the subscriber (they wait, by
+    /// themselves, outside `on_next`), so there is always a queue but never a large one.
+    fn while_others_keep_emitting(
+        inputs: Vec<SubjectObserver<u64>>,
+        subscribe: impl FnOnce(Box<dyn FnMut(u64) + Send>),
+        call: impl FnOnce(),
+    ) -> Held {
+        let base = Instant::now();
+        // When the producers were told to stop, in nanoseconds after `base`; 0 while they emit.
+        let stopped = Arc::new(AtomicU64::new(0));
+        let sent = Arc::new(AtomicU64::new(0));
+        let delivered = Arc::new(AtomicU64::new(0));
+        subscribe(Box::new({
+            let (stopped, delivered) = (stopped.clone(), delivered.clone());
+            move |v| {
+                std::hint::black_box(v);
+                if stopped.load(SeqCst) == 0 {
+                    for _ in 0..200 {
+                        std::hint::spin_loop();
                     }
-                    sent.fetch_add(1, SeqCst);
-                    let begin = Instant::now();
-                    input.on_next(i);
-                    let end = match stopped.load(SeqCst) {
-                        0 => Instant::now(),
-                        at => (base + Duration::from_nanos(at)).max(begin),
-                    };
-                    longest = longest.max(end - begin);
-                    i += 1;
                 }
-                longest
+                delivered.fetch_add(1, SeqCst);
+            }
+        }));
+        let started = Arc::new(Barrier::new(inputs.len() + 1));
+        let producers: Vec<_> = inputs
+            .into_iter()
+            .map(|mut input| {
+                let (stopped, sent, delivered, started) = (
+                    stopped.clone(),
+                    sent.clone(),
+                    delivered.clone(),
+                    started.clone(),
+                );
+                thread::spawn(move || {
+                    started.wait();
+                    let mut longest = Duration::ZERO;
+                    let mut i = 0;
+                    while stopped.load(SeqCst) == 0 {
+                        if sent.load(SeqCst).saturating_sub(delivered.load(SeqCst)) > LAG {
+                            thread::yield_now();
+                            continue;
+                        }
+                        sent.fetch_add(1, SeqCst);
+                        let begin = Instant::now();
+                        input.on_next(i);
+                        let end = match stopped.load(SeqCst) {
+                            0 => Instant::now(),
+                            at => (base + Duration::from_nanos(at)).max(begin),
+                        };
+                        longest = longest.max(end - begin);
+                        i += 1;
+                    }
+                    longest
+                })
             })
-        })
-        .collect();
-    started.wait();
-    thread::sleep(Duration::from_millis(20));
-    let begin = Instant::now();
-    call();
-    let took = begin.elapsed();
-    thread::sleep(KEEP_EMITTING.saturating_sub(begin.elapsed()));
-    stopped.store(base.elapsed().as_nanos().max(1) as u64, SeqCst);
-    let longest_emit = producers
-        .into_iter()
-        .map(|p| p.join().unwrap())
-        .max()
-        .unwrap_or_default();
-    Held {
-        call: took,
-        longest_emit,
+            .collect();
+        started.wait();
+        thread::sleep(Duration::from_millis(20));
+        let begin = Instant::now();
+        call();
+        let took = begin.elapsed();
+        thread::sleep(KEEP_EMITTING.saturating_sub(begin.elapsed()));
+        stopped.store(base.elapsed().as_nanos().max(1) as u64, SeqCst);
+        let longest_emit = producers
+            .into_iter()
+            .map(|p| p.join().unwrap())
+            .max()
+            .unwrap_or_default();
+        Held {
+            call: took,
+            longest_emit,
+        }
     }
-}
 
-#[test]
-fn a_merge_source_that_emits_once_returns_while_others_keep_emitting() {
-    within(LIMIT, "emit once into a busy merge", || {
-        let subjects: Vec<PublishSubject<u64>> =
-            (0..PRODUCERS).map(|_| PublishSubject::new()).collect();
-        let merged = rx::source::merge(subjects.iter().map(|s| s.observable()).collect::<Vec<_>>());
-        let mut mine = subjects[0].observer();
-        let others = subjects[1..].iter().map(|s| s.observer()).collect();
-        let held = while_others_keep_emitting(
-            others,
-            |subscriber| {
-                merged.subscribe(subscriber);
-            },
-            move || mine.on_next(u64::MAX),
-        );
-        eprintln!(
-            "merge: emitting once took {:?}; the longest on_next {:?}",
-            held.call, held.longest_emit
-        );
-        assert!(
-            held.call < HELD_AT_MOST,
-            "emitting once took {:?}",
-            held.call
-        );
-        assert!(
-            held.longest_emit < HELD_AT_MOST,
-            "an on_next was held {:?} delivering others' values",
-            held.longest_emit
-        );
-    });
+    #[test]
+    fn a_merge_source_that_emits_once_returns_while_others_keep_emitting() {
+        within(LIMIT, "emit once into a busy merge", || {
+            let subjects: Vec<PublishSubject<u64>> =
+                (0..PRODUCERS).map(|_| PublishSubject::new()).collect();
+            let merged =
+                rx::source::merge(subjects.iter().map(|s| s.observable()).collect::<Vec<_>>());
+            let mut mine = subjects[0].observer();
+            let others = subjects[1..].iter().map(|s| s.observer()).collect();
+            let held = while_others_keep_emitting(
+                others,
+                |subscriber| {
+                    merged.subscribe(subscriber);
+                },
+                move || mine.on_next(u64::MAX),
+            );
+            eprintln!(
+                "merge: emitting once took {:?}; the longest on_next {:?}",
+                held.call, held.longest_emit
+            );
+            assert!(
+                held.call < HELD_AT_MOST,
+                "emitting once took {:?}",
+                held.call
+            );
+            assert!(
+                held.longest_emit < HELD_AT_MOST,
+                "an on_next was held {:?} delivering others' values",
+                held.longest_emit
+            );
+        });
+    }
 }
