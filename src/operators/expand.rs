@@ -560,7 +560,7 @@ mod tests {
 }
 
 /// Models of the expand core. Run with
-/// `RUSTFLAGS="--cfg loom" LOOM_MAX_PREEMPTIONS=2 cargo test --release --lib loom`.
+/// `RUSTFLAGS="--cfg loom" LOOM_MAX_PREEMPTIONS=2 cargo test --profile loom --lib loom`.
 #[cfg(all(test, loom))]
 mod loom_tests {
     use crate::observable::{Observable, Subscribe};

@@ -452,7 +452,7 @@ mod tests {
 }
 
 /// Models of the switch between the source's and the fallback's handles. Run with
-/// `RUSTFLAGS="--cfg loom" LOOM_MAX_PREEMPTIONS=2 cargo test --release --lib loom`.
+/// `RUSTFLAGS="--cfg loom" LOOM_MAX_PREEMPTIONS=2 cargo test --profile loom --lib loom`.
 #[cfg(all(test, loom))]
 mod loom_tests {
     use super::{Switch, SwitchState, Turn};

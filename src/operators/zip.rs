@@ -416,7 +416,7 @@ mod tests {
 }
 
 /// Loom models of the engine in `combine_core`, driven through zip's observers. Run with
-/// `RUSTFLAGS="--cfg loom" LOOM_MAX_PREEMPTIONS=2 cargo test --release --lib loom_`.
+/// `RUSTFLAGS="--cfg loom" LOOM_MAX_PREEMPTIONS=2 cargo test --profile loom --lib loom_`.
 #[cfg(all(test, loom))]
 mod loom_tests {
     use super::{ZipObserver, ZipSlot};

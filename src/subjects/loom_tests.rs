@@ -1,5 +1,5 @@
 //! Loom models of a subject's delivery. Run with
-//! `RUSTFLAGS="--cfg loom" LOOM_MAX_PREEMPTIONS=2 cargo test --release --lib loom_`.
+//! `RUSTFLAGS="--cfg loom" LOOM_MAX_PREEMPTIONS=2 cargo test --profile loom --lib loom_`.
 
 use crate::observer::Observer;
 use crate::subjects::PublishSubject;

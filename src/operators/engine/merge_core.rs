@@ -1156,7 +1156,7 @@ pub(crate) mod testkit {
 }
 
 /// Models of the serialising core. Run with
-/// `RUSTFLAGS="--cfg loom" LOOM_MAX_PREEMPTIONS=2 cargo test --release --lib loom_merge`.
+/// `RUSTFLAGS="--cfg loom" LOOM_MAX_PREEMPTIONS=2 cargo test --profile loom --lib loom_merge`.
 #[cfg(all(test, loom))]
 mod loom_merge {
     use super::Core;
