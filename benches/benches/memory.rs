@@ -36,6 +36,9 @@ fn live<'a>(scenario: &'a str, library: &'a str, note: Option<&'a str>) -> LiveS
 }
 
 pub fn run() {
+    if !rx_benches::section_selected("memory") {
+        return;
+    }
     let mut records = Vec::new();
     let local_subject = Some("Local::subject(): single-threaded (Rc<RefCell>)");
 

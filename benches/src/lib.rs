@@ -331,6 +331,17 @@ pub fn target_dir() -> io::Result<PathBuf> {
         .ok_or_else(|| io::Error::other("the executable is not inside a cargo target directory"))
 }
 
+/// Whether the command line's filters (criterion's positional arguments) select the section
+/// named `section` that runs after the criterion groups (`memory`, `timers`): every section
+/// runs when no filter is given, and `cargo bench -p rx-benches -- timers` runs that one.
+pub fn section_selected(section: &str) -> bool {
+    let filters: Vec<String> = std::env::args()
+        .skip(1)
+        .filter(|a| !a.starts_with('-'))
+        .collect();
+    filters.is_empty() || filters.iter().any(|f| section.contains(f.as_str()))
+}
+
 /// Where criterion keeps its results (`<target>/criterion`), unless `CRITERION_HOME` says
 /// otherwise, as criterion itself decides.
 pub fn criterion_dir() -> io::Result<PathBuf> {
