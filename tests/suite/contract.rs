@@ -47,6 +47,11 @@ impl<T> Observer<T> for Quitter {
     }
 }
 
+/// Two copies of a source (a clone, for the sources that are not `Copy`).
+fn both<S: Clone>(s: S) -> (S, S) {
+    (s.clone(), s)
+}
+
 macro_rules! contract {
     ($($name:ident: |$s:ident| $chain:expr;)*) => {$(
         mod $name {
@@ -261,8 +266,14 @@ contract! {
         std::time::Duration::ZERO,
         rx::schedulers::Immediate,
     );
-    fork_join: |s| rx::source::fork_join((s.clone(), s.map(|v| v + 1))).map(|(a, b)| a + b);
-    fork_join_all: |s| rx::source::fork_join_all(vec![s.clone(), s]).map(|row| row.iter().sum::<i64>());
+    fork_join: |s| {
+        let (a, b) = both(s);
+        rx::source::fork_join((a, b.map(|v| v + 1))).map(|(a, b)| a + b)
+    };
+    fork_join_all: |s| {
+        let (a, b) = both(s);
+        rx::source::fork_join_all(vec![a, b]).map(|row| row.iter().sum::<i64>())
+    };
     combine_latest_all: |s| rx::source::combine_latest_all(vec![rx::source::just(0i64).boxed(), s.boxed()])
         .map(|row| row.iter().sum::<i64>());
     zip_all: |s| rx::source::zip_all(vec![s.boxed(), from_iter(0..10i64).boxed()])
