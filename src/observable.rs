@@ -4500,6 +4500,12 @@ pub trait ObservableExt: Observable + Sized {
     /// keeps replaying after completion — for that, [`replay`](ObservableExt::replay) and
     /// [`connect`](ConnectableObservable::connect) once.
     ///
+    /// ```text
+    /// source:                           -a-b-----c-|
+    /// share_replay(1), A from frame 0:  -a-b-----c-|
+    /// share_replay(1), B from frame 5:  -----b---c-|   the last value at once, then on
+    /// ```
+    ///
     /// # Examples
     ///
     /// ```
@@ -4550,6 +4556,14 @@ pub trait ObservableExt: Observable + Sized {
     /// ref-count zero), or terminated, replaying what the subject replays.
     ///
     /// [`ShareConfig::new`]: crate::operators::ShareConfig::new
+    ///
+    /// ```text
+    /// source:              -1-2-3-4-
+    /// A from frame 0:      -1-2!        leaves: the source stays subscribed
+    /// B from frame 6:      ------34-    the subject's replay of 3, then 4
+    /// ```
+    ///
+    /// (with `reset_on_ref_count_zero: false` and a `ReplaySubject` of one value, as below)
     ///
     /// # Examples
     ///
