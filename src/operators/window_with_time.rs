@@ -25,6 +25,15 @@ use std::time::Duration;
 
 /// Splits an observable into [`WindowedObservable`]s of consecutive spans of time; built by
 /// [`ObservableExt::window_with_time`](crate::ObservableExt::window_with_time).
+///
+/// It takes only thread-safe sources, and its windows are of the
+/// [`Shared`](crate::sync::Shared) flavour, unlike those of
+/// [`window`](crate::ObservableExt::window): the span boundaries come from a periodic task on
+/// the scheduler's worker, which may run on another thread. That task ends and opens windows
+/// (so the windows and the downstream observer are fed from the worker), and the reference it
+/// releases may be the last one, which disposes the source's handle from the worker. So the
+/// values, the observer and the source's handle must be `Send`, and a local subject's or a
+/// `boxed_local()` observable is refused at compile time, as by the other time operators.
 #[derive(Clone, Debug)]
 #[must_use = "observables do nothing unless subscribed"]
 #[doc(alias = "windowTime")]
