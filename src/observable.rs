@@ -3397,10 +3397,13 @@ pub trait ObservableExt: Observable + Sized {
     /// completion and errors are handed on by whichever thread finds the operator idle, one
     /// at a time, in order.
     ///
+    /// It must be one that queues tasks ([`DeferringScheduler`](crate::schedulers::DeferringScheduler)):
+    /// on [`Immediate`](crate::schedulers::Immediate) the periodic task would run inline, on
+    /// the subscribing thread, for ever, so it does not compile.
+    ///
     /// # Panics
     ///
-    /// When `span` is zero, or the scheduler is [`Immediate`](crate::schedulers::Immediate),
-    /// which would run the periodic task inline, on the subscribing thread, for ever.
+    /// When `span` is zero.
     ///
     /// # Performance
     ///
@@ -3414,7 +3417,7 @@ pub trait ObservableExt: Observable + Sized {
         scheduler: Sch,
     ) -> WindowWithTime<Self, Sch>
     where
-        Sch: crate::schedulers::Scheduler,
+        Sch: crate::schedulers::DeferringScheduler,
     {
         WindowWithTime::new(self, span, scheduler)
     }
@@ -4863,6 +4866,10 @@ pub trait ObservableExt: Observable + Sized {
     /// an error on the thread that reports them, unless a delivery is under way, which then
     /// delivers them.
     ///
+    /// It must be one that queues tasks ([`DeferringScheduler`](crate::schedulers::DeferringScheduler)):
+    /// on [`Immediate`](crate::schedulers::Immediate) the timer would sleep inside `on_next`
+    /// and every value would go through, so it does not compile.
+    ///
     /// # Performance
     ///
     /// One allocation per subscription for the shared state, and a lock per value. One timer
@@ -4874,7 +4881,7 @@ pub trait ObservableExt: Observable + Sized {
     #[doc(alias = "throttleWithTimeout")]
     fn debounce<Sch>(self, timeout: std::time::Duration, scheduler: Sch) -> Debounce<Self, Sch>
     where
-        Sch: crate::schedulers::Scheduler,
+        Sch: crate::schedulers::DeferringScheduler,
     {
         Debounce::new(self, timeout, scheduler)
     }
