@@ -3395,7 +3395,9 @@ pub trait ObservableExt: Observable + Sized {
     ///
     /// Windows open and close from one periodic task on a worker of `scheduler`; values, the
     /// completion and errors are handed on by whichever thread finds the operator idle, one
-    /// at a time, in order.
+    /// at a time, in order. So the source must be thread-safe, and the windows are of the
+    /// [`Shared`](crate::sync::Shared) flavour (see
+    /// [`WindowWithTime`](crate::operators::WindowWithTime)).
     ///
     /// It must be one that queues tasks ([`DeferringScheduler`](crate::schedulers::DeferringScheduler)):
     /// on [`Immediate`](crate::schedulers::Immediate) the periodic task would run inline, on
@@ -3435,8 +3437,10 @@ pub trait ObservableExt: Observable + Sized {
     /// call that delivers the window — as [`flat_map`](ObservableExt::flat_map) and friends
     /// do. A window not subscribed by then is *abandoned* (as in RxJava 3): it keeps the one
     /// value that opened it, for a late subscriber, and completes, and the next value opens a
-    /// new window. A second subscriber receives an error. Window subscribers must be `Send`,
-    /// as a window's values may come from any thread.
+    /// new window. A second subscriber receives an error. The windows have this observable's
+    /// [flavour](crate::sync::Flavour): over a thread-safe source their subscribers must be
+    /// `Send`, as a window's values may come from any thread; over a local subject or a
+    /// `boxed_local()` source they may hold `Rc`.
     ///
     /// ```text
     /// source:     -1-2-3-4-5-|
@@ -4138,7 +4142,9 @@ pub trait ObservableExt: Observable + Sized {
     /// # Scheduler
     ///
     /// The waits are timers of `scheduler`; each attempt is subscribed on the thread where
-    /// its timer fires.
+    /// its timer fires. So the source must be thread-safe: a local subject's or a
+    /// `boxed_local()` observable does not compile here (use
+    /// [`retry_when`](ObservableExt::retry_when) with a notifier of its flavour).
     ///
     /// # Errors
     ///
