@@ -3395,12 +3395,17 @@ pub trait ObservableExt: Observable + Sized {
     ///
     /// Windows open and close from one periodic task on a worker of `scheduler`; values, the
     /// completion and errors are handed on by whichever thread finds the operator idle, one
-    /// at a time, in order.
+    /// at a time, in order. So the source must be thread-safe, and the windows are of the
+    /// [`Shared`](crate::sync::Shared) flavour (see
+    /// [`WindowWithTime`](crate::operators::WindowWithTime)).
+    ///
+    /// It must be one that queues tasks ([`DeferringScheduler`](crate::schedulers::DeferringScheduler)):
+    /// on [`Immediate`](crate::schedulers::Immediate) the periodic task would run inline, on
+    /// the subscribing thread, for ever, so it does not compile.
     ///
     /// # Panics
     ///
-    /// When `span` is zero, or the scheduler is [`Immediate`](crate::schedulers::Immediate),
-    /// which would run the periodic task inline, on the subscribing thread, for ever.
+    /// When `span` is zero.
     ///
     /// # Performance
     ///
@@ -3414,7 +3419,7 @@ pub trait ObservableExt: Observable + Sized {
         scheduler: Sch,
     ) -> WindowWithTime<Self, Sch>
     where
-        Sch: crate::schedulers::Scheduler,
+        Sch: crate::schedulers::DeferringScheduler,
     {
         WindowWithTime::new(self, span, scheduler)
     }
@@ -3432,8 +3437,10 @@ pub trait ObservableExt: Observable + Sized {
     /// call that delivers the window — as [`flat_map`](ObservableExt::flat_map) and friends
     /// do. A window not subscribed by then is *abandoned* (as in RxJava 3): it keeps the one
     /// value that opened it, for a late subscriber, and completes, and the next value opens a
-    /// new window. A second subscriber receives an error. Window subscribers must be `Send`,
-    /// as a window's values may come from any thread.
+    /// new window. A second subscriber receives an error. The windows have this observable's
+    /// [flavour](crate::sync::Flavour): over a thread-safe source their subscribers must be
+    /// `Send`, as a window's values may come from any thread; over a local subject or a
+    /// `boxed_local()` source they may hold `Rc`.
     ///
     /// ```text
     /// source:     -1-2-3-4-5-|
@@ -4135,7 +4142,9 @@ pub trait ObservableExt: Observable + Sized {
     /// # Scheduler
     ///
     /// The waits are timers of `scheduler`; each attempt is subscribed on the thread where
-    /// its timer fires.
+    /// its timer fires. So the source must be thread-safe: a local subject's or a
+    /// `boxed_local()` observable does not compile here (use
+    /// [`retry_when`](ObservableExt::retry_when) with a notifier of its flavour).
     ///
     /// # Errors
     ///
@@ -4500,6 +4509,12 @@ pub trait ObservableExt: Observable + Sized {
     /// keeps replaying after completion — for that, [`replay`](ObservableExt::replay) and
     /// [`connect`](ConnectableObservable::connect) once.
     ///
+    /// ```text
+    /// source:                           -a-b-----c-|
+    /// share_replay(1), A from frame 0:  -a-b-----c-|
+    /// share_replay(1), B from frame 5:  -----b---c-|   the last value at once, then on
+    /// ```
+    ///
     /// # Examples
     ///
     /// ```
@@ -4550,6 +4565,14 @@ pub trait ObservableExt: Observable + Sized {
     /// ref-count zero), or terminated, replaying what the subject replays.
     ///
     /// [`ShareConfig::new`]: crate::operators::ShareConfig::new
+    ///
+    /// ```text
+    /// source:              -1-2-3-4-
+    /// A from frame 0:      -1-2!        leaves: the source stays subscribed
+    /// B from frame 6:      ------34-    the subject's replay of 3, then 4
+    /// ```
+    ///
+    /// (with `reset_on_ref_count_zero: false` and a `ReplaySubject` of one value, as below)
     ///
     /// # Examples
     ///
@@ -4863,6 +4886,10 @@ pub trait ObservableExt: Observable + Sized {
     /// an error on the thread that reports them, unless a delivery is under way, which then
     /// delivers them.
     ///
+    /// It must be one that queues tasks ([`DeferringScheduler`](crate::schedulers::DeferringScheduler)):
+    /// on [`Immediate`](crate::schedulers::Immediate) the timer would sleep inside `on_next`
+    /// and every value would go through, so it does not compile.
+    ///
     /// # Performance
     ///
     /// One allocation per subscription for the shared state, and a lock per value. One timer
@@ -4874,7 +4901,7 @@ pub trait ObservableExt: Observable + Sized {
     #[doc(alias = "throttleWithTimeout")]
     fn debounce<Sch>(self, timeout: std::time::Duration, scheduler: Sch) -> Debounce<Self, Sch>
     where
-        Sch: crate::schedulers::Scheduler,
+        Sch: crate::schedulers::DeferringScheduler,
     {
         Debounce::new(self, timeout, scheduler)
     }

@@ -191,6 +191,45 @@ pub trait Flavour: imp::Machinery + Copy + Default + std::fmt::Debug + 'static {
     /// The flavour of state that keeps handles of this flavour and of `G`: [`Shared`] when
     /// both are, [`Local`] when either is. See [`Joined`].
     type Join<G: Flavour>: Flavour;
+
+    /// The observer kept, type-erased, by state of this flavour that must take a subscriber
+    /// before anyone has chosen its type — a group of
+    /// [`group_by`](crate::ObservableExt::group_by), a window of
+    /// [`window`](crate::ObservableExt::window):
+    /// [`BoxedObserver`](crate::operators::observers::BoxedObserver) (`Send`) for [`Shared`],
+    /// [`LocalBoxedObserver`](crate::operators::observers::LocalBoxedObserver) (which may hold `Rc`) for
+    /// [`Local`].
+    ///
+    /// It is part of every flavour, so code generic over an observable's flavour can name the
+    /// operators built on it with no bound beyond [`Observable`](crate::Observable):
+    ///
+    /// ```
+    /// use rx::operators::{GroupBy, GroupedObservable};
+    /// use rx::prelude::*;
+    /// use rx::testing::TestObserver;
+    ///
+    /// fn is_even(v: &u32) -> bool {
+    ///     v % 2 == 0
+    /// }
+    ///
+    /// /// Groups any source of numbers by parity, whatever its flavour.
+    /// fn by_parity<'a, S>(source: S) -> GroupBy<'a, S, fn(&u32) -> bool>
+    /// where
+    ///     S: Observable<Item = u32>,
+    /// {
+    ///     source.group_by(is_even as fn(&u32) -> bool)
+    /// }
+    ///
+    /// let keys = TestObserver::new();
+    /// let k = keys.clone();
+    /// by_parity(rx::source::from_iter([1u32, 2, 3, 4])).subscribe(
+    ///     move |group: GroupedObservable<'_, bool, u32, rx::sync::Shared>| {
+    ///         k.clone().on_next(*group.key())
+    ///     },
+    /// );
+    /// keys.assert_values(&[false, true, false, true]);
+    /// ```
+    type BoxedObserver<'a, T>: crate::observer::Observer<T>;
 }
 
 /// The flavour of an observable built on two others (a merge, a zip, a `flat_map` of an outer
@@ -244,9 +283,11 @@ pub struct Local;
 
 impl Flavour for Shared {
     type Join<G: Flavour> = G;
+    type BoxedObserver<'a, T> = crate::operators::observers::BoxedObserver<'a, T>;
 }
 impl Flavour for Local {
     type Join<G: Flavour> = Local;
+    type BoxedObserver<'a, T> = crate::operators::observers::LocalBoxedObserver<'a, T>;
 }
 
 /// The machinery behind [`Flavour`]. Its traits are public in a private module, so they can

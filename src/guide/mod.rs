@@ -19,6 +19,30 @@
 //! The programs in `examples/` put these together: `cargo run --release --example
 //! quickstart` for a tour, then `sensors`, `ui_counter`, `search_as_you_type`, `tokio_ticker`
 //! and `chat_server`.
+//!
+//! The question met first, a function that returns an observable, has a short answer (the
+//! whole of it in [chapter 2](returning_observables)): name the observer as a parameter and
+//! return `impl Subscribe<O, Item = T>`, or return `.boxed()`.
+//!
+//! ```
+//! use rx::BoxedObservable;
+//! use rx::prelude::*;
+//! use rx::testing::TestObserver;
+//!
+//! fn evens<O: Observer<u32>>(limit: usize) -> impl Subscribe<O, Item = u32> {
+//!     rx::source::range(0u32, limit).filter(|v| v % 2 == 0)
+//! }
+//!
+//! fn odds(limit: usize) -> BoxedObservable<'static, u32> {
+//!     rx::source::range(0u32, limit).filter(|v| v % 2 == 1).boxed()
+//! }
+//!
+//! let (tens, odd) = (TestObserver::new(), TestObserver::new());
+//! evens(6).map(|v| v * 10).subscribe_observer(tens.clone());
+//! odds(6).subscribe_observer(odd.clone());
+//! tens.assert_values(&[0, 20, 40]);
+//! odd.assert_values(&[1, 3, 5]);
+//! ```
 
 pub mod async_interop;
 pub mod coming_from;

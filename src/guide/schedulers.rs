@@ -80,8 +80,10 @@
 //! ```
 //!
 //! `Immediate` runs a delayed task by sleeping the caller, and loops a repeating task on the
-//! spot until it is done; the time operators whose periodic task would then never let
-//! `subscribe` return (`sample`, `buffer_with_time`, `timeout`) panic when given it, rather
-//! than hang. Use a thread scheduler or a run loop for periodic work.
+//! spot until it is done. So the time operators whose periodic task would then never let
+//! `subscribe` return (`sample`, `buffer_with_time`, `window_with_time`, `timeout`), and
+//! `debounce`, whose timer would sleep inside `on_next` and let every value through, require
+//! a [`DeferringScheduler`](crate::schedulers::DeferringScheduler): given `Immediate` they do
+//! not compile. Use a thread scheduler or a run loop for periodic work.
 //!
 //! Next: [errors and panics](super::errors).

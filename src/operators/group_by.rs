@@ -3,14 +3,14 @@
 //! The observer keeps a map from key to open group; the groups themselves, their buffering,
 //! abandonment and the reference-counted upstream are in `split_core`.
 
-use super::engine::split_core::{self, Inner, InnerSubscription, KeepSubscriber, SplitFlavour};
+use super::engine::split_core::{self, Inner, InnerSubscription, KeepSubscriber};
 use super::engine::split_refs::{Refs, SplitSubscription};
 use super::flat_map::{Identity, identity};
 use crate::Error;
 use crate::observable::{Observable, Subscribe};
 use crate::observer::Observer;
 use crate::sync::imp::BoxSubscription;
-use crate::sync::{Arc, Shared};
+use crate::sync::{Arc, Flavour, Shared};
 use std::collections::HashMap;
 use std::fmt;
 use std::hash::Hash;
@@ -51,7 +51,6 @@ impl<S: fmt::Debug, F> fmt::Debug for GroupBy<'_, S, F> {
 impl<'a, S, F, K> Observable for GroupBy<'a, S, F>
 where
     S: Observable,
-    <S as Observable>::Flavour: SplitFlavour,
     F: FnMut(&S::Item) -> K,
 {
     type Item = GroupedObservable<'a, K, S::Item, <S as Observable>::Flavour>;
@@ -72,8 +71,8 @@ type SourceObserver<'a, S, O, F, K> = GroupByObserver<
 impl<'a, S, F, K, O> Subscribe<O> for GroupBy<'a, S, F>
 where
     S: Subscribe<SourceObserver<'a, S, O, F, K>>,
-    <S as Observable>::Flavour: SplitFlavour
-        + BoxSubscription<'a, <S as Subscribe<SourceObserver<'a, S, O, F, K>>>::Subscription>,
+    <S as Observable>::Flavour:
+        BoxSubscription<'a, <S as Subscribe<SourceObserver<'a, S, O, F, K>>>::Subscription>,
     F: FnMut(&<S as Observable>::Item) -> K,
     K: Clone + Eq + Hash,
     O: Observer<GroupedObservable<'a, K, <S as Observable>::Item, <S as Observable>::Flavour>>,
@@ -96,7 +95,7 @@ where
 /// The observer [`GroupBy`] and [`GroupByWith`](crate::operators::GroupByWith) subscribe
 /// upstream; its groups are of elements `V`, made from each value by `E` (the value itself
 /// for `group_by`).
-pub struct GroupByObserver<'a, O, F, K, V, E = Identity<V>, Fl: SplitFlavour = Shared> {
+pub struct GroupByObserver<'a, O, F, K, V, E = Identity<V>, Fl: Flavour = Shared> {
     downstream: O,
     key: F,
     element: E,
@@ -129,7 +128,7 @@ pub(crate) fn sweep<K, G>(
     *sweep_at = (groups.len() * 2).max(SWEEP_FLOOR);
 }
 
-impl<'a, O, F, K, V, E, Fl: SplitFlavour> GroupByObserver<'a, O, F, K, V, E, Fl> {
+impl<'a, O, F, K, V, E, Fl: Flavour> GroupByObserver<'a, O, F, K, V, E, Fl> {
     pub(crate) fn new(downstream: O, key: F, element: E, refs: Arc<Refs<'a, Fl>>) -> Self {
         GroupByObserver {
             downstream,
@@ -142,7 +141,7 @@ impl<'a, O, F, K, V, E, Fl: SplitFlavour> GroupByObserver<'a, O, F, K, V, E, Fl>
     }
 }
 
-impl<'a, V, O, F, K, E, Fl: SplitFlavour> GroupByObserver<'a, O, F, K, V, E, Fl>
+impl<'a, V, O, F, K, E, Fl: Flavour> GroupByObserver<'a, O, F, K, V, E, Fl>
 where
     O: Observer<GroupedObservable<'a, K, V, Fl>>,
 {
@@ -166,7 +165,7 @@ where
     }
 }
 
-impl<'a, T, V, O, F, K, E, Fl: SplitFlavour> Observer<T> for GroupByObserver<'a, O, F, K, V, E, Fl>
+impl<'a, T, V, O, F, K, E, Fl: Flavour> Observer<T> for GroupByObserver<'a, O, F, K, V, E, Fl>
 where
     O: Observer<GroupedObservable<'a, K, V, Fl>>,
     F: FnMut(&T) -> K,
@@ -229,7 +228,7 @@ where
     }
 }
 
-impl<O, F, K, V, E, Fl: SplitFlavour> fmt::Debug for GroupByObserver<'_, O, F, K, V, E, Fl> {
+impl<O, F, K, V, E, Fl: Flavour> fmt::Debug for GroupByObserver<'_, O, F, K, V, E, Fl> {
     fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
         f.debug_struct("GroupByObserver")
             .field("open_groups", &self.groups.len())
@@ -243,14 +242,18 @@ impl<O, F, K, V, E, Fl: SplitFlavour> fmt::Debug for GroupByObserver<'_, O, F, K
 /// A group accepts a single subscriber, which must subscribe during the `on_next` call that
 /// delivers the group (as `flat_map` and friends do). A group not subscribed by then is
 /// abandoned: it keeps the one value that opened it and completes, and the next value with
-/// its key opens a new group. A second subscriber receives an error. The subscriber must be
-/// `Send`, as the group's values may come from any thread.
-pub struct GroupedObservable<'a, K, T, F: SplitFlavour = Shared> {
+/// its key opens a new group. A second subscriber receives an error.
+///
+/// `F` is the source's [flavour](crate::sync::Flavour): in the [`Shared`] one the subscriber
+/// must be `Send`, as the group's values may come from any thread; in the
+/// [`Local`](crate::sync::Local) one (a local subject's or a `boxed_local()` source's groups)
+/// it may hold `Rc`.
+pub struct GroupedObservable<'a, K, T, F: Flavour = Shared> {
     key: K,
     inner: Arc<Inner<'a, T, F>>,
 }
 
-impl<'a, K, T, F: SplitFlavour> GroupedObservable<'a, K, T, F> {
+impl<'a, K, T, F: Flavour> GroupedObservable<'a, K, T, F> {
     /// The group of `key` over `inner`, for the other grouping operators.
     pub(crate) fn new(key: K, inner: Arc<Inner<'a, T, F>>) -> Self {
         GroupedObservable { key, inner }
@@ -262,7 +265,7 @@ impl<'a, K, T, F: SplitFlavour> GroupedObservable<'a, K, T, F> {
     }
 }
 
-impl<K: Clone, T, F: SplitFlavour> Clone for GroupedObservable<'_, K, T, F> {
+impl<K: Clone, T, F: Flavour> Clone for GroupedObservable<'_, K, T, F> {
     fn clone(&self) -> Self {
         GroupedObservable {
             key: self.key.clone(),
@@ -271,7 +274,7 @@ impl<K: Clone, T, F: SplitFlavour> Clone for GroupedObservable<'_, K, T, F> {
     }
 }
 
-impl<K: fmt::Debug, T, F: SplitFlavour> fmt::Debug for GroupedObservable<'_, K, T, F> {
+impl<K: fmt::Debug, T, F: Flavour> fmt::Debug for GroupedObservable<'_, K, T, F> {
     fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
         f.debug_struct("GroupedObservable")
             .field("key", &self.key)
@@ -279,7 +282,7 @@ impl<K: fmt::Debug, T, F: SplitFlavour> fmt::Debug for GroupedObservable<'_, K, 
     }
 }
 
-impl<K, T, F: SplitFlavour> Observable for GroupedObservable<'_, K, T, F> {
+impl<K, T, F: Flavour> Observable for GroupedObservable<'_, K, T, F> {
     type Item = T;
     type Flavour = F;
 }

@@ -8,7 +8,7 @@
 //! group refuses: a new group opens for it.
 
 use super::engine::combine_slots::Handle;
-use super::engine::split_core::{Inner, SplitFlavour};
+use super::engine::split_core::Inner;
 use super::engine::split_refs::{Refs, SplitSubscription};
 use super::group_by::{GroupedObservable, SWEEP_FLOOR, sweep};
 use crate::Error;
@@ -16,7 +16,7 @@ use crate::observable::{Observable, Subscribe};
 use crate::observer::Observer;
 use crate::subscription::Subscription;
 use crate::sync::imp::BoxSubscription;
-use crate::sync::{Arc, Joined, Shared};
+use crate::sync::{Arc, Flavour, Joined, Shared};
 use std::collections::HashMap;
 use std::fmt;
 use std::hash::Hash;
@@ -63,7 +63,6 @@ where
     F: FnMut(&S::Item) -> K,
     D: FnMut(&K) -> N,
     N: Observable,
-    FlavourOf<S, N>: SplitFlavour,
 {
     type Item = GroupedObservable<'a, K, S::Item, FlavourOf<S, N>>;
     type Flavour = FlavourOf<S, N>;
@@ -86,8 +85,7 @@ where
     F: FnMut(&<S as Observable>::Item) -> K,
     D: FnMut(&K) -> N,
     N: Subscribe<DurationOf<'a, S, N>>,
-    FlavourOf<S, N>: SplitFlavour
-        + BoxSubscription<'a, <S as Subscribe<SourceObserver<'a, S, O, F, D, K, N>>>::Subscription>
+    FlavourOf<S, N>: BoxSubscription<'a, <S as Subscribe<SourceObserver<'a, S, O, F, D, K, N>>>::Subscription>
         + BoxSubscription<'a, <N as Subscribe<DurationOf<'a, S, N>>>::Subscription>,
     K: Clone + Eq + Hash,
     O: Observer<GroupedObservable<'a, K, <S as Observable>::Item, FlavourOf<S, N>>>,
@@ -110,13 +108,13 @@ where
 }
 
 /// An open group and the subscription to its duration.
-struct Group<'a, T, Fl: SplitFlavour> {
+struct Group<'a, T, Fl: Flavour> {
     inner: Arc<Inner<'a, T, Fl>>,
     duration: Handle<'a, Fl>,
 }
 
 /// The observer [`GroupByUntil`] subscribes upstream.
-pub struct GroupByUntilObserver<'a, O, F, D, K, T, Fl: SplitFlavour = Shared> {
+pub struct GroupByUntilObserver<'a, O, F, D, K, T, Fl: Flavour = Shared> {
     downstream: O,
     key: F,
     duration: D,
@@ -128,7 +126,7 @@ pub struct GroupByUntilObserver<'a, O, F, D, K, T, Fl: SplitFlavour = Shared> {
     refs: Arc<Refs<'a, Fl>>,
 }
 
-impl<'a, O, F, D, K, T, Fl: SplitFlavour> GroupByUntilObserver<'a, O, F, D, K, T, Fl>
+impl<'a, O, F, D, K, T, Fl: Flavour> GroupByUntilObserver<'a, O, F, D, K, T, Fl>
 where
     O: Observer<GroupedObservable<'a, K, T, Fl>>,
 {
@@ -160,7 +158,7 @@ where
     F: FnMut(&T) -> K,
     D: FnMut(&K) -> N,
     N: Subscribe<GroupDurationObserver<'a, T, Fl>>,
-    Fl: SplitFlavour
+    Fl: Flavour
         + BoxSubscription<'a, <N as Subscribe<GroupDurationObserver<'a, T, Fl>>>::Subscription>,
     K: Clone + Eq + Hash,
 {
@@ -236,7 +234,7 @@ where
     }
 }
 
-impl<O, F, D, K, T, Fl: SplitFlavour> fmt::Debug for GroupByUntilObserver<'_, O, F, D, K, T, Fl> {
+impl<O, F, D, K, T, Fl: Flavour> fmt::Debug for GroupByUntilObserver<'_, O, F, D, K, T, Fl> {
     fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
         f.debug_struct("GroupByUntilObserver")
             .field("open_groups", &self.groups.len())
@@ -246,11 +244,11 @@ impl<O, F, D, K, T, Fl: SplitFlavour> fmt::Debug for GroupByUntilObserver<'_, O,
 
 /// The observer [`GroupByUntil`] subscribes to each group's duration: its first value or
 /// its completion completes the group, its error fails the group alone (RxJS).
-pub struct GroupDurationObserver<'a, T, Fl: SplitFlavour = Shared> {
+pub struct GroupDurationObserver<'a, T, Fl: Flavour = Shared> {
     inner: Arc<Inner<'a, T, Fl>>,
 }
 
-impl<V, T, Fl: SplitFlavour> Observer<V> for GroupDurationObserver<'_, T, Fl> {
+impl<V, T, Fl: Flavour> Observer<V> for GroupDurationObserver<'_, T, Fl> {
     fn on_next(&mut self, _: V) {
         self.inner.end(None);
     }
@@ -268,7 +266,7 @@ impl<V, T, Fl: SplitFlavour> Observer<V> for GroupDurationObserver<'_, T, Fl> {
     }
 }
 
-impl<T, Fl: SplitFlavour> fmt::Debug for GroupDurationObserver<'_, T, Fl> {
+impl<T, Fl: Flavour> fmt::Debug for GroupDurationObserver<'_, T, Fl> {
     fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
         f.write_str("GroupDurationObserver")
     }

@@ -4,7 +4,6 @@
 //! The same observer as [`group_by`](crate::ObservableExt::group_by), with an element
 //! function in place of the identity.
 
-use super::engine::split_core::SplitFlavour;
 use super::engine::split_refs::{Refs, SplitSubscription};
 use super::group_by::{GroupByObserver, GroupedObservable};
 use crate::observable::{Observable, Subscribe};
@@ -53,7 +52,6 @@ impl<S: fmt::Debug, F, E> fmt::Debug for GroupByWith<'_, S, F, E> {
 impl<'a, S, F, E, K, V> Observable for GroupByWith<'a, S, F, E>
 where
     S: Observable,
-    <S as Observable>::Flavour: SplitFlavour,
     F: FnMut(&S::Item) -> K,
     E: FnMut(S::Item) -> V,
 {
@@ -68,8 +66,8 @@ type SourceObserver<'a, S, O, F, K, V, E> =
 impl<'a, S, F, E, K, V, O> Subscribe<O> for GroupByWith<'a, S, F, E>
 where
     S: Subscribe<SourceObserver<'a, S, O, F, K, V, E>>,
-    <S as Observable>::Flavour: SplitFlavour
-        + BoxSubscription<'a, <S as Subscribe<SourceObserver<'a, S, O, F, K, V, E>>>::Subscription>,
+    <S as Observable>::Flavour:
+        BoxSubscription<'a, <S as Subscribe<SourceObserver<'a, S, O, F, K, V, E>>>::Subscription>,
     F: FnMut(&<S as Observable>::Item) -> K,
     E: FnMut(<S as Observable>::Item) -> V,
     K: Clone + Eq + Hash,

@@ -317,3 +317,71 @@ mod tests {
         static_assertions::assert_impl_all!(Op: Send, Sync, Clone);
     }
 }
+
+/// Loom models of the resubscription engine as `retry_when` drives it. Run with
+/// `RUSTFLAGS="--cfg loom" LOOM_MAX_PREEMPTIONS=2 cargo test --profile loom --lib loom_retry_when`.
+#[cfg(all(test, loom))]
+mod loom_tests {
+    use crate::Error;
+    use crate::prelude::*;
+    use crate::source::{defer, throw};
+    use crate::subjects::PublishSubject;
+    use crate::sync::{Arc, AtomicUsize, Ordering, thread};
+    use crate::testing::TestObserver;
+
+    /// The notifier's first value on another thread races the disposal of the result: the
+    /// source is subscribed again at most once, the downstream hears nothing, and whichever
+    /// notifier is live at the end has been let go of.
+    #[test]
+    fn loom_retry_when_notifier_racing_disposal() {
+        loom::model(|| {
+            let runs = Arc::new(AtomicUsize::new(0));
+            let counter = runs.clone();
+            let source = defer(move || {
+                counter.fetch_add(1, Ordering::SeqCst);
+                throw::<i32>(Error::msg("boom"))
+            });
+            let notifier = PublishSubject::<()>::new();
+            let n = notifier.clone();
+            let o = TestObserver::new();
+            let handle = source
+                .retry_when(move |_, _| n.observable())
+                .subscribe_observer(o.clone());
+            let emitter = notifier.clone();
+            let t = thread::spawn(move || emitter.on_next(()));
+            handle.dispose();
+            t.join().unwrap();
+            let runs = runs.load(Ordering::SeqCst);
+            assert!((1..=2).contains(&runs), "{runs} runs");
+            assert!(o.notifications().is_empty());
+            assert!(!notifier.has_observers(), "a notifier is still subscribed");
+        });
+    }
+
+    /// The source fails on another thread while the result is disposed: the notifier made
+    /// for that error is either never subscribed or let go of, and nothing reaches the
+    /// downstream.
+    #[test]
+    fn loom_retry_when_error_racing_disposal() {
+        loom::model(|| {
+            let source = PublishSubject::<i32>::new();
+            let notifier = PublishSubject::<()>::new();
+            let n = notifier.clone();
+            let o = TestObserver::new();
+            let handle = source
+                .observable()
+                .retry_when(move |_, _| n.observable())
+                .subscribe_observer(o.clone());
+            let failing = source.clone();
+            let t = thread::spawn(move || failing.on_error(Error::msg("boom")));
+            handle.dispose();
+            t.join().unwrap();
+            assert!(o.notifications().is_empty());
+            assert!(
+                !notifier.has_observers(),
+                "the notifier is still subscribed"
+            );
+            assert!(!source.has_observers(), "the source is still subscribed");
+        });
+    }
+}

@@ -14,6 +14,14 @@ use std::time::Duration;
 
 /// Subscribes to the source again after each error, waiting longer each time; built by
 /// [`ObservableExt::retry_with_backoff`](crate::ObservableExt::retry_with_backoff).
+///
+/// It takes only thread-safe sources, unlike [`retry`](crate::ObservableExt::retry) and
+/// [`retry_when`](crate::ObservableExt::retry_when): each wait is a timer on the scheduler,
+/// and it is the timer's task, on the scheduler's worker (which may run on another thread),
+/// that subscribes to the source again. So the source, its handle and the observer must be
+/// `Send`, and a local subject's or a `boxed_local()` observable is refused at compile time.
+/// To retry a local source after a delay, use `retry_when` with a notifier of the same
+/// flavour.
 #[derive(Clone, Debug)]
 #[must_use = "observables do nothing unless subscribed"]
 pub struct RetryWithBackoff<S, Sch> {

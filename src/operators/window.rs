@@ -4,12 +4,13 @@
 //! The windows themselves, their buffering, abandonment and the reference-counted upstream
 //! are in `split_core`.
 
-use super::engine::split_core::{self, Inner, InnerSubscription};
+use super::engine::split_core::{self, Inner, InnerSubscription, KeepSubscriber};
 use super::engine::split_refs::{Refs, SplitSubscription};
 use crate::Error;
 use crate::observable::{Observable, Subscribe};
 use crate::observer::Observer;
-use crate::sync::Arc;
+use crate::sync::imp::BoxSubscription;
+use crate::sync::{Arc, Flavour, Shared};
 use std::fmt;
 use std::marker::PhantomData;
 
@@ -39,19 +40,24 @@ impl<S> Window<'_, S> {
 }
 
 impl<'a, S: Observable> Observable for Window<'a, S> {
-    type Item = WindowedObservable<'a, S::Item>;
+    type Item = WindowedObservable<'a, S::Item, <S as Observable>::Flavour>;
     type Flavour = <S as Observable>::Flavour;
 }
 
+/// The observer [`Window`] subscribes to its source, as a type.
+type SourceObserver<'a, S, O> =
+    WindowObserver<'a, O, <S as Observable>::Item, <S as Observable>::Flavour>;
+
 impl<'a, S, O> Subscribe<O> for Window<'a, S>
 where
-    S: Subscribe<WindowObserver<'a, O, <S as Observable>::Item>>,
-    <S as Subscribe<WindowObserver<'a, O, <S as Observable>::Item>>>::Subscription: Send + 'a,
-    O: Observer<WindowedObservable<'a, <S as Observable>::Item>>,
+    S: Subscribe<SourceObserver<'a, S, O>>,
+    <S as Observable>::Flavour:
+        BoxSubscription<'a, <S as Subscribe<SourceObserver<'a, S, O>>>::Subscription>,
+    O: Observer<WindowedObservable<'a, <S as Observable>::Item, <S as Observable>::Flavour>>,
 {
-    type Subscription = SplitSubscription<'a>;
+    type Subscription = SplitSubscription<'a, <S as Observable>::Flavour>;
 
-    fn subscribe_observer(self, observer: O) -> SplitSubscription<'a> {
+    fn subscribe_observer(self, observer: O) -> Self::Subscription {
         let refs = Arc::new(Refs::new());
         let handle = self.source.subscribe_observer(WindowObserver {
             downstream: observer,
@@ -65,19 +71,20 @@ where
     }
 }
 
-/// The observer [`Window`] subscribes upstream.
-pub struct WindowObserver<'a, O, T> {
+/// The observer [`Window`] subscribes upstream; its windows are of flavour `F`, the
+/// source's.
+pub struct WindowObserver<'a, O, T, F: Flavour = Shared> {
     downstream: O,
     count: usize,
     /// Values given to the current window so far.
     size: usize,
-    current: Option<Arc<Inner<'a, T>>>,
-    refs: Arc<Refs<'a>>,
+    current: Option<Arc<Inner<'a, T, F>>>,
+    refs: Arc<Refs<'a, F>>,
 }
 
-impl<'a, T, O> WindowObserver<'a, O, T>
+impl<'a, T, O, F: Flavour> WindowObserver<'a, O, T, F>
 where
-    O: Observer<WindowedObservable<'a, T>>,
+    O: Observer<WindowedObservable<'a, T, F>>,
 {
     /// Whether the outer downstream still wants windows; releases its reference once it does
     /// not.
@@ -93,9 +100,9 @@ where
     }
 }
 
-impl<'a, T, O> Observer<T> for WindowObserver<'a, O, T>
+impl<'a, T, O, F: Flavour> Observer<T> for WindowObserver<'a, O, T, F>
 where
-    O: Observer<WindowedObservable<'a, T>>,
+    O: Observer<WindowedObservable<'a, T, F>>,
 {
     fn on_next(&mut self, value: T) {
         // A window is opened by the value that goes into it, not before: an empty source
@@ -158,7 +165,7 @@ where
     }
 }
 
-impl<O, T> fmt::Debug for WindowObserver<'_, O, T> {
+impl<O, T, F: Flavour> fmt::Debug for WindowObserver<'_, O, T, F> {
     fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
         f.debug_struct("WindowObserver")
             .field("count", &self.count)
@@ -172,20 +179,25 @@ impl<O, T> fmt::Debug for WindowObserver<'_, O, T> {
 /// A window accepts a single subscriber, which must subscribe during the `on_next` call that
 /// delivers the window. A window not subscribed by then is abandoned: it keeps the one value
 /// that opened it and completes, and the next value opens a new window. A second subscriber
-/// receives an error. The subscriber must be `Send`, as the window's values may come from any
-/// thread.
-pub struct WindowedObservable<'a, T> {
-    inner: Arc<Inner<'a, T>>,
+/// receives an error.
+///
+/// `F` is the source's [flavour](crate::sync::Flavour): in the [`Shared`] one the subscriber
+/// must be `Send`, as the window's values may come from any thread; in the
+/// [`Local`](crate::sync::Local) one (a local subject's or a `boxed_local()` source's windows)
+/// it may hold `Rc`. The windows of
+/// [`window_with_time`](crate::ObservableExt::window_with_time) are always `Shared`.
+pub struct WindowedObservable<'a, T, F: Flavour = Shared> {
+    inner: Arc<Inner<'a, T, F>>,
 }
 
-impl<'a, T> WindowedObservable<'a, T> {
+impl<'a, T, F: Flavour> WindowedObservable<'a, T, F> {
     /// The window over `inner`, for the other windowing operators.
-    pub(crate) fn new(inner: Arc<Inner<'a, T>>) -> Self {
+    pub(crate) fn new(inner: Arc<Inner<'a, T, F>>) -> Self {
         WindowedObservable { inner }
     }
 }
 
-impl<T> Clone for WindowedObservable<'_, T> {
+impl<T, F: Flavour> Clone for WindowedObservable<'_, T, F> {
     fn clone(&self) -> Self {
         WindowedObservable {
             inner: self.inner.clone(),
@@ -193,24 +205,25 @@ impl<T> Clone for WindowedObservable<'_, T> {
     }
 }
 
-impl<T> fmt::Debug for WindowedObservable<'_, T> {
+impl<T, F: Flavour> fmt::Debug for WindowedObservable<'_, T, F> {
     fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
         f.write_str("WindowedObservable")
     }
 }
 
-impl<T> Observable for WindowedObservable<'_, T> {
+impl<T, F: Flavour> Observable for WindowedObservable<'_, T, F> {
     type Item = T;
-    type Flavour = crate::sync::Shared;
+    type Flavour = F;
 }
 
-impl<'a, T, O> Subscribe<O> for WindowedObservable<'a, T>
+impl<'a, T, O, F> Subscribe<O> for WindowedObservable<'a, T, F>
 where
-    O: Observer<T> + Send + 'a,
+    O: Observer<T>,
+    F: KeepSubscriber<'a, T, O>,
 {
-    type Subscription = InnerSubscription<'a, T>;
+    type Subscription = InnerSubscription<'a, T, F>;
 
-    fn subscribe_observer(self, observer: O) -> InnerSubscription<'a, T> {
+    fn subscribe_observer(self, observer: O) -> Self::Subscription {
         split_core::subscribe(&self.inner, observer)
     }
 }

@@ -10,7 +10,8 @@ use super::window::WindowedObservable;
 use crate::Error;
 use crate::observable::{Observable, Subscribe};
 use crate::observer::Observer;
-use crate::sync::Arc;
+use crate::sync::imp::BoxSubscription;
+use crate::sync::{Arc, Flavour, Shared};
 use std::collections::VecDeque;
 use std::fmt;
 use std::marker::PhantomData;
@@ -44,21 +45,25 @@ impl<S> WindowWithSkip<'_, S> {
 }
 
 impl<'a, S: Observable> Observable for WindowWithSkip<'a, S> {
-    type Item = WindowedObservable<'a, S::Item>;
+    type Item = WindowedObservable<'a, S::Item, <S as Observable>::Flavour>;
     type Flavour = <S as Observable>::Flavour;
 }
 
+/// The observer [`WindowWithSkip`] subscribes to its source, as a type.
+type SourceObserver<'a, S, O> =
+    WindowWithSkipObserver<'a, O, <S as Observable>::Item, <S as Observable>::Flavour>;
+
 impl<'a, S, O> Subscribe<O> for WindowWithSkip<'a, S>
 where
-    S: Subscribe<WindowWithSkipObserver<'a, O, <S as Observable>::Item>>,
-    <S as Subscribe<WindowWithSkipObserver<'a, O, <S as Observable>::Item>>>::Subscription:
-        Send + 'a,
+    S: Subscribe<SourceObserver<'a, S, O>>,
+    <S as Observable>::Flavour:
+        BoxSubscription<'a, <S as Subscribe<SourceObserver<'a, S, O>>>::Subscription>,
     <S as Observable>::Item: Clone,
-    O: Observer<WindowedObservable<'a, <S as Observable>::Item>>,
+    O: Observer<WindowedObservable<'a, <S as Observable>::Item, <S as Observable>::Flavour>>,
 {
-    type Subscription = SplitSubscription<'a>;
+    type Subscription = SplitSubscription<'a, <S as Observable>::Flavour>;
 
-    fn subscribe_observer(self, observer: O) -> SplitSubscription<'a> {
+    fn subscribe_observer(self, observer: O) -> Self::Subscription {
         let refs = Arc::new(Refs::new());
         let handle = self.source.subscribe_observer(WindowWithSkipObserver {
             downstream: observer,
@@ -73,8 +78,9 @@ where
     }
 }
 
-/// The observer [`WindowWithSkip`] subscribes upstream.
-pub struct WindowWithSkipObserver<'a, O, T> {
+/// The observer [`WindowWithSkip`] subscribes upstream; its windows are of flavour `F`, the
+/// source's.
+pub struct WindowWithSkipObserver<'a, O, T, F: Flavour = Shared> {
     downstream: O,
     count: usize,
     skip: usize,
@@ -82,13 +88,13 @@ pub struct WindowWithSkipObserver<'a, O, T> {
     index: u64,
     /// The open windows, oldest first, each with the number of values it has received; at
     /// most `ceil(count / skip)` of them.
-    open: VecDeque<(Arc<Inner<'a, T>>, usize)>,
-    refs: Arc<Refs<'a>>,
+    open: VecDeque<(Arc<Inner<'a, T, F>>, usize)>,
+    refs: Arc<Refs<'a, F>>,
 }
 
-impl<'a, T, O> WindowWithSkipObserver<'a, O, T>
+impl<'a, T, O, F: Flavour> WindowWithSkipObserver<'a, O, T, F>
 where
-    O: Observer<WindowedObservable<'a, T>>,
+    O: Observer<WindowedObservable<'a, T, F>>,
 {
     /// Whether the outer downstream still wants windows; releases its reference once it does
     /// not.
@@ -104,10 +110,10 @@ where
     }
 }
 
-impl<'a, T, O> Observer<T> for WindowWithSkipObserver<'a, O, T>
+impl<'a, T, O, F: Flavour> Observer<T> for WindowWithSkipObserver<'a, O, T, F>
 where
     T: Clone,
-    O: Observer<WindowedObservable<'a, T>>,
+    O: Observer<WindowedObservable<'a, T, F>>,
 {
     fn on_next(&mut self, value: T) {
         // Windows are opened by the value that goes into them, as `window` does (RxJava's
@@ -173,7 +179,7 @@ where
     }
 }
 
-impl<O, T> fmt::Debug for WindowWithSkipObserver<'_, O, T> {
+impl<O, T, F: Flavour> fmt::Debug for WindowWithSkipObserver<'_, O, T, F> {
     fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
         f.debug_struct("WindowWithSkipObserver")
             .field("count", &self.count)

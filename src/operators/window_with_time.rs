@@ -9,7 +9,7 @@
 //! [`window`](crate::ObservableExt::window); the last reference closes the drain, which
 //! disposes upstream and the task.
 
-use super::engine::drain::{Drain, Ready, runs_inline};
+use super::engine::drain::{Drain, Ready};
 use super::engine::split_core::Inner;
 use super::engine::split_refs::{Refs, SplitSubscription};
 use super::window::WindowedObservable;
@@ -17,7 +17,7 @@ use crate::Error;
 use crate::notification::Notification;
 use crate::observable::{Observable, Subscribe};
 use crate::observer::Observer;
-use crate::schedulers::{Reschedule, Scheduler, Worker};
+use crate::schedulers::{DeferringScheduler, Reschedule, Scheduler, Worker};
 use crate::sync::Arc;
 use std::collections::VecDeque;
 use std::fmt;
@@ -25,6 +25,26 @@ use std::time::Duration;
 
 /// Splits an observable into [`WindowedObservable`]s of consecutive spans of time; built by
 /// [`ObservableExt::window_with_time`](crate::ObservableExt::window_with_time).
+///
+/// It takes only thread-safe sources, and its windows are of the
+/// [`Shared`](crate::sync::Shared) flavour, unlike those of
+/// [`window`](crate::ObservableExt::window): the span boundaries come from a periodic task on
+/// the scheduler's worker, which may run on another thread. That task ends and opens windows
+/// (so the windows and the downstream observer are fed from the worker), and the reference it
+/// releases may be the last one, which disposes the source's handle from the worker. So the
+/// values, the observer and the source's handle must be `Send`, and a local subject's or a
+/// `boxed_local()` observable is refused at compile time, as by the other time operators.
+///
+/// [`Immediate`](crate::schedulers::Immediate) is refused at compile time too: it would run
+/// the periodic task inline, for ever.
+///
+/// ```compile_fail
+/// use rx::prelude::*;
+/// use std::time::Duration;
+///
+/// // `Immediate` runs tasks inline, and this operator needs a scheduler that queues them
+/// let _ = rx::source::just(1).window_with_time(Duration::from_secs(1), rx::schedulers::Immediate);
+/// ```
 #[derive(Clone, Debug)]
 #[must_use = "observables do nothing unless subscribed"]
 #[doc(alias = "windowTime")]
@@ -34,15 +54,11 @@ pub struct WindowWithTime<S, Sch> {
     scheduler: Sch,
 }
 
-impl<S, Sch: Scheduler> WindowWithTime<S, Sch> {
+impl<S, Sch: DeferringScheduler> WindowWithTime<S, Sch> {
     pub(crate) fn new(source: S, span: Duration, scheduler: Sch) -> Self {
         assert!(
             !span.is_zero(),
             "window_with_time: the span must be non-zero"
-        );
-        assert!(
-            !runs_inline::<Sch::Worker>(),
-            "window_with_time: Immediate runs tasks inline, so the periodic task would never return; use a scheduler that runs them elsewhere"
         );
         WindowWithTime {
             source,

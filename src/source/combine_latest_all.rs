@@ -44,6 +44,7 @@ use crate::operators::CombineLatestAll;
 /// source whose handle is still live when its `subscribe` returns, and one `Vec` per row.
 /// Each value takes one uncontended lock and clones every latest value into the row.
 #[doc(alias = "combineLatest")]
+#[doc(alias = "combineLatestAll")]
 pub fn combine_latest_all<'a, S>(sources: Vec<S>) -> CombineLatestAll<'a, S> {
     CombineLatestAll::new(sources)
 }

@@ -44,6 +44,7 @@ use crate::operators::ZipAll;
 /// source whose handle is still live when its `subscribe` returns, one `Vec` per row, and
 /// the queues of sources that run ahead. Each value takes one uncontended lock.
 #[doc(alias = "zip")]
+#[doc(alias = "zipAll")]
 pub fn zip_all<'a, S>(sources: Vec<S>) -> ZipAll<'a, S> {
     ZipAll::new(sources)
 }

@@ -47,6 +47,11 @@ impl<T> Observer<T> for Quitter {
     }
 }
 
+/// Two copies of a source (a clone, for the sources that are not `Copy`).
+fn both<S: Clone>(s: S) -> (S, S) {
+    (s.clone(), s)
+}
+
 macro_rules! contract {
     ($($name:ident: |$s:ident| $chain:expr;)*) => {$(
         mod $name {
@@ -252,6 +257,27 @@ contract! {
     );
     exhaust_all: |s| s.map(|v| from_iter([v, v])).exhaust_all();
     expand: |s| s.expand(|&v| from_iter((v < 3).then_some(v + 100)));
+    retry_when: |s| s.retry_when(|_, attempt| from_iter((attempt < 3).then_some(())));
+    retry_when_failing_notifier: |s| s.retry_when(|e, _| throw::<()>(e.clone()));
+    repeat_when: |s| s.repeat_when(|count| from_iter((count < 3).then_some(())));
+    retry_with_backoff_inline: |s| s.retry_with_backoff(
+        2,
+        std::time::Duration::ZERO,
+        std::time::Duration::ZERO,
+        rx::schedulers::Immediate,
+    );
+    fork_join: |s| {
+        let (a, b) = both(s);
+        rx::source::fork_join((a, b.map(|v| v + 1))).map(|(a, b)| a + b)
+    };
+    fork_join_all: |s| {
+        let (a, b) = both(s);
+        rx::source::fork_join_all(vec![a, b]).map(|row| row.iter().sum::<i64>())
+    };
+    combine_latest_all: |s| rx::source::combine_latest_all(vec![rx::source::just(0i64).boxed(), s.boxed()])
+        .map(|row| row.iter().sum::<i64>());
+    zip_all: |s| rx::source::zip_all(vec![s.boxed(), from_iter(0..10i64).boxed()])
+        .map(|row| row.iter().sum::<i64>());
 }
 
 /// The contract again for chains built on a local subject, driven by hand: the operators that
@@ -341,5 +367,11 @@ mod local_subject {
         take_until_itself: |s| s.clone().take_until(s.skip(3));
         amb_with: |s| s.amb_with(rx::source::never());
         amb: |s| rx::source::amb([s.clone().boxed_local(), s.boxed_local()]);
+        retry_when: |s| s.retry_when(|_, attempt| from_iter((attempt < 2).then_some(())));
+        repeat_when: |s| s.repeat_when(|count| from_iter((count < 2).then_some(())));
+        fork_join: |s| rx::source::fork_join((s.clone(), s)).map(|(a, b)| a + b);
+        fork_join_all: |s| rx::source::fork_join_all(vec![s.clone(), s]).map(|row| row.iter().sum::<i64>());
+        combine_latest_all: |s| rx::source::combine_latest_all(vec![s.clone(), s]).map(|row| row.iter().sum::<i64>());
+        zip_all: |s| rx::source::zip_all(vec![s.clone(), s]).map(|row| row.iter().sum::<i64>());
     }
 }

@@ -91,6 +91,18 @@ macro_rules! for_each_flavour {
     };
 }
 
+fn parity(v: &i32) -> i32 {
+    v % 2
+}
+
+/// Groups any source by parity with no bound beyond `Observable`: the groups' flavour is the
+/// source's, named through the public `Flavour` trait.
+fn by_parity<'a, S: Observable<Item = i32>>(
+    source: S,
+) -> rx::operators::GroupBy<'a, S, fn(&i32) -> i32> {
+    source.group_by(parity as fn(&i32) -> i32)
+}
+
 for_each_flavour! {
     /// A boxed source that counts its subscriptions in `count` and emits the count, then
     /// fails until it has been subscribed `succeed_at` times, and completes then.
@@ -651,6 +663,88 @@ for_each_flavour! {
     }
 
     #[test]
+    fn group_by_from_a_generic_function_needs_no_flavour_bound() {
+        let a = PublishSubject::new();
+        let o = TestObserver::new();
+        let _handle = super::by_parity(a.observable())
+            .flat_map(|group| {
+                let key = *group.key();
+                group.map(move |v| (key, v))
+            })
+            .subscribe_observer(o.clone());
+        a.on_next(1);
+        a.on_next(2);
+        a.on_next(3);
+        a.on_completed();
+        o.assert_notifications(&[Next((1, 1)), Next((0, 2)), Next((1, 3)), Completed]);
+    }
+
+    #[test]
+    fn window_hands_out_windows_whose_subscribers_keep_state() {
+        let a = PublishSubject::new();
+        let seen = state(Vec::new());
+        let opened = state(0);
+        let (log, counter) = (seen.clone(), opened.clone());
+        let handle = a.observable().window(2).subscribe(move |window| {
+            let (n, log) = (bump(&counter), log.clone());
+            let _ = window.subscribe(move |v| with(&log, |s: &mut Vec<_>| s.push((n, v))));
+        });
+        a.on_next(1);
+        a.on_next(2);
+        a.on_next(3);
+        handle.dispose(); // the open window goes on
+        assert!(a.has_observers());
+        a.on_next(4); // fills it: the last reference goes, and the subject with it
+        assert!(!a.has_observers());
+        a.on_next(5);
+        assert_eq!(get(&seen), [(1, 1), (1, 2), (2, 3), (2, 4)]);
+        assert_eq!(get(&opened), 2);
+    }
+
+    #[test]
+    fn window_with_skip_flattens_overlapping_windows_back() {
+        let a = PublishSubject::new();
+        let o = TestObserver::new();
+        let handle = boxed!(a.observable())
+            .window_with_skip(2, 1)
+            .flat_map(|window| window.to_vec())
+            .subscribe_observer(o.clone());
+        a.on_next(1);
+        a.on_next(2);
+        a.on_next(3);
+        o.assert_notifications(&[Next(vec![1, 2]), Next(vec![2, 3])]);
+        a.on_completed();
+        o.assert_notifications(&[Next(vec![1, 2]), Next(vec![2, 3]), Next(vec![3]), Completed]);
+        assert!(handle.is_disposed());
+    }
+
+    #[test]
+    fn window_with_skip_disposal_reaches_the_subject_once_its_windows_end() {
+        let a = PublishSubject::new();
+        let windows = state(Vec::new());
+        let w = windows.clone();
+        let handle = a.observable().window_with_skip(2, 3).subscribe(move |window| {
+            let o = TestObserver::new();
+            let inner = window.subscribe_observer(o.clone());
+            with(&w, |v: &mut Vec<_>| v.push((o, inner)));
+        });
+        a.on_next(1);
+        a.on_next(2); // ends the first window
+        a.on_next(3); // in no window
+        a.on_next(4); // opens the second
+        handle.dispose();
+        assert!(a.has_observers());
+        with(&windows, |v: &mut Vec<_>| v[1].1.dispose());
+        assert!(!a.has_observers());
+        a.on_next(5);
+        with(&windows, |v: &mut Vec<_>| {
+            assert_eq!(v.len(), 2);
+            v[0].0.assert_notifications(&[Next(1), Next(2), Completed]);
+            v[1].0.assert_notifications(&[Next(4)]);
+        });
+    }
+
+    #[test]
     fn group_by_until_ends_every_group_at_its_subject_duration() {
         let (a, close) = (PublishSubject::new(), PublishSubject::<()>::new());
         let durations = close.observable();
@@ -694,7 +788,8 @@ mod auto_traits {
     use rx::observer::NextObserver;
     use rx::operators::{
         BufferWith, DebounceWith, ForkJoin, ForkJoinAll, GroupBy, GroupByUntil, GroupedObservable,
-        MergeWith, RepeatWhen, Retry, RetryWhen, SampleWith, SkipUntil, SubscribeOn, TakeUntil,
+        MergeWith, RepeatWhen, Retry, RetryWhen, RetryWithBackoff, SampleWith, SkipUntil,
+        SubscribeOn, TakeUntil, Window, WindowWithSkip, WindowWithTime, WindowedObservable,
         WithLatestFrom, WithLatestFromAll, Zip,
     };
     use rx::operators::{Debounce, Delay, ObserveOn, Timeout};
@@ -727,6 +822,12 @@ mod auto_traits {
         <S as Subscribe<NextObserver<fn(GroupedObservable<'static, i32, i32, F>)>>>::Subscription;
     /// The handle of a subscription to a group of flavour `F`.
     type GroupHandle<F> = Handle<GroupedObservable<'static, i32, i32, F>>;
+    /// An observer of windows of flavour `F`.
+    type WindowsObserver<F> = NextObserver<fn(WindowedObservable<'static, i32, F>)>;
+    /// The handle of a chain whose values are windows of `F`.
+    type WindowsHandle<S, F> = <S as Subscribe<WindowsObserver<F>>>::Subscription;
+    /// The handle of a subscription to a window of flavour `F`.
+    type WindowHandle<F> = Handle<WindowedObservable<'static, i32, F>>;
 
     #[test]
     fn chains_over_shared_sources_have_send_handles() {
@@ -752,6 +853,19 @@ mod auto_traits {
                 Send, Sync
         );
         assert_impl_all!(GroupHandle<rx::sync::Shared>: Send, Sync);
+        assert_impl_all!(WindowsHandle<Window<'static, Shared>, rx::sync::Shared>: Send, Sync);
+        assert_impl_all!(
+            WindowsHandle<WindowWithSkip<'static, Shared>, rx::sync::Shared>: Send, Sync
+        );
+        assert_impl_all!(WindowHandle<rx::sync::Shared>: Send, Sync);
+        assert_impl_all!(
+            WindowsHandle<WindowWithTime<Shared, rx::schedulers::TestScheduler>, rx::sync::Shared>:
+                Send, Sync
+        );
+        assert_impl_all!(
+            Handle<RetryWithBackoff<BoxedObservable<'static, i32>, rx::schedulers::TestScheduler>>:
+                Send
+        );
         assert_impl_all!(Handle<SubscribeOn<Shared, rx::schedulers::NewThread>>: Send, Sync);
         assert_impl_all!(Handle<Debounce<Shared, rx::schedulers::TestScheduler>>: Send);
         assert_impl_all!(Handle<ObserveOn<Shared, rx::schedulers::NewThread>>: Send);
@@ -793,6 +907,11 @@ mod auto_traits {
                 Send, Sync
         );
         assert_not_impl_any!(GroupHandle<rx::sync::Local>: Send, Sync);
+        assert_not_impl_any!(WindowsHandle<Window<'static, Local>, rx::sync::Local>: Send, Sync);
+        assert_not_impl_any!(
+            WindowsHandle<WindowWithSkip<'static, Local>, rx::sync::Local>: Send, Sync
+        );
+        assert_not_impl_any!(WindowHandle<rx::sync::Local>: Send, Sync);
         // `subscribe_on` moves its source into a task that may run on another thread, so it
         // takes no local source at all, even on a scheduler that drains on this thread.
         assert_not_impl_any!(SubscribeOn<Local, rx::schedulers::NewThread>: Subscribe<Observer>);
@@ -807,5 +926,20 @@ mod auto_traits {
         assert_not_impl_any!(Delay<Local, rx::schedulers::RunLoop>: Subscribe<Observer>);
         assert_not_impl_any!(ObserveOn<Local, rx::schedulers::CurrentThread>: Subscribe<Observer>);
         assert_not_impl_any!(Timeout<Local, rx::schedulers::TestScheduler>: Subscribe<Observer>);
+        // `window_with_time`'s periodic task feeds the windows and may release the last
+        // reference, disposing upstream, from the worker; `retry_with_backoff`'s timer task
+        // subscribes to the source again from the worker.
+        assert_not_impl_any!(
+            WindowWithTime<Local, rx::schedulers::TestScheduler>:
+                Subscribe<WindowsObserver<rx::sync::Shared>>
+        );
+        assert_not_impl_any!(
+            WindowWithTime<LocalBoxedObservable<'static, i32>, rx::schedulers::RunLoop>:
+                Subscribe<WindowsObserver<rx::sync::Shared>>
+        );
+        assert_not_impl_any!(
+            RetryWithBackoff<LocalBoxedObservable<'static, i32>, rx::schedulers::TestScheduler>:
+                Subscribe<Observer>
+        );
     }
 }

@@ -1,5 +1,6 @@
-//! `timeout_with`, `exhaust_all` and `expand` on real threads: upstreams on several threads
-//! race each other and the operator's timer. Whatever the interleaving, the Rx rules hold (no
+//! `timeout_with`, `exhaust_all`, `expand`, `retry_when`, `fork_join`, `combine_latest_all`
+//! and `zip_all` on real threads: upstreams on several threads race each other and the
+//! operator's timer or notifier. Whatever the interleaving, the Rx rules hold (no
 //! overlapping calls, nothing after the end), nothing is lost or duplicated, and values of
 //! one upstream keep their order. Bounds on wall-clock time are generous: these tests check
 //! what happens, and only that it happens in a sane time.
@@ -156,5 +157,134 @@ fn expand_disposed_while_projections_run_on_other_threads() {
         o.assert_not_terminated();
         let values = o.values();
         assert!(values.iter().copied().eq(0..values.len() as u64));
+    }
+}
+
+#[test]
+fn retry_when_attempts_and_notifiers_on_other_threads() {
+    let pool = ThreadPool::new(2);
+    for round in 0..20u32 {
+        let o = TestObserver::new();
+        let attempts = std::sync::Arc::new(std::sync::atomic::AtomicU32::new(0));
+        let a = attempts.clone();
+        // Each attempt emits its number on a pool thread, then fails; the notifier fires on
+        // another pool thread. The fifth error ends it.
+        let source = rx::source::defer(move || {
+            let n = a.fetch_add(1, std::sync::atomic::Ordering::SeqCst);
+            rx::source::just(i64::from(n))
+                .concat_with(rx::source::throw(rx::Error::msg("flaky")))
+                .subscribe_on(NewThread)
+        });
+        let timers = pool.clone();
+        source
+            .retry_when(move |error, attempt| {
+                if attempt < 5 {
+                    rx::source::timer(Duration::from_micros(u64::from(round)), timers.clone())
+                        .map(|_| ())
+                        .boxed()
+                } else {
+                    rx::source::throw(error.clone()).boxed()
+                }
+            })
+            .subscribe_observer(o.clone());
+        wait_terminated(&o);
+        o.assert_rules();
+        o.assert_values(&[0, 1, 2, 3, 4]);
+        o.assert_error("flaky");
+        assert_eq!(attempts.load(std::sync::atomic::Ordering::SeqCst), 5);
+    }
+}
+
+#[test]
+fn retry_when_disposed_while_its_notifier_fires() {
+    for round in 0..40u64 {
+        let o = TestObserver::<i64>::new();
+        let subscriptions = std::sync::Arc::new(std::sync::atomic::AtomicUsize::new(0));
+        let s = subscriptions.clone();
+        let handle = rx::source::defer(move || {
+            s.fetch_add(1, std::sync::atomic::Ordering::SeqCst);
+            rx::source::throw::<i64>(rx::Error::msg("down"))
+        })
+        .retry_when(|_, _| rx::source::timer(Duration::from_micros(20), NewThread))
+        .subscribe_observer(o.clone());
+        thread::sleep(Duration::from_micros(20 + round * 10));
+        handle.dispose();
+        let settled = subscriptions.load(std::sync::atomic::Ordering::SeqCst);
+        thread::sleep(Duration::from_millis(2));
+        // An attempt under way when `dispose` ran may still subscribe once; none after it.
+        let after = subscriptions.load(std::sync::atomic::Ordering::SeqCst);
+        assert!(after <= settled + 1, "{settled} then {after}");
+        thread::sleep(Duration::from_millis(2));
+        assert_eq!(
+            subscriptions.load(std::sync::atomic::Ordering::SeqCst),
+            after
+        );
+        o.assert_rules();
+        o.assert_not_terminated();
+    }
+}
+
+/// `n` sources of `len` values each, every one on a thread of its own.
+fn threaded_sources(n: i64, len: i64) -> Vec<rx::BoxedObservable<'static, i64>> {
+    (0..n)
+        .map(|k| {
+            rx::source::from_iter(k * 1000..k * 1000 + len)
+                .subscribe_on(NewThread)
+                .boxed()
+        })
+        .collect()
+}
+
+#[test]
+fn fork_join_of_sources_on_other_threads() {
+    for _ in 0..20 {
+        let o = TestObserver::new();
+        rx::source::fork_join_all(threaded_sources(4, 300)).subscribe_observer(o.clone());
+        wait_terminated(&o);
+        o.assert_rules();
+        o.assert_values(&[vec![299, 1299, 2299, 3299]]);
+        o.assert_completed();
+        let o = TestObserver::new();
+        let [a, b, c]: [_; 3] = threaded_sources(3, 300).try_into().ok().unwrap();
+        rx::source::fork_join((a, b, c)).subscribe_observer(o.clone());
+        wait_terminated(&o);
+        o.assert_rules();
+        o.assert_values(&[(299, 1299, 2299)]);
+        o.assert_completed();
+    }
+}
+
+#[test]
+fn combine_latest_all_of_sources_on_other_threads() {
+    for _ in 0..20 {
+        let o = TestObserver::new();
+        rx::source::combine_latest_all(threaded_sources(3, 300)).subscribe_observer(o.clone());
+        wait_terminated(&o);
+        o.assert_rules();
+        o.assert_completed();
+        let rows = o.values();
+        // Rows move forward one source at a time, and end with the last value of each.
+        assert_eq!(rows.last().unwrap(), &vec![299, 1299, 2299]);
+        for pair in rows.windows(2) {
+            let changed = pair[0].iter().zip(&pair[1]).filter(|(a, b)| a != b).count();
+            assert_eq!(changed, 1, "{pair:?}");
+            assert!(pair[0].iter().zip(&pair[1]).all(|(a, b)| a <= b));
+        }
+    }
+}
+
+#[test]
+fn zip_all_of_sources_on_other_threads() {
+    for _ in 0..20 {
+        let o = TestObserver::new();
+        rx::source::zip_all(threaded_sources(3, 300)).subscribe_observer(o.clone());
+        wait_terminated(&o);
+        o.assert_rules();
+        o.assert_completed();
+        let rows = o.values();
+        assert_eq!(rows.len(), 300);
+        for (v, row) in (0..).zip(&rows) {
+            assert_eq!(row, &[v, 1000 + v, 2000 + v]);
+        }
     }
 }

@@ -92,3 +92,55 @@ fn share_replay_retained_with_subscribers_coming_and_going_subscribes_once() {
         assert_eq!(values.last(), Some(&199));
     }
 }
+
+#[test]
+fn share_with_resets_on_ref_count_zero_under_racing_subscribers() {
+    for _ in 0..20 {
+        let runs = Arc::new(AtomicUsize::new(0));
+        let r = runs.clone();
+        let shared = rx::source::defer(move || {
+            r.fetch_add(1, Ordering::SeqCst);
+            rx::source::interval(
+                std::time::Duration::from_micros(50),
+                rx::schedulers::NewThread,
+            )
+        })
+        .share_with(rx::operators::ShareConfig::new(
+            rx::subjects::PublishSubject::new,
+        ));
+        let threads: Vec<_> = (0..4)
+            .map(|_| {
+                let shared = shared.clone();
+                thread::spawn(move || {
+                    for _ in 0..20 {
+                        let o = TestObserver::new();
+                        let handle = shared.clone().subscribe_observer(o.clone());
+                        thread::yield_now();
+                        handle.dispose();
+                        o.assert_rules();
+                        o.assert_not_terminated();
+                        let values = o.values();
+                        assert!(values.windows(2).all(|w| w[0] + 1 == w[1]), "{values:?}");
+                    }
+                })
+            })
+            .collect();
+        for t in threads {
+            t.join().unwrap();
+        }
+        // Each connection is a run of its own; with everyone gone the next subscriber
+        // starts one more, from the beginning.
+        let before = runs.load(Ordering::SeqCst);
+        assert!((1..=80).contains(&before), "{before} runs");
+        let late = TestObserver::new();
+        let handle = shared.clone().subscribe_observer(late.clone());
+        let deadline = std::time::Instant::now() + std::time::Duration::from_secs(10);
+        while late.value_count() < 3 {
+            assert!(std::time::Instant::now() < deadline, "no values after 10 s");
+            thread::sleep(std::time::Duration::from_millis(1));
+        }
+        handle.dispose();
+        assert_eq!(runs.load(Ordering::SeqCst), before + 1);
+        assert_eq!(late.values()[..3], [0, 1, 2]);
+    }
+}

@@ -10,8 +10,11 @@
 //! state and delivers with the lock released, so a subscriber that makes the source emit again
 //! re-entrantly queues instead of deadlocking.
 //!
-//! The subscriber is type-erased (boxed, `Send` in the [`Shared`] flavour): the inner
-//! observable's type is fixed when the operator emits it, before anyone chooses the observer.
+//! The subscriber is type-erased, in the flavour's
+//! [`BoxedObserver`](crate::sync::Flavour::BoxedObserver) (`Send` in the [`Shared`] flavour,
+//! free to hold `Rc` in the [`Local`] one): the inner observable's type is fixed when the
+//! operator emits it, before anyone chooses the observer. The box is named by the public
+//! `Flavour` trait, so the operators' `Observable` impls need no bound a user cannot write.
 //!
 //! # Abandonment
 //!
@@ -33,32 +36,15 @@ use crate::subscription::Subscription;
 use crate::sync::{Arc, Flavour, Local, Mutex, MutexGuard, Shared};
 use std::{fmt, mem};
 
-/// How inner observables of a [flavour](crate::sync) keep their subscriber: boxed, in a box
-/// that is `Send` for [`Shared`] and need not be for [`Local`], so a local source's groups and
-/// windows take subscribers that hold `Rc`.
-///
-/// Public in a private module, as `sync::imp::Machinery` is: it bounds public types without
-/// being nameable outside the crate.
-#[allow(unreachable_pub)]
-pub trait SplitFlavour: Flavour {
-    /// The boxed subscriber of an inner observable of `T`s.
-    type Subscriber<'a, T>: Observer<T>;
-}
-
-impl SplitFlavour for Shared {
-    type Subscriber<'a, T> = BoxedObserver<'a, T>;
-}
-
-impl SplitFlavour for Local {
-    type Subscriber<'a, T> = LocalBoxedObserver<'a, T>;
-}
-
 /// The subscribers of type `O` an inner observable of flavour `Self` can keep: `Send` ones
 /// for [`Shared`], any for [`Local`].
+///
+/// Public in a private module, as `sync::imp::Machinery` is: it bounds the `Subscribe` impls
+/// of public types without being nameable outside the crate.
 #[allow(unreachable_pub)]
-pub trait KeepSubscriber<'a, T, O>: SplitFlavour {
+pub trait KeepSubscriber<'a, T, O>: Flavour {
     /// Boxes `observer`.
-    fn box_subscriber(observer: O) -> Self::Subscriber<'a, T>;
+    fn box_subscriber(observer: O) -> Self::BoxedObserver<'a, T>;
 }
 
 impl<'a, T, O: Observer<T> + Send + 'a> KeepSubscriber<'a, T, O> for Shared {
@@ -76,16 +62,16 @@ impl<'a, T, O: Observer<T> + 'a> KeepSubscriber<'a, T, O> for Local {
 }
 
 /// The state behind one inner observable.
-pub(crate) struct Inner<'a, T, F: SplitFlavour = Shared> {
+pub(crate) struct Inner<'a, T, F: Flavour = Shared> {
     refs: Arc<Refs<'a, F>>,
     state: Mutex<InnerState<'a, T, F>>,
 }
 
-struct InnerState<'a, T, F: SplitFlavour> {
+struct InnerState<'a, T, F: Flavour> {
     /// The subscriber while nobody is delivering to it. A thread that delivers takes it out,
     /// so finding `None` once subscribed means another thread is delivering and will pick up
     /// what was queued.
-    observer: Option<F::Subscriber<'a, T>>,
+    observer: Option<F::BoxedObserver<'a, T>>,
     /// Values not yet delivered.
     queue: Buffer<T>,
     /// The terminal notification from the operator: `Some(None)` to complete once the queue
@@ -99,7 +85,7 @@ struct InnerState<'a, T, F: SplitFlavour> {
     released: bool,
 }
 
-impl<'a, T, F: SplitFlavour> Inner<'a, T, F> {
+impl<'a, T, F: Flavour> Inner<'a, T, F> {
     /// A new inner observable holding a reference on the source; `None` when nobody wants
     /// the source any more.
     pub(crate) fn open(refs: &Arc<Refs<'a, F>>) -> Option<Arc<Self>> {
@@ -167,7 +153,7 @@ impl<'a, T, F: SplitFlavour> Inner<'a, T, F> {
         true
     }
 
-    fn subscribe(&self, observer: F::Subscriber<'a, T>) -> Result<(), F::Subscriber<'a, T>> {
+    fn subscribe(&self, observer: F::BoxedObserver<'a, T>) -> Result<(), F::BoxedObserver<'a, T>> {
         let mut state = self.state.lock();
         if state.subscribed {
             return Err(observer);
@@ -278,12 +264,12 @@ impl fmt::Display for AlreadySubscribed {
 /// The handle of a subscription to a group of [`group_by`](crate::ObservableExt::group_by)
 /// or a window of [`window`](crate::ObservableExt::window): disposing it drops that inner
 /// observable's values from then on.
-pub struct InnerSubscription<'a, T, F: SplitFlavour = Shared> {
+pub struct InnerSubscription<'a, T, F: Flavour = Shared> {
     /// `None` for a subscriber that was refused or already disposed.
     inner: Option<Arc<Inner<'a, T, F>>>,
 }
 
-impl<T, F: SplitFlavour> Subscription for InnerSubscription<'_, T, F> {
+impl<T, F: Flavour> Subscription for InnerSubscription<'_, T, F> {
     fn dispose(&self) {
         if let Some(inner) = &self.inner {
             inner.close();
@@ -297,7 +283,7 @@ impl<T, F: SplitFlavour> Subscription for InnerSubscription<'_, T, F> {
     }
 }
 
-impl<T, F: SplitFlavour> fmt::Debug for InnerSubscription<'_, T, F> {
+impl<T, F: Flavour> fmt::Debug for InnerSubscription<'_, T, F> {
     fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
         f.debug_struct("InnerSubscription")
             .field("disposed", &self.is_disposed())
