@@ -664,3 +664,38 @@ impl<T> RoleCell<T> for std::cell::UnsafeCell<T> {
 pub(crate) use loom::sync::atomic::AtomicPtr;
 #[cfg(not(loom))]
 pub(crate) use std::sync::atomic::AtomicPtr;
+
+/// A cell whose contents only the holder of some exclusive role may touch, with the checks
+/// left to its user: std's `UnsafeCell`, or loom's under `cfg(loom)`, which checks that no two
+/// accesses overlap without a happens-before edge between them. It is neither `Sync` nor a
+/// lock: the type that owns one states, in an `unsafe impl Sync`, what role guards it.
+#[derive(Debug)]
+pub(crate) struct UnsafeCell<T>(
+    #[cfg(not(loom))] std::cell::UnsafeCell<T>,
+    #[cfg(loom)] loom::cell::UnsafeCell<T>,
+);
+
+impl<T> UnsafeCell<T> {
+    #[cfg(not(loom))]
+    pub(crate) const fn new(value: T) -> Self {
+        UnsafeCell(std::cell::UnsafeCell::new(value))
+    }
+
+    #[cfg(loom)]
+    pub(crate) fn new(value: T) -> Self {
+        UnsafeCell(loom::cell::UnsafeCell::new(value))
+    }
+
+    /// Runs `f` with a pointer to the contents; loom records a mutable access for the span of
+    /// the call.
+    #[cfg(not(loom))]
+    #[inline(always)]
+    pub(crate) fn with_mut<R>(&self, f: impl FnOnce(*mut T) -> R) -> R {
+        f(self.0.get())
+    }
+
+    #[cfg(loom)]
+    pub(crate) fn with_mut<R>(&self, f: impl FnOnce(*mut T) -> R) -> R {
+        self.0.with_mut(f)
+    }
+}

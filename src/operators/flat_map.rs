@@ -357,6 +357,12 @@ where
 {
     #[inline]
     fn on_next(&mut self, value: U::Item) {
+        if self.core.tag() == 0 {
+            // Not `switch` (which tags the current inner before subscribing it): no inner is
+            // ever stale, so the value needs no lock to be checked under.
+            self.core.next(value);
+            return;
+        }
         let mut locked = self.core.lock();
         if locked.extra().is_stale(self.id) {
             return;

@@ -91,7 +91,7 @@ pub struct MergeWithObserver<'a, O, T, F: Flavour = Shared> {
 impl<O: Observer<T>, T, F: Flavour> Observer<T> for MergeWithObserver<'_, O, T, F> {
     #[inline]
     fn on_next(&mut self, value: T) {
-        self.core.lock().next(value);
+        self.core.next(value);
     }
 
     fn on_error(self, error: Error) {

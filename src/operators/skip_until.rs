@@ -89,7 +89,7 @@ impl<O: Observer<T>, T, F: Flavour> Observer<T> for SkipUntilObserver<'_, O, T, 
     fn on_next(&mut self, value: T) {
         // Dropped with no lock taken while the gate is closed.
         if self.core.tag() == OPEN {
-            self.core.lock().next(value);
+            self.core.next(value);
         }
     }
 

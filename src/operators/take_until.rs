@@ -86,7 +86,7 @@ pub struct TakeUntilObserver<'a, O, T, F: Flavour = Shared> {
 impl<O: Observer<T>, T, F: Flavour> Observer<T> for TakeUntilObserver<'_, O, T, F> {
     #[inline]
     fn on_next(&mut self, value: T) {
-        self.core.lock().next(value);
+        self.core.next(value);
     }
 
     fn on_error(self, error: Error) {

@@ -946,3 +946,169 @@ fn delay_until_errors_pass_at_once() {
         .to_be("   -----------------(aaaa)-b---b---b--#");
     e1.assert_subscriptions(&["   ^----------------------------------!"]);
 }
+
+// ==================================================================== window_with_skip (windowCount)
+//
+// RxJS 7 `spec/operators/windowCount-spec.ts`, with its source diagrams. Each window is drawn
+// from the frame it opens (the frame of its letter in the outer diagram), as RxJS draws the
+// inner cold observables. Here a value opens a window (RxJava 3's `window(count, skip)`, as
+// `window` does); RxJS and Rx.NET open the first window on subscription and then one after
+// every `skip` values, so each RxJS window here opens `skip` values later, the RxJS window
+// that would open after the last value never opens, and an empty, silent or failing source
+// gives no window. The values in each window are the same.
+
+type Recorded =
+    std::sync::Arc<std::sync::Mutex<Vec<rx::testing::TimedObserver<char, TestScheduler>>>>;
+
+/// Names the windows `u`, `v`, ... in the order they open, and records each from then on.
+fn named_windows<W>(sch: &TestScheduler, recorded: &Recorded) -> impl FnMut(W) -> char + use<W>
+where
+    W: Subscribe<rx::testing::TimedObserver<char, TestScheduler>>,
+{
+    let (sch, recorded) = (sch.clone(), recorded.clone());
+    let mut next = 'u';
+    move |window| {
+        let o = rx::testing::TimedObserver::new(&sch);
+        window.subscribe_observer(o.clone());
+        recorded.lock().unwrap().push(o);
+        let name = next;
+        next = if next == 'z' {
+            'q'
+        } else {
+            (next as u8 + 1) as char
+        };
+        name
+    }
+}
+
+#[track_caller]
+fn assert_windows(m: &Marbles, recorded: &Recorded, expected: &[&str]) {
+    let drawn: Vec<String> = recorded
+        .lock()
+        .unwrap()
+        .iter()
+        .map(|o| m.render(&o.timeline()))
+        .collect();
+    assert_eq!(drawn, expected);
+}
+
+#[test]
+fn window_with_skip_windows_of_three() {
+    let (sch, m) = setup();
+    let source = m.hot("---a---b---c---d---e---f---g---h---i---|");
+    let recorded = Recorded::default();
+    m.expect(
+        source
+            .clone()
+            .window_with_skip(3, 3)
+            .map(named_windows(&sch, &recorded)),
+    )
+    .to_be("---u-----------v-----------w-----------|");
+    source.assert_subscriptions(&["^--------------------------------------!"]);
+    assert_windows(
+        &m,
+        &recorded,
+        &["a---b---(c|)", "d---e---(f|)", "g---h---(i|)"],
+    );
+}
+
+#[test]
+fn window_with_skip_overlapping_windows() {
+    let (sch, m) = setup();
+    let source = m.hot("^-a--b--c--d--|");
+    let recorded = Recorded::default();
+    m.expect(
+        source
+            .clone()
+            .window_with_skip(2, 1)
+            .map(named_windows(&sch, &recorded)),
+    )
+    .to_be("--u--v--w--x--|");
+    source.assert_subscriptions(&["^-------------!"]);
+    assert_windows(&m, &recorded, &["a--(b|)", "b--(c|)", "c--(d|)", "d--|"]);
+}
+
+#[test]
+fn window_with_skip_windows_of_two() {
+    let (sch, m) = setup();
+    let source = m.hot("--a--b--c--d--e--f--|");
+    let recorded = Recorded::default();
+    m.expect(
+        source
+            .clone()
+            .window_with_skip(2, 2)
+            .map(named_windows(&sch, &recorded)),
+    )
+    .to_be("--u-----v-----w-----|");
+    source.assert_subscriptions(&["^-------------------!"]);
+    assert_windows(&m, &recorded, &["a--(b|)", "c--(d|)", "e--(f|)"]);
+}
+
+#[test]
+fn window_with_skip_empty_never_and_failing_sources() {
+    let (sch, m) = setup();
+    let source = m.cold("|");
+    let recorded = Recorded::default();
+    m.expect(
+        source
+            .clone()
+            .window_with_skip(2, 1)
+            .map(named_windows(&sch, &recorded)),
+    )
+    .to_be("|");
+    source.assert_subscriptions(&["(^!)"]);
+    assert_windows(&m, &recorded, &[]);
+
+    let (sch, m) = setup();
+    let source = m.cold("-");
+    let recorded = Recorded::default();
+    m.expect(
+        source
+            .clone()
+            .window_with_skip(2, 1)
+            .map(named_windows(&sch, &recorded)),
+    )
+    .to_be("-");
+    source.assert_subscriptions(&["^"]);
+    assert_windows(&m, &recorded, &[]);
+
+    let (sch, m) = setup();
+    let source = m.cold("#");
+    let recorded = Recorded::default();
+    m.expect(
+        source
+            .clone()
+            .window_with_skip(2, 1)
+            .map(named_windows(&sch, &recorded)),
+    )
+    .to_be("#");
+    source.assert_subscriptions(&["(^!)"]);
+    assert_windows(&m, &recorded, &[]);
+}
+
+#[test]
+fn window_with_skip_an_error_ends_every_open_window() {
+    let (sch, m) = setup();
+    let source = m.hot("--a--b--c--d--e--f--#");
+    let recorded = Recorded::default();
+    m.expect(
+        source
+            .clone()
+            .window_with_skip(3, 1)
+            .map(named_windows(&sch, &recorded)),
+    )
+    .to_be("--u--v--w--x--y--z--#");
+    source.assert_subscriptions(&["^-------------------!"]);
+    assert_windows(
+        &m,
+        &recorded,
+        &[
+            "a--b--(c|)",
+            "b--c--(d|)",
+            "c--d--(e|)",
+            "d--e--(f|)",
+            "e--f--#",
+            "f--#",
+        ],
+    );
+}
