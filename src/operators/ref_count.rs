@@ -5,10 +5,15 @@
 //! The count lives under a lock with a *generation*, bumped each time the count falls to zero
 //! or the source terminates: each subscriber carries the generation it joined, so a subscriber
 //! of an earlier connection that leaves late cannot count down the current one (RxJava's
-//! `RefConnection` identity does the same). A subscriber leaves when the subject drops its
-//! observer — after a disposal, after the observer reported `is_disposed`, or after its
-//! terminal notification — so every way out is counted once, by a drop guard. The count takes
-//! the [flavour](crate::sync) of the subject: a `RefCell` for a local one.
+//! `RefConnection` identity does the same). A subscriber leaves when its handle is disposed,
+//! or when the subject drops its observer — after the observer reported `is_disposed`, or
+//! after its terminal notification. Both ways are counted once: each subscriber is a member of
+//! the count (a slab entry under its lock, so no allocation of its own), counted out by
+//! whichever comes first. The disposal must count out by itself: a thread-safe subject that is
+//! delivering on another thread drops a disposed observer only after that delivery, and a
+//! subscriber that left must not keep the connection running for the next one to join (RxJava's
+//! `refCount` counts down in `dispose` too). The count takes the [flavour](crate::sync) of the
+//! subject: a `RefCell` for a local one.
 
 use super::multicast::{ConnectableObservable, Connection, ConnectionObserver};
 use crate::Error;
@@ -48,6 +53,24 @@ struct Count<J: Sealed> {
     /// The source terminated with no reset asked for: subscribers join the terminated
     /// subject from now on, and nothing connects again.
     finished: bool,
+    /// One entry per counted subscriber until the subject drops its observer.
+    members: slab::Slab<Member>,
+    /// Tells a member from a later one that reuses its slab key.
+    next_id: u64,
+}
+
+struct Member {
+    id: u64,
+    generation: u64,
+    /// Counted out already, by a disposal; the entry stays until the observer is dropped.
+    left: bool,
+}
+
+/// Which member of the count a subscriber is.
+#[derive(Clone, Copy)]
+struct Ticket {
+    key: usize,
+    id: u64,
 }
 
 /// When a [`RefCount`] starts over with a fresh subject: RxJS `share`'s `resetOnError`,
@@ -79,16 +102,31 @@ impl<S, J: Sealed> RefCount<S, J> {
                 generation: 0,
                 connection: None,
                 finished: false,
+                members: slab::Slab::new(),
+                next_id: 0,
             })),
             resets,
         }
     }
 
-    /// A subscriber of `generation` left.
-    fn release(&self, generation: u64) {
+    /// The subscriber holding `ticket` left: by a disposal, or, with `dropped`, because the
+    /// subject dropped its observer (which ends its membership).
+    fn release(&self, ticket: Ticket, dropped: bool) {
         let connection = {
             let mut count = self.count.lock();
-            if count.generation != generation {
+            let Some(member) = count
+                .members
+                .get_mut(ticket.key)
+                .filter(|member| member.id == ticket.id)
+            else {
+                return;
+            };
+            let (generation, left) = (member.generation, member.left);
+            member.left = true;
+            if dropped {
+                count.members.remove(ticket.key);
+            }
+            if left || count.generation != generation {
                 return;
             }
             count.subscribers -= 1;
@@ -105,9 +143,9 @@ impl<S, J: Sealed> RefCount<S, J> {
         }
     }
 
-    /// The source of `generation` terminated: the next subscriber starts over, unless no
-    /// reset is asked for this terminal.
-    fn terminated(&self, generation: u64, error: bool) {
+    /// The source terminated, as told to the subscriber holding `ticket`: the next subscriber
+    /// starts over, unless no reset is asked for this terminal.
+    fn terminated(&self, ticket: Ticket, error: bool) {
         let reset = if error {
             self.resets.on_error
         } else {
@@ -115,6 +153,10 @@ impl<S, J: Sealed> RefCount<S, J> {
         };
         let ended = {
             let mut count = self.count.lock();
+            let generation = match count.members.get(ticket.key) {
+                Some(member) if member.id == ticket.id => member.generation,
+                _ => return,
+            };
             if count.generation != generation {
                 return;
             }
@@ -202,7 +244,7 @@ where
     FlavourOf<J>: Accepts<<S as Observable>::Item, O>
         + Accepts<<S as Observable>::Item, RefCountObserver<O, S, J>>,
 {
-    type Subscription = SubjectSubscription<<S as Observable>::Item, FlavourOf<J>>;
+    type Subscription = RefCountSubscription<S, J>;
 
     fn subscribe_observer(self, observer: O) -> Self::Subscription {
         if observer.is_disposed() {
@@ -210,9 +252,9 @@ where
             // subject calls nothing on a disposed observer, and the disposal drops it at once.
             let subscription = self.connectable.subscribe_observer(observer);
             subscription.dispose();
-            return subscription;
+            return RefCountSubscription::uncounted(subscription);
         }
-        let (generation, first) = {
+        let (generation, first, ticket) = {
             let mut count = self.count.lock();
             if count.subscribers == 0
                 && !count.finished
@@ -229,17 +271,26 @@ where
             if count.finished {
                 // Terminated for good: join the terminated subject, uncounted.
                 drop(count);
-                return self.connectable.subscribe_observer(observer);
+                return RefCountSubscription::uncounted(
+                    self.connectable.subscribe_observer(observer),
+                );
             }
             count.subscribers += 1;
             if count.subscribers == 1 {
                 count.generation += 1;
             }
-            (count.generation, count.subscribers == 1)
+            let (generation, id) = (count.generation, count.next_id);
+            count.next_id += 1;
+            let key = count.members.insert(Member {
+                id,
+                generation,
+                left: false,
+            });
+            (generation, count.subscribers == 1, Ticket { key, id })
         };
         let leave = Leave {
             ref_count: self.clone(),
-            generation,
+            ticket,
         };
         let subscription = self
             .connectable
@@ -248,19 +299,63 @@ where
         if first {
             self.connect(generation);
         }
-        subscription
+        RefCountSubscription {
+            subscription,
+            member: Some((self, ticket)),
+        }
+    }
+}
+
+/// The handle of a [`RefCount`] subscriber: disposing it counts the subscriber out at once,
+/// even while the subject is still delivering a value to it on another thread.
+pub struct RefCountSubscription<S: Observable, J: Sealed> {
+    subscription: SubjectSubscription<<S as Observable>::Item, FlavourOf<J>>,
+    /// `None` for a subscriber that was never counted.
+    member: Option<(RefCount<S, J>, Ticket)>,
+}
+
+impl<S: Observable, J: Sealed> RefCountSubscription<S, J> {
+    fn uncounted(subscription: SubjectSubscription<<S as Observable>::Item, FlavourOf<J>>) -> Self {
+        RefCountSubscription {
+            subscription,
+            member: None,
+        }
+    }
+}
+
+impl<S: Observable, J: Sealed> Subscription for RefCountSubscription<S, J>
+where
+    <S as Observable>::Item: Clone,
+{
+    fn dispose(&self) {
+        self.subscription.dispose();
+        if let Some((ref_count, ticket)) = &self.member {
+            ref_count.release(*ticket, false);
+        }
+    }
+
+    fn is_disposed(&self) -> bool {
+        self.subscription.is_disposed()
+    }
+}
+
+impl<S: Observable, J: Sealed> fmt::Debug for RefCountSubscription<S, J> {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        f.debug_struct("RefCountSubscription")
+            .field("subscription", &self.subscription)
+            .finish_non_exhaustive()
     }
 }
 
 /// Counts its subscriber out when the subject drops it, however it left.
 struct Leave<S, J: Sealed> {
     ref_count: RefCount<S, J>,
-    generation: u64,
+    ticket: Ticket,
 }
 
 impl<S, J: Sealed> Drop for Leave<S, J> {
     fn drop(&mut self) {
-        self.ref_count.release(self.generation);
+        self.ref_count.release(self.ticket, true);
     }
 }
 
@@ -290,14 +385,12 @@ where
     fn on_error(self, error: Error) {
         // Reset first, as RxJava does: a subscriber that resubscribes from its callback starts
         // a new connection instead of joining the terminated one.
-        self.leave.ref_count.terminated(self.leave.generation, true);
+        self.leave.ref_count.terminated(self.leave.ticket, true);
         self.observer.on_error(error)
     }
 
     fn on_completed(self) {
-        self.leave
-            .ref_count
-            .terminated(self.leave.generation, false);
+        self.leave.ref_count.terminated(self.leave.ticket, false);
         self.observer.on_completed()
     }
 
@@ -317,6 +410,38 @@ mod tests {
     use crate::{Error, Notification};
     use std::sync::Arc;
     use std::sync::atomic::{AtomicUsize, Ordering};
+
+    #[test]
+    fn a_disposal_counts_out_before_the_subject_drops_the_observer() {
+        // The subscriber disposes its own handle while the subject delivers to it: the
+        // subject drops that observer only after the delivery, but the source must be
+        // disconnected before `dispose` returns.
+        let input = PublishSubject::new();
+        let src = Counted::new(&input);
+        let shared = src.clone().share();
+        let slot = Arc::new(std::sync::Mutex::new(
+            None::<super::RefCountSubscription<_, _>>,
+        ));
+        let seen = Arc::new(std::sync::Mutex::new(Vec::new()));
+        let (s, counts, source) = (slot.clone(), seen.clone(), src.clone());
+        let handle = shared.clone().subscribe(move |v: i32| {
+            if let Some(handle) = s.lock().unwrap().as_ref() {
+                handle.dispose();
+            }
+            counts.lock().unwrap().push((v, source.disposals()));
+        });
+        *slot.lock().unwrap() = Some(handle);
+        input.observer().on_next(1);
+        input.observer().on_next(2);
+        assert_eq!(*seen.lock().unwrap(), [(1, 1)]);
+        assert_eq!((src.subscriptions(), src.disposals()), (1, 1));
+        // The next subscriber starts a connection of its own.
+        let o = TestObserver::new();
+        let _h = shared.subscribe_observer(o.clone());
+        input.observer().on_next(3);
+        o.assert_values(&[3]);
+        assert_eq!((src.subscriptions(), src.disposals()), (2, 1));
+    }
 
     #[test]
     fn connects_on_the_first_subscriber_and_disconnects_after_the_last() {

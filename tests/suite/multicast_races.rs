@@ -93,13 +93,10 @@ fn share_replay_retained_with_subscribers_coming_and_going_subscribes_once() {
     }
 }
 
-// Fails about one run in four: with subscribers coming and going on four threads, a
-// connection can outlive its last subscriber (the late subscriber below then joins it, and
-// no new run starts). `RefCount::connect` stores the connection under the count's lock but
-// starts it, and `release` disposes it, outside that lock, so a `link` that joins a
-// connection whose generation has just ended can keep it running.
+// Subscribers coming and going on four threads, while the source delivers on its own: each
+// disposal must count its subscriber out before it returns, or the connection outlives the
+// last of them and the late subscriber below joins it instead of starting a run.
 #[test]
-#[ignore = "a connection can outlive its last subscriber when they race; see the comment"]
 fn share_with_resets_on_ref_count_zero_under_racing_subscribers() {
     for _ in 0..20 {
         let runs = Arc::new(AtomicUsize::new(0));
