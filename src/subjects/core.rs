@@ -214,7 +214,8 @@ pub(crate) struct Core<T, F: Flavour> {
     /// Whether `Inbox::latest` is kept (a `BehaviorSubject`).
     keeps_latest: bool,
     /// `true` while the subject passes values on and keeps none (a `PublishSubject` that has
-    /// not terminated): one load tells `on_next` it may go straight to the subscribers.
+    /// not terminated), and no holder of the role has unwound: one load tells `on_next` it may
+    /// go straight to the subscribers.
     plain: F::Flag,
     /// Kept outside the delivery role so a fresh subject of the same shape can be made from any
     /// thread.
@@ -341,6 +342,7 @@ impl Keys {
         self.ids.get(key).filter(|&&id| id != VACANT)
     }
 
+    #[inline]
     fn insert(&mut self, id: u64) -> usize {
         debug_assert!(id < DISPOSED);
         match self.free.pop() {
@@ -527,7 +529,7 @@ impl<T: Clone, F: Flavour> Core<T, F> {
             self.hold_role(|d| {
                 // Acquire pairs with the Release store in `terminate`.
                 if self.plain.load(Ordering::Acquire) {
-                    d.broadcast(self, value)
+                    d.broadcast_synced(self, value)
                 } else {
                     self.next_held(d, value)
                 }
@@ -918,6 +920,9 @@ struct ReleaseOnUnwind<'a, T, F: Flavour>(&'a Core<T, F>);
 
 impl<T, F: Flavour> Drop for ReleaseOnUnwind<'_, T, F> {
     fn drop(&mut self) {
+        // The disposals counted meanwhile may not be applied: `on_next` must not skip its
+        // look at them (see `Delivery::broadcast_synced`). Published by the Release below.
+        self.0.plain.store(false, Ordering::Relaxed);
         self.0.handoff.store(NONE, Ordering::Relaxed);
         self.0.wip.store(0, Ordering::Release);
     }
@@ -1070,6 +1075,17 @@ impl<T: Clone> Delivery<T> {
     #[inline]
     fn broadcast<F: Flavour>(&mut self, core: &Core<T, F>, value: T) {
         self.sync(core);
+        self.broadcast_synced(core, value);
+    }
+
+    /// [`broadcast`](Self::broadcast) when every disposal counted is applied already: by a
+    /// caller that has just moved `wip` from zero, as every holder applies the disposals
+    /// counted before it gives the role up (each disposal requests the role after it is
+    /// counted, so the holder finds `wip` above its count and drains again). A holder that
+    /// unwinds does not, and turns `plain` off on its way out, so `on_next` takes the path
+    /// that looks first.
+    #[inline]
+    fn broadcast_synced<F: Flavour>(&mut self, core: &Core<T, F>, value: T) {
         // One subscriber is the common case; keep its path short and the loop out of line.
         if self.slots.len() == 1 {
             if let Some(sink) = &mut self.slots[0]
@@ -1082,29 +1098,38 @@ impl<T: Clone> Delivery<T> {
         }
     }
 
+    /// The loop of [`broadcast`](Self::broadcast) over several slots, kept to a load, a call
+    /// and a compare per observer. Nothing is registered during a broadcast (a subscription
+    /// made by a callback goes through the inbox), so the table only loses observers while
+    /// this runs; trimming it waits until the loop is done, and the slice stays as it was.
     #[inline(never)]
     fn broadcast_to_many<F: Flavour>(&mut self, core: &Core<T, F>, value: T) {
-        let mut key = 0;
-        loop {
-            if key + 1 >= self.slots.len() {
-                break;
-            }
-            if let Some(sink) = &mut self.slots[key]
+        let Some(last) = self.slots.len().checked_sub(1) else {
+            return;
+        };
+        let mut seen = self.seen_disposals;
+        let vacated = &mut self.vacated;
+        let slots = &mut self.slots[..];
+        for key in 0..last {
+            if let Some(sink) = &mut slots[key]
                 && !sink.next(value.clone())
             {
-                self.remove(core, key);
+                forget(core, slots, key);
             }
-            key += 1;
-            self.sync(core);
+            // Acquire pairs with the Release increment in `unsubscribe`: a callback may have
+            // disposed a subscription that comes later in the table.
+            if core.disposals.load(Ordering::Acquire) != seen {
+                seen = take_disposals(core, slots, vacated);
+            }
         }
-        // The last slot is live (trailing empty slots are trimmed and nothing is added during
-        // a broadcast), so the value moves into it instead of being cloned. Removals may have
-        // trimmed the table below `key`.
-        if let Some(Some(sink)) = self.slots.get_mut(key)
+        // The last observer gets the value itself, not a clone.
+        if let Some(sink) = &mut slots[last]
             && !sink.next(value)
         {
-            self.remove(core, key);
+            forget(core, slots, last);
         }
+        self.seen_disposals = seen;
+        self.trim();
     }
 
     fn terminate<F: Flavour>(&mut self, core: &Core<T, F>, terminal: Terminal) {
@@ -1242,6 +1267,57 @@ fn deliver_terminal<T>(sink: BoxedSink<T>, terminal: &Terminal) {
         Terminal::Error(error) => sink.error(error.clone()),
         Terminal::Completed => sink.completed(),
     }
+}
+
+/// [`Delivery::remove`] in the middle of a broadcast: empties the slot of an observer that
+/// said it is disposed and frees its key, but leaves the table's length alone.
+#[cold]
+#[inline(never)]
+fn forget<T, F: Flavour>(core: &Core<T, F>, slots: &mut [Option<BoxedSink<T>>], key: usize) {
+    let Some(sink) = slots[key].take() else {
+        return;
+    };
+    {
+        let mut inbox = core.inbox.lock();
+        // A key disposed meanwhile is freed with the vacated ones.
+        if inbox.live.get(key).is_some_and(|id| id & DISPOSED == 0) {
+            inbox.live.remove(key);
+            inbox.live_count -= 1;
+        }
+    }
+    drop(sink);
+}
+
+/// [`Delivery::sync_slow`] in the middle of a broadcast: drops the observers disposed since
+/// the last look and frees their keys, leaving the table's length alone; answers the count of
+/// disposals seen.
+#[cold]
+#[inline(never)]
+fn take_disposals<T, F: Flavour>(
+    core: &Core<T, F>,
+    slots: &mut [Option<BoxedSink<T>>],
+    vacated: &mut Vec<usize>,
+) -> usize {
+    let seen = {
+        let mut inbox = core.inbox.lock();
+        mem::swap(&mut inbox.vacated, vacated);
+        core.disposals.load(Ordering::Relaxed)
+    };
+    if vacated.is_empty() {
+        return seen;
+    }
+    // Dropped with no lock held, as dropping an observer runs its owner's code.
+    for &key in vacated.iter() {
+        if let Some(slot) = slots.get_mut(key) {
+            *slot = None;
+        }
+    }
+    let mut inbox = core.inbox.lock();
+    for key in vacated.drain(..) {
+        debug_assert!(inbox.live.get(key).is_some_and(|id| id & DISPOSED != 0));
+        inbox.live.remove(key);
+    }
+    seen
 }
 
 fn trim_stale_now<T, F: Flavour>(

@@ -371,6 +371,35 @@ mod tests {
             o.assert_values(&[1, 3]);
             o.assert_completed();
         }
+
+        #[test]
+        // The local copy of this body keeps a local handle, which is not `Send`.
+        #[allow(clippy::arc_with_non_send_sync)]
+        fn a_disposal_just_before_a_panic_still_holds_after_it() {
+            // The first observer disposes the second, then panics before the second is called:
+            // the disposal was counted but not applied when the role was given up.
+            let s = PublishSubject::new();
+            let target = Arc::new(Mutex::new(None::<SubjectSubscription<i32>>));
+            let t = target.clone();
+            s.observable().subscribe(move |v: i32| {
+                if v == 1 {
+                    if let Some(handle) = t.lock().unwrap().take() {
+                        handle.dispose();
+                    }
+                    panic!("one");
+                }
+            });
+            let o = TestObserver::new();
+            let handle = s.observable().subscribe_observer(o.clone());
+            *target.lock().unwrap() = Some(handle.clone());
+            let panicked = std::panic::catch_unwind(std::panic::AssertUnwindSafe(|| s.on_next(1)));
+            assert!(panicked.is_err());
+            assert!(handle.is_disposed());
+            s.on_next(2);
+            s.on_next(3);
+            s.on_completed();
+            o.assert_notifications(&[]);
+        }
     }
 
     #[test]
