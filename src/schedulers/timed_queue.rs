@@ -15,13 +15,18 @@
 //!   on every wake. A push that becomes the new top wakes a waiting driver, which re-arms on
 //!   the earlier deadline. No deadline outlives the wait it was computed for, and nothing spins.
 //! - **Cancellation.** A task lives in a shared cell (one allocation per scheduled task, reused
-//!   by every reschedule). Cancelling marks the cell finished and drops the task at once on the
-//!   cancelling thread, so what it captured is released immediately; the heap entry stays
-//!   behind as a tombstone, popped when the driver reaches it (a driver never waits on a
-//!   tombstone it can see, and one it waits on already is due no later than any live task).
-//!   The heap is compacted in place when tombstones make up more than half of it, and its
-//!   buffer shrunk, so a stream of far-future cancelled tasks cannot grow it without bound
-//!   and a burst of cancelled timers gives its memory back.
+//!   by every reschedule). The queue holds the cells in a slab (a vector of slots with a free
+//!   list threaded through the vacant ones); a heap key names its cell by slot index and
+//!   sequence number. Cancelling marks the cell finished, drops the task on the cancelling
+//!   thread, and takes the cell out of its slot under the queue lock, so the queue lets go of
+//!   it at once: what the task captured, and the cell itself once its handles are gone, are
+//!   freed before `dispose` returns. The heap key stays behind as a tombstone of plain data (a
+//!   key whose slot no longer holds its sequence number), popped when the driver reaches it (a
+//!   driver never waits on a tombstone it can see, and one it waits on already is due no later
+//!   than any live task). Keys are compacted in place, without touching a cell, when
+//!   tombstones outnumber live tasks; the slab is renumbered when it is mostly vacant; and
+//!   both buffers are shrunk, and freed when nothing live is left, so a burst of cancelled
+//!   timers gives its memory back.
 //! - **Running.** A task runs outside every lock, so it may schedule, cancel or dispose
 //!   anything, itself included. Its cell's own small lock only guards taking the task out and
 //!   putting it back.
@@ -41,15 +46,19 @@ use std::fmt;
 use std::panic::{self, AssertUnwindSafe};
 use std::time::{Duration, Instant};
 
-/// `queued_seq` of a cell that has no entry in the heap (it is running, or finished).
-const NOT_QUEUED: u64 = u64::MAX;
+/// `slot` of a cell that is not in the slab (it is running, or finished).
+const NOT_QUEUED: usize = usize::MAX;
 
-/// Below this many tombstones the heap is never compacted. Small under loom, so that the
-/// models reach compaction.
+/// Below this many tombstones the keys are never compacted, unless no live task is left.
+/// Small under loom, so that the models reach compaction.
 #[cfg(not(loom))]
 const COMPACT_MIN: usize = 64;
 #[cfg(loom)]
 const COMPACT_MIN: usize = 2;
+
+/// When the queue empties, a larger buffer is given back and one of this many entries kept, so
+/// that a lone timeout set and cancelled over and over does not allocate its buffers each time.
+const KEPT_WHEN_EMPTY: usize = 8;
 
 /// Where a queue's "now" comes from.
 pub(crate) enum Clock {
@@ -68,10 +77,9 @@ pub(crate) enum Clock {
     },
 }
 
-/// A heap entry: a task cell and when it is due.
+/// A task taken off the queue, with the time it was due.
 pub(crate) struct Entry {
     due: Instant,
-    seq: u64,
     cell: Arc<QCell>,
 }
 
@@ -79,30 +87,32 @@ impl Entry {
     pub(crate) fn due(&self) -> Instant {
         self.due
     }
-
-    /// Drops a tombstone popped from the heap. Its task may still be in its cell if the
-    /// entry is stale because its worker was disposed, and `dispose` did not find the entry
-    /// (this pop came first): drop the task too.
-    fn discard(self) {
-        self.cell.cancel();
-    }
 }
 
-impl PartialEq for Entry {
+/// A heap key: when a task is due, its sequence number, and the slot holding its cell.
+/// Plain data, so a tombstone costs its few bytes and nothing else.
+#[derive(Clone, Copy)]
+struct Key {
+    due: Instant,
+    seq: u64,
+    slot: usize,
+}
+
+impl PartialEq for Key {
     fn eq(&self, other: &Self) -> bool {
         self.seq == other.seq
     }
 }
 
-impl Eq for Entry {}
+impl Eq for Key {}
 
-impl PartialOrd for Entry {
+impl PartialOrd for Key {
     fn partial_cmp(&self, other: &Self) -> Option<CmpOrdering> {
         Some(self.cmp(other))
     }
 }
 
-impl Ord for Entry {
+impl Ord for Key {
     /// Reversed, so that std's max-heap pops the earliest `(due, seq)` first.
     fn cmp(&self, other: &Self) -> CmpOrdering {
         other
@@ -112,12 +122,21 @@ impl Ord for Entry {
     }
 }
 
+/// A slot of the slab: an occupied one holds a queued cell and the `seq` of its key; a
+/// vacant one holds no cell, and in `seq` the index of the next vacant slot (`NOT_QUEUED` at
+/// the end of the free list).
+struct Slot {
+    seq: u64,
+    cell: Option<Arc<QCell>>,
+}
+
 /// What the driver should do next.
 pub(crate) enum Next {
     /// Run this entry's task now.
     Run(Entry),
-    /// A tombstone was popped; discard it outside the lock and look again.
-    Stale(Entry),
+    /// A cell found cancelled in its slot (its worker was disposed, or a cancel is on its way
+    /// to the lock); drop it outside the lock and look again.
+    Stale(Arc<QCell>),
     /// Nothing is due: wait until this instant, or until woken if `None`.
     Wait(Option<Instant>),
     /// The queue is closed; the driver stops.
@@ -126,38 +145,80 @@ pub(crate) enum Next {
 
 /// The part of a queue its lock protects.
 pub(crate) struct State {
-    heap: BinaryHeap<Entry>,
+    heap: BinaryHeap<Key>,
+    slots: Vec<Slot>,
+    /// The first vacant slot, or `NOT_QUEUED`.
+    free: usize,
+    /// Occupied slots. Every occupied slot has exactly one key in the heap, so the other
+    /// `heap.len() - live` keys are tombstones.
+    live: usize,
     next_seq: u64,
     /// Drivers waiting on the condition variable; a push only signals when one is.
     waiters: usize,
-    /// Heap entries whose cell was cancelled while queued. An estimate, enough to decide when
-    /// to compact: a task cancelled while it runs and then rescheduled is not counted, and
-    /// a disposed worker's entry popped as stale is subtracted though it was never counted.
-    /// Recounted by compaction.
-    tombstones: usize,
     closed: bool,
 }
 
 impl State {
+    fn new() -> Self {
+        State {
+            heap: BinaryHeap::new(),
+            slots: Vec::new(),
+            free: NOT_QUEUED,
+            live: 0,
+            next_seq: 0,
+            waiters: 0,
+            closed: false,
+        }
+    }
+
     fn push(&mut self, due: Instant, cell: Arc<QCell>) -> bool {
         let seq = self.next_seq;
         self.next_seq += 1;
         let header = cell.header();
-        // Relaxed: `queued_seq` and `pending` are only touched under the queue lock.
-        header.queued_seq.store(seq, Ordering::Relaxed);
         let pending = &header.worker.pending;
+        // Relaxed: `slot` and `pending` are only touched under the queue lock.
         pending.store(pending.load(Ordering::Relaxed) + 1, Ordering::Relaxed);
-        self.heap.push(Entry { due, seq, cell });
+        let slot = if self.free == NOT_QUEUED {
+            header.slot.store(self.slots.len(), Ordering::Relaxed);
+            self.slots.push(Slot {
+                seq,
+                cell: Some(cell),
+            });
+            self.slots.len() - 1
+        } else {
+            let slot = self.free;
+            header.slot.store(slot, Ordering::Relaxed);
+            let vacant = &mut self.slots[slot];
+            self.free = vacant.seq as usize;
+            *vacant = Slot {
+                seq,
+                cell: Some(cell),
+            };
+            slot
+        };
+        self.live += 1;
+        self.heap.push(Key { due, seq, slot });
         self.heap.peek().is_some_and(|top| top.seq == seq)
     }
 
-    fn pop(&mut self) -> Entry {
-        let entry = self.heap.pop().expect("pop from an empty heap");
-        let header = entry.cell.header();
-        header.queued_seq.store(NOT_QUEUED, Ordering::Relaxed);
+    /// Takes the cell out of its slot; the slot joins the free list.
+    fn vacate(&mut self, slot: usize) -> Arc<QCell> {
+        let vacant = &mut self.slots[slot];
+        let cell = vacant.cell.take().expect("vacating an occupied slot");
+        vacant.seq = self.free as u64;
+        self.free = slot;
+        self.live -= 1;
+        let header = cell.header();
+        header.slot.store(NOT_QUEUED, Ordering::Relaxed);
         let pending = &header.worker.pending;
         pending.store(pending.load(Ordering::Relaxed) - 1, Ordering::Relaxed);
-        entry
+        cell
+    }
+
+    /// The cell a key names, unless the key is a tombstone.
+    fn cell_of(&self, key: &Key) -> Option<&Arc<QCell>> {
+        let slot = &self.slots[key.slot];
+        slot.cell.as_ref().filter(|_| slot.seq == key.seq)
     }
 
     /// Decides what a driver does when it is `now`. Pure bookkeeping: it never waits and
@@ -166,63 +227,105 @@ impl State {
         if self.closed {
             return Next::Closed;
         }
-        let Some(top) = self.heap.peek() else {
-            return Next::Wait(None);
-        };
-        if top.cell.is_cancelled() {
-            self.tombstones = self.tombstones.saturating_sub(1);
-            return Next::Stale(self.pop());
+        loop {
+            let Some(&top) = self.heap.peek() else {
+                return Next::Wait(None);
+            };
+            let Some(cell) = self.cell_of(&top) else {
+                // A tombstone: plain data, dropped here.
+                self.heap.pop();
+                continue;
+            };
+            if cell.is_cancelled() {
+                self.heap.pop();
+                return Next::Stale(self.vacate(top.slot));
+            }
+            if top.due > now {
+                return Next::Wait(Some(top.due));
+            }
+            self.heap.pop();
+            let cell = self.vacate(top.slot);
+            return Next::Run(Entry { due: top.due, cell });
         }
-        if top.due > now {
-            return Next::Wait(Some(top.due));
-        }
-        Next::Run(self.pop())
     }
 
     /// The due time of the earliest task that is still live.
     fn first_live_due(&self) -> Option<Instant> {
+        let live = |key: &&Key| self.cell_of(key).is_some_and(|cell| !cell.is_cancelled());
         match self.heap.peek() {
             None => None,
-            Some(top) if !top.cell.is_cancelled() => Some(top.due),
+            Some(top) if live(&top) => Some(top.due),
             // The top is a tombstone; the earliest live task may be anywhere below it.
-            Some(_) => self
-                .heap
-                .iter()
-                .filter(|e| !e.cell.is_cancelled())
-                .map(|e| e.due)
-                .min(),
+            Some(_) => self.heap.iter().filter(live).map(|key| key.due).min(),
         }
     }
 
-    /// Removes every entry for which `remove` holds and returns them, to be dropped by the
+    /// Compacts when tombstones outnumber live tasks, and there are enough of them to be
+    /// worth it or nothing live is left.
+    fn maybe_compact(&mut self) {
+        let tombstones = self.heap.len() - self.live;
+        if tombstones > self.live && (tombstones >= COMPACT_MIN || self.live == 0) {
+            self.compact();
+        }
+    }
+
+    /// Drops every tombstone key, renumbers the slab if it is mostly vacant, and gives back
+    /// what the buffers no longer need. Touches no cell unless it renumbers (and then only
+    /// the live ones): the tombstones are told apart by their slots alone.
+    fn compact(&mut self) {
+        if self.live == 0 {
+            self.heap.clear();
+            self.slots.clear();
+            self.free = NOT_QUEUED;
+            // Back to a fixed small size, so that what an empty queue holds does not depend
+            // on its past.
+            if self.heap.capacity() > KEPT_WHEN_EMPTY {
+                self.heap = BinaryHeap::with_capacity(KEPT_WHEN_EMPTY);
+            }
+            if self.slots.capacity() > KEPT_WHEN_EMPTY {
+                self.slots = Vec::with_capacity(KEPT_WHEN_EMPTY);
+            }
+            return;
+        }
+        let mut keys = std::mem::take(&mut self.heap).into_vec();
+        keys.retain(|key| self.cell_of(key).is_some());
+        if self.slots.len() > 4 * self.live.max(COMPACT_MIN) {
+            // Moves the live cells to the front of a fresh slab, in key order.
+            let mut slots = Vec::with_capacity(2 * self.live);
+            for key in &mut keys {
+                let cell = self.slots[key.slot].cell.take().expect("a live key");
+                cell.header().slot.store(slots.len(), Ordering::Relaxed);
+                key.slot = slots.len();
+                slots.push(Slot {
+                    seq: key.seq,
+                    cell: Some(cell),
+                });
+            }
+            self.slots = slots;
+            self.free = NOT_QUEUED;
+        }
+        shrink(&mut keys);
+        self.heap = BinaryHeap::from(keys);
+    }
+
+    /// Takes every queued cell for which `remove` holds out of the slab, to be dropped by the
     /// caller once the lock is released.
-    ///
-    /// In place: the kept entries are moved to the front of the heap's own buffer and
-    /// re-heapified there, so only the removed ones are copied out; then the buffer is
-    /// shrunk if the kept entries fill less than a quarter of it, so the memory of a burst of
-    /// cancelled timers goes back to the allocator.
-    fn extract(&mut self, mut remove: impl FnMut(&Entry) -> bool) -> Vec<Entry> {
-        let mut entries = std::mem::take(&mut self.heap).into_vec();
-        let mut kept = 0;
-        for i in 0..entries.len() {
-            if !remove(&entries[i]) {
-                entries.swap(kept, i);
-                kept += 1;
+    fn extract(&mut self, mut remove: impl FnMut(&QCell) -> bool) -> Vec<Arc<QCell>> {
+        let mut removed = Vec::new();
+        for slot in 0..self.slots.len() {
+            if self.slots[slot].cell.as_deref().is_some_and(&mut remove) {
+                removed.push(self.vacate(slot));
             }
         }
-        let removed = entries.split_off(kept);
-        if entries.capacity() > 4 * entries.len().max(COMPACT_MIN) {
-            entries.shrink_to(2 * entries.len());
-        }
-        self.heap = BinaryHeap::from(entries);
-        for entry in &removed {
-            let header = entry.cell.header();
-            header.queued_seq.store(NOT_QUEUED, Ordering::Relaxed);
-            let pending = &header.worker.pending;
-            pending.store(pending.load(Ordering::Relaxed) - 1, Ordering::Relaxed);
-        }
-        self.tombstones = self.heap.iter().filter(|e| e.cell.is_cancelled()).count();
+        self.maybe_compact();
         removed
+    }
+}
+
+/// Shrinks a buffer that its entries fill less than a quarter of, keeping room to grow.
+fn shrink<T>(v: &mut Vec<T>) {
+    if v.capacity() > 4 * v.len().max(COMPACT_MIN) {
+        v.shrink_to(2 * v.len());
     }
 }
 
@@ -242,13 +345,7 @@ pub(crate) struct Queue {
 impl Queue {
     pub(crate) fn new(clock: Clock) -> Self {
         Queue {
-            state: Mutex::new(State {
-                heap: BinaryHeap::new(),
-                next_seq: 0,
-                waiters: 0,
-                tombstones: 0,
-                closed: false,
-            }),
+            state: Mutex::new(State::new()),
             ready: Condvar::new(),
             clock,
             next_worker_id: AtomicU64::new(0),
@@ -308,34 +405,25 @@ impl Queue {
         true
     }
 
-    /// Bookkeeping after a queued cell was cancelled through its handle: count the tombstone,
-    /// and compact the heap if tombstones dominate it.
+    /// Takes a cell cancelled through its handle out of the slab, so that the queue holds
+    /// nothing of it any more, and compacts the keys if tombstones dominate them.
     ///
-    /// A driver waiting on this very entry is not woken: every live task is due no earlier
+    /// A driver waiting on this very task is not woken: every live task is due no earlier
     /// than the top, so the driver, waking at the tombstone's due time, pops it and re-arms
     /// on the next one without being late for anything. Waking it at every cancel would cost
     /// a system call and a context switch per timer where timeouts are cancelled in the order
-    /// they were set; compaction bounds what tombstones hold meanwhile (their tasks, and what
-    /// those captured, were dropped by the cancel already).
+    /// they were set; what a tombstone holds meanwhile is its key, a few bytes of plain data.
     fn on_cancel(&self, header: &Header) {
         let mut state = self.state.lock();
-        let seq = header.queued_seq.load(Ordering::Relaxed);
-        if seq == NOT_QUEUED {
+        let slot = header.slot.load(Ordering::Relaxed);
+        if slot == NOT_QUEUED {
             return;
         }
-        state.tombstones += 1;
-        let garbage = if state.tombstones >= COMPACT_MIN && state.tombstones * 2 > state.heap.len()
-        {
-            state.extract(|e| e.cell.is_cancelled())
-        } else {
-            Vec::new()
-        };
+        let cell = state.vacate(slot);
+        state.maybe_compact();
         drop(state);
-        // Some may be tombstones only because their worker was disposed, and `dispose` will
-        // not find them now: drop their tasks too.
-        for entry in garbage {
-            entry.discard();
-        }
+        // Dropping a cell may close a queue: never under the lock.
+        drop(cell);
     }
 
     /// Closes the queue: drivers stop, later pushes are refused, and every queued task is
@@ -343,17 +431,19 @@ impl Queue {
     pub(crate) fn close(&self) {
         let mut state = self.state.lock();
         state.closed = true;
-        let heap = std::mem::take(&mut state.heap);
-        for entry in heap.iter() {
-            let header = entry.cell.header();
-            header.queued_seq.store(NOT_QUEUED, Ordering::Relaxed);
-            header.worker.pending.store(0, Ordering::Relaxed);
+        let mut cells = Vec::with_capacity(state.live);
+        for slot in 0..state.slots.len() {
+            if state.slots[slot].cell.is_some() {
+                cells.push(state.vacate(slot));
+            }
         }
-        state.tombstones = 0;
+        state.heap = BinaryHeap::new();
+        state.slots = Vec::new();
+        state.free = NOT_QUEUED;
         drop(state);
         self.ready.notify_all();
-        for entry in heap {
-            entry.cell.cancel();
+        for cell in cells {
+            cell.cancel();
         }
     }
 
@@ -365,12 +455,12 @@ impl Queue {
             return;
         }
         let id = core.id;
-        let removed = state.extract(|e| e.cell.header().worker.id == id);
+        let removed = state.extract(|cell| cell.header().worker.id == id);
         drop(state);
         // The top may have been removed; the driver re-arms on its next wake, which is no
         // later than the removed top's due time, so no signal is needed for correctness.
-        for entry in removed {
-            entry.cell.cancel();
+        for cell in removed {
+            cell.cancel();
         }
     }
 
@@ -382,10 +472,10 @@ impl Queue {
         let entry = loop {
             match state.next(self.now()) {
                 Next::Run(entry) => break entry,
-                Next::Stale(entry) => {
+                Next::Stale(cell) => {
                     // Dropping a cell may close a queue: never under the lock.
                     drop(state);
-                    entry.discard();
+                    cell.cancel();
                     state = self.state.lock();
                 }
                 Next::Closed => return Dispatch::Closed,
@@ -418,9 +508,9 @@ impl Queue {
             let mut state = self.state.lock();
             match state.next(now) {
                 Next::Run(entry) => return Some(entry),
-                Next::Stale(entry) => {
+                Next::Stale(cell) => {
                     drop(state);
-                    entry.discard();
+                    cell.cancel();
                 }
                 Next::Wait(_) | Next::Closed => return None,
             }
@@ -583,9 +673,9 @@ impl WorkerCore {
 /// The queue-specific part of a task's cell.
 pub(crate) struct Header {
     worker: Arc<WorkerCore>,
-    /// The `seq` of the task's heap entry, or `NOT_QUEUED`. Only touched under the queue
+    /// The cell's slot in the queue's slab, or `NOT_QUEUED`. Only touched under the queue
     /// lock, so Relaxed.
-    queued_seq: AtomicU64,
+    slot: AtomicUsize,
 }
 
 impl CellHeader for Header {
@@ -645,7 +735,7 @@ impl Worker for QueueWorker {
         self.core.retain();
         let header = Header {
             worker: self.core.clone(),
-            queued_seq: AtomicU64::new(NOT_QUEUED),
+            slot: AtomicUsize::new(NOT_QUEUED),
         };
         let cell = new_cell(header, task);
         if !self.core.queue.enqueue(due, &cell) {
@@ -850,15 +940,33 @@ mod tests {
         let queue = Queue::wall();
         let worker = Queue::worker(&queue, Owner::Driven);
         let far = Duration::from_secs(3600);
+        let live = worker.schedule_after(far, || Reschedule::Done);
         for _ in 0..10 * COMPACT_MIN {
             worker.schedule_after(far, || Reschedule::Done).dispose();
         }
-        assert!(queue.state.lock().heap.len() <= 2 * COMPACT_MIN);
-        assert!(queue.is_empty());
+        let state = queue.state.lock();
+        assert!(state.heap.len() <= COMPACT_MIN + 1);
+        assert_eq!(state.live, 1);
+        drop(state);
+        assert!(!live.is_disposed() && !queue.is_empty());
     }
 
     #[test]
-    fn a_burst_of_cancelled_timers_gives_the_heap_back() {
+    fn cancelling_lets_go_of_the_cell_at_once() {
+        let queue = Queue::wall();
+        let worker = Queue::worker(&queue, Owner::Driven);
+        let far = Duration::from_secs(3600);
+        let _live = worker.schedule_after(far, || Reschedule::Done);
+        let handle = worker.schedule_after(far, || Reschedule::Done);
+        assert_eq!(Arc::strong_count(&handle.cell), 2);
+        handle.dispose();
+        assert_eq!(Arc::strong_count(&handle.cell), 1);
+        // Its key is a tombstone until the driver or a compaction reaches it.
+        assert_eq!(queue.state.lock().heap.len(), 2);
+    }
+
+    #[test]
+    fn a_burst_of_cancelled_timers_gives_the_buffers_back() {
         let queue = Queue::wall();
         let worker = Queue::worker(&queue, Owner::Driven);
         let far = Duration::from_secs(3600);
@@ -871,19 +979,35 @@ mod tests {
             handle.dispose();
         }
         let state = queue.state.lock();
-        assert!(state.heap.len() <= 2 * COMPACT_MIN);
-        assert!(state.heap.capacity() <= 8 * COMPACT_MIN);
-        assert!(state.heap.iter().any(|e| e.seq == handles.len() as u64));
+        assert!(state.heap.len() <= COMPACT_MIN + 1);
+        assert!(state.heap.capacity() <= 4 * COMPACT_MIN);
+        assert!(state.slots.capacity() <= 8 * COMPACT_MIN);
+        assert_eq!(state.live, 1);
         drop(state);
-        // Each cell is held by its handle alone now: the heap let go of it.
-        assert!(
-            handles
-                .iter()
-                .filter(|h| Arc::strong_count(&h.cell) == 1)
-                .count()
-                >= handles.len() - 2 * COMPACT_MIN
-        );
+        assert!(handles.iter().all(|h| Arc::strong_count(&h.cell) == 1));
         assert!(!live.is_disposed() && !queue.is_empty());
+        live.dispose();
+        let state = queue.state.lock();
+        assert_eq!(state.heap.capacity(), KEPT_WHEN_EMPTY);
+        assert_eq!(state.slots.capacity(), KEPT_WHEN_EMPTY);
+    }
+
+    #[test]
+    fn vacant_slots_are_reused_and_run_in_order() {
+        let queue = Queue::wall();
+        let worker = Queue::worker(&queue, Owner::Driven);
+        let (log, task) = recorder();
+        let t0 = Instant::now();
+        let a = worker.schedule_at(t0, task(1));
+        let b = worker.schedule_at(t0, task(2));
+        a.dispose();
+        b.dispose();
+        worker.schedule_at(t0, task(3));
+        worker.schedule_at(t0 - Duration::from_millis(1), task(4));
+        assert_eq!(queue.state.lock().slots.len(), 2);
+        drain(&queue);
+        assert_eq!(*log.lock().unwrap(), [4, 3]);
+        assert!(queue.is_empty());
     }
 
     #[test]
