@@ -175,18 +175,9 @@ fn measure<T: Timers>(
     record
 }
 
-/// Whether the command line's filters (criterion's positional arguments) select this group.
-fn selected() -> bool {
-    let filters: Vec<String> = std::env::args()
-        .skip(1)
-        .filter(|a| !a.starts_with('-'))
-        .collect();
-    filters.is_empty() || filters.iter().any(|f| "timers".contains(f.as_str()))
-}
-
 /// Measures every implementation and writes the records.
 pub fn run() {
-    if !selected() {
+    if !rx_benches::section_selected("timers") {
         return;
     }
     let mut records = Vec::new();
