@@ -1,6 +1,6 @@
-//! What `retry_when`, `fork_join` and `combine_latest_all` allocate on the synchronous path:
-//! a fixed number of allocations per subscription, and none per value or per attempt, except
-//! the row `combine_latest_all` emits, a `Vec` it hands downstream.
+//! What `concat_map`, `retry_when`, `fork_join` and `combine_latest_all` allocate on the
+//! synchronous path: a fixed number of allocations per subscription, and none per value or
+//! per attempt, except the row `combine_latest_all` emits, a `Vec` it hands downstream.
 
 use rx::Error;
 use rx::prelude::*;
@@ -13,6 +13,24 @@ use support::alloc::allocations_in;
 
 #[global_allocator]
 static ALLOCATOR: support::alloc::Counting = support::alloc::Counting;
+
+#[test]
+fn concat_map_allocates_its_state_once_and_nothing_per_value() {
+    for n in [1i64, 10, 1000] {
+        let (mut calls, mut count) = (0, 0);
+        let allocations = allocations_in(|| {
+            from_iter(0..black_box(n))
+                .concat_map(|v| {
+                    calls += 1;
+                    from_iter([v, v])
+                })
+                .subscribe(|_| count += 1);
+        });
+        assert_eq!((calls, count), (n, 2 * n));
+        // The engine's shared state, which keeps the projection too.
+        assert_eq!(allocations, 1, "{n} values");
+    }
+}
 
 #[test]
 fn fork_join_allocates_its_state_once_and_nothing_per_value() {

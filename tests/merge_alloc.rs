@@ -113,6 +113,26 @@ fn nothing_is_allocated_per_value_or_per_inner() {
 }
 
 #[test]
+fn concat_map_allocates_its_state_once_and_nothing_per_value() {
+    // The values wait in the engine's queue as they are and the projection lives in the
+    // engine's state: one allocation, the shared state, whatever the number of values.
+    for n in [1u64, 10, 10_000] {
+        let made = measure(&format!("concat_map, {n} inners"), || {
+            let (mut calls, mut sum) = (0u64, 0u64);
+            from_iter(0..n)
+                .concat_map(|v| {
+                    calls += 1;
+                    from_iter(0..v % 3)
+                })
+                .subscribe(|v| sum += v);
+            assert_eq!(calls, n);
+            assert_eq!(sum, (0..n).map(|v| (0..v % 3).sum::<u64>()).sum());
+        });
+        assert_eq!(made, 1, "{n} values");
+    }
+}
+
+#[test]
 fn asynchronous_sources_are_freed_after_completion_and_after_dispose() {
     let ms = Duration::from_millis;
     measure("two timers merged, run to completion", || {
@@ -140,6 +160,30 @@ fn asynchronous_sources_are_freed_after_completion_and_after_dispose() {
             .subscribe(|_| {});
         sch.run();
     });
+    measure("concat_map over timers, values queued", || {
+        let sch = TestScheduler::new();
+        let inner = sch.clone();
+        let seen = std::sync::Arc::new(std::sync::Mutex::new(Vec::new()));
+        let into = seen.clone();
+        let handle = from_iter(0..5)
+            .concat_map(move |v| rx::source::timer(ms(10), inner.clone()).map(move |_| v))
+            .subscribe(move |v| into.lock().unwrap().push(v));
+        sch.run();
+        assert_eq!(*seen.lock().unwrap(), [0, 1, 2, 3, 4]);
+        assert!(handle.is_disposed());
+    });
+    measure(
+        "concat_map over timers, disposed with values queued",
+        || {
+            let sch = TestScheduler::new();
+            let inner = sch.clone();
+            let handle = from_iter(0..5)
+                .concat_map(move |_| rx::source::timer(ms(10), inner.clone()))
+                .subscribe(|_| {});
+            handle.dispose();
+            sch.run();
+        },
+    );
     measure("take_until a timer, over an interval", || {
         let sch = TestScheduler::new();
         rx::source::interval(ms(10), sch.clone())

@@ -2,15 +2,16 @@
 //!
 //! The projection runs when its inner observable is subscribed, not when the value arrives
 //! (RxJava's and RxJS's `concatMap`): a projection that starts work (a request) starts it
-//! only when its turn comes. So the engine queues the values, each as a [`Deferred`] that
-//! calls the projection on subscribe. The projection is shared by the outer observer and
-//! whichever thread subscribes the next inner, behind a lock that is never contended: the
-//! engine subscribes one inner at a time.
+//! only when its turn comes. So the engine queues the values themselves and keeps the
+//! closure in its shared state ([`Deferred`]); the thread that subscribes the next inner
+//! (the outer observer, or the one whose inner completed) takes it under the engine's lock,
+//! calls it with the lock released, and gives it back at its next lock. The engine subscribes
+//! one inner at a time, so nobody else needs it meanwhile: no allocation and no atomic
+//! operation beyond the engine's own.
 
-use crate::observable::{Observable, Subscribe};
-use crate::operators::flat_map::{FlatMap, Mode, Project, forward_to_flat_map};
-use crate::sync::{Arc, Mutex};
+use crate::operators::flat_map::{FlatMap, Lend, Mode, Projector, forward_to_flat_map};
 use std::fmt;
+use std::marker::PhantomData;
 
 /// Maps each value to an observable and emits their values one observable after another;
 /// built by [`ObservableExt::concat_map`](crate::ObservableExt::concat_map).
@@ -20,7 +21,7 @@ use std::fmt;
 pub struct ConcatMap<'a, S, F> {
     source: S,
     f: F,
-    _handles: std::marker::PhantomData<&'a ()>,
+    _handles: PhantomData<&'a ()>,
 }
 
 impl<S, F> ConcatMap<'_, S, F> {
@@ -28,7 +29,7 @@ impl<S, F> ConcatMap<'_, S, F> {
         ConcatMap {
             source,
             f,
-            _handles: std::marker::PhantomData,
+            _handles: PhantomData,
         }
     }
 }
@@ -44,31 +45,31 @@ impl<S: fmt::Debug, F> fmt::Debug for ConcatMap<'_, S, F> {
 forward_to_flat_map!(
     ConcatMap<'a, S, F>,
     f = Projection<F>,
-    |this| FlatMap::with_mode(this.source, Projection::new(this.f), Mode::CONCAT)
+    |this| FlatMap::with_mode(this.source, Projection(Some(this.f)), Mode::CONCAT)
 );
 
-/// The projection of a [`ConcatMap`] subscription, shared by the values waiting their turn.
-pub struct Projection<F> {
-    f: Arc<Mutex<F>>,
-}
+/// The projection of a [`ConcatMap`] subscription: it hands each value to the engine as it
+/// is, and lends the engine its closure once, when the engine is built.
+pub struct Projection<F>(Option<F>);
 
-impl<F> Projection<F> {
-    fn new(f: F) -> Self {
-        Projection {
-            f: Arc::new(Mutex::new(f)),
-        }
-    }
-}
-
-impl<V, F> Project<V> for Projection<F> {
-    type Inner = Deferred<V, F>;
+impl<V, F, U> Projector<V> for Projection<F>
+where
+    F: FnMut(V) -> U,
+{
+    type Inner = U;
+    type Lent = Deferred<V, F>;
 
     #[inline]
-    fn project(&mut self, value: V) -> Deferred<V, F> {
+    fn lend(&mut self) -> Deferred<V, F> {
         Deferred {
-            value,
-            f: self.f.clone(),
+            f: self.0.take(),
+            _values: PhantomData,
         }
+    }
+
+    #[inline]
+    fn project(&mut self, value: V) -> V {
+        value
     }
 }
 
@@ -78,35 +79,45 @@ impl<F> fmt::Debug for Projection<F> {
     }
 }
 
-/// A value of a [`ConcatMap`] waiting its turn: subscribing it maps it, then subscribes what
-/// the projection returned.
+/// The closure of a [`ConcatMap`] subscription, kept in the engine's state and lent to the
+/// thread that subscribes the next inner, which maps the waiting value with it.
 pub struct Deferred<V, F> {
-    value: V,
-    f: Arc<Mutex<F>>,
+    /// `None` while lent out.
+    f: Option<F>,
+    _values: PhantomData<fn(V)>,
 }
 
-impl<V, F, U> Observable for Deferred<V, F>
+impl<V, F, U> Lend for Deferred<V, F>
 where
     F: FnMut(V) -> U,
-    U: Observable,
 {
-    type Item = U::Item;
-    type Flavour = <U as Observable>::Flavour;
-}
-
-impl<V, F, U, O> Subscribe<O> for Deferred<V, F>
-where
-    F: FnMut(V) -> U,
-    U: Subscribe<O>,
-{
-    type Subscription = U::Subscription;
+    type Queued = V;
+    type Inner = U;
+    const KEPT: bool = true;
 
     #[inline]
-    fn subscribe_observer(self, observer: O) -> U::Subscription {
-        // The lock is released before subscribing: the inner may run synchronously and
-        // complete, and the engine then subscribes the next value's inner from here.
-        let inner = (self.f.lock())(self.value);
-        inner.subscribe_observer(observer)
+    fn take(&mut self) -> Self {
+        Deferred {
+            f: self.f.take(),
+            _values: PhantomData,
+        }
+    }
+
+    #[inline]
+    fn give_back(&mut self, lent: Self) {
+        debug_assert!(self.f.is_none(), "the projection was lent twice");
+        self.f = lent.f;
+    }
+
+    #[inline]
+    fn inner(&mut self, value: V) -> U {
+        // The engine lends the closure to one subscribing thread at a time and takes it
+        // before every inner it subscribes: it is here.
+        let f = self
+            .f
+            .as_mut()
+            .expect("the projection is lent to the thread that subscribes");
+        f(value)
     }
 }
 

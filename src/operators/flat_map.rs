@@ -24,6 +24,7 @@ use crate::Error;
 use crate::observable::{Observable, Subscribe};
 use crate::observer::Observer;
 use crate::operators::engine::merge_core::{Core, MergeSubscription};
+use crate::operators::try_flat_map::TryProjection;
 use crate::sync::Arc;
 use crate::sync::imp::BoxSubscription;
 use crate::sync::{Flavour, Joined, Shared};
@@ -38,15 +39,113 @@ pub(crate) fn identity<T>(value: T) -> T {
     value
 }
 
-/// How a flattening operator turns each value of its source into an inner observable: any
-/// `FnMut(V) -> U` closure, called as the value arrives, or the deferred projection of
-/// [`concat_map`](crate::ObservableExt::concat_map), which calls its closure only when the
-/// inner observable it stands for is subscribed.
+/// How a flattening operator turns each value of its source into an inner observable as the
+/// value arrives: any `FnMut(V) -> U` closure, or another projection that is not one (that
+/// of [`try_flat_map`](crate::ObservableExt::try_flat_map)).
 pub trait Project<V> {
     /// The inner observable.
     type Inner;
     /// The inner observable for `value`.
     fn project(&mut self, value: V) -> Self::Inner;
+}
+
+/// What the outer observer of the flattening engine does with each value, and what the
+/// engine keeps of the projection in its shared state: every [`Project`] maps the value at
+/// once and leaves the engine nothing ([`Eager`]); the projection of
+/// [`concat_map`](crate::ObservableExt::concat_map) hands the value over as it is and lends
+/// its closure to the engine, which maps each value when its inner is subscribed.
+pub trait Projector<V> {
+    /// The inner observable.
+    type Inner;
+    /// What the engine keeps, lent to whichever thread subscribes the next inner.
+    type Lent: Lend<Inner = Self::Inner>;
+    /// The part of the projection the engine keeps; called once, when the engine is built.
+    fn lend(&mut self) -> Self::Lent;
+    /// What the engine subscribes, or queues, for `value`.
+    fn project(&mut self, value: V) -> <Self::Lent as Lend>::Queued;
+}
+
+impl<V, U, F: FnMut(V) -> U> Projector<V> for F {
+    type Inner = U;
+    type Lent = Eager<U>;
+
+    #[inline]
+    fn lend(&mut self) -> Eager<U> {
+        Eager(PhantomData)
+    }
+
+    #[inline]
+    fn project(&mut self, value: V) -> U {
+        self(value)
+    }
+}
+
+// Every `Project` is eager; a blanket impl over them would overlap concat_map's projection,
+// so each one that is not a closure is listed.
+impl<V, F> Projector<V> for TryProjection<F>
+where
+    TryProjection<F>: Project<V>,
+{
+    type Inner = <Self as Project<V>>::Inner;
+    type Lent = Eager<Self::Inner>;
+
+    #[inline]
+    fn lend(&mut self) -> Eager<Self::Inner> {
+        Eager(PhantomData)
+    }
+
+    #[inline]
+    fn project(&mut self, value: V) -> Self::Inner {
+        Project::project(self, value)
+    }
+}
+
+/// The part of a projection the flattening engine keeps in its shared state. The thread that
+/// subscribes an inner [takes](Lend::take) it under the engine's lock, calls it with the lock
+/// released (an inner that completes inside `subscribe` calls straight back in), and
+/// [gives it back](Lend::give_back) the next time it takes the lock; in between, no other
+/// thread subscribes an inner (the draining flag, or the outer observer alone).
+pub trait Lend {
+    /// What the engine subscribes, or queues: the inner itself, or the value it is made of.
+    type Queued;
+    /// The inner observable.
+    type Inner;
+    /// Whether [`take`](Lend::take) moves anything out that must be given back.
+    const KEPT: bool;
+    /// Moves the projection out, for one inner.
+    fn take(&mut self) -> Self;
+    /// Puts back what [`take`](Lend::take) moved out.
+    fn give_back(&mut self, lent: Self);
+    /// The inner observable for what was queued.
+    fn inner(&mut self, queued: Self::Queued) -> Self::Inner;
+}
+
+/// What the engine keeps of a projection that maps each value as it arrives: nothing.
+pub struct Eager<U>(PhantomData<fn() -> U>);
+
+impl<U> Lend for Eager<U> {
+    type Queued = U;
+    type Inner = U;
+    const KEPT: bool = false;
+
+    #[inline]
+    fn take(&mut self) -> Self {
+        Eager(PhantomData)
+    }
+
+    #[inline]
+    fn give_back(&mut self, _: Self) {}
+
+    #[inline]
+    fn inner(&mut self, queued: U) -> U {
+        queued
+    }
+}
+
+impl<U> fmt::Debug for Eager<U> {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        f.write_str("Eager")
+    }
 }
 
 impl<V, U, F: FnMut(V) -> U> Project<V> for F {
@@ -115,7 +214,7 @@ impl<S: fmt::Debug, F> fmt::Debug for FlatMap<'_, S, F> {
 impl<S, F, U> Observable for FlatMap<'_, S, F>
 where
     S: Observable,
-    F: Project<S::Item, Inner = U>,
+    F: Projector<S::Item, Inner = U>,
     U: Observable,
 {
     type Item = U::Item;
@@ -125,15 +224,21 @@ where
 /// The flavour of the handles a [`FlatMap`] of outer `S` and inners `U` keeps.
 type FlavourOf<S, U> = Joined<<S as Observable>::Flavour, <U as Observable>::Flavour>;
 
+/// What the engine of a [`FlatMap`] of outer `S` keeps of its projection `F`.
+type LentOf<S, F> = <F as Projector<<S as Observable>::Item>>::Lent;
+
 impl<'a, S, F, U, O> Subscribe<O> for FlatMap<'a, S, F>
 where
-    S: Subscribe<FlatMapOuter<'a, O, F, U, FlavourOf<S, U>>>,
+    S: Subscribe<FlatMapOuter<'a, O, F, U, FlavourOf<S, U>, LentOf<S, F>>>,
     FlavourOf<S, U>: BoxSubscription<
             'a,
-            <S as Subscribe<FlatMapOuter<'a, O, F, U, FlavourOf<S, U>>>>::Subscription,
-        > + BoxSubscription<'a, <U as Subscribe<FlatMapInner<'a, O, U, FlavourOf<S, U>>>>::Subscription>,
-    F: Project<<S as Observable>::Item, Inner = U>,
-    U: Subscribe<FlatMapInner<'a, O, U, FlavourOf<S, U>>>,
+            <S as Subscribe<FlatMapOuter<'a, O, F, U, FlavourOf<S, U>, LentOf<S, F>>>>::Subscription,
+        > + BoxSubscription<
+            'a,
+            <U as Subscribe<FlatMapInner<'a, O, U, FlavourOf<S, U>, LentOf<S, F>>>>::Subscription,
+        >,
+    F: Projector<<S as Observable>::Item, Inner = U>,
+    U: Subscribe<FlatMapInner<'a, O, U, FlavourOf<S, U>, LentOf<S, F>>>,
     O: Observer<<U as Observable>::Item>,
 {
     type Subscription = MergeSubscription<'a, FlavourOf<S, U>>;
@@ -142,42 +247,46 @@ where
         if observer.is_disposed() {
             return MergeSubscription::empty();
         }
-        let core = Arc::new(Core::new(observer, Flat::new(self.mode)));
-        let (f, mode) = (self.f, self.mode);
+        let (mut f, mode) = (self.f, self.mode);
+        let lent = f.lend();
+        let core = Arc::new(Core::new(observer, Flat::new(mode, lent)));
         core.subscribe_upstream(self.source, |id| FlatMapOuter {
             core: core.clone(),
             id,
             f,
             mode,
-            subscribe: subscribe_inner::<O, U, FlavourOf<S, U>>,
+            subscribe: subscribe_inner::<O, U, FlavourOf<S, U>, LentOf<S, F>>,
         });
         core.handle()
     }
 }
 
 /// The engine's state, under the core's lock.
-struct Flat<U> {
+struct Flat<L: Lend> {
     mode: Mode,
     /// Inners running, or reserved and about to be subscribed.
     active: usize,
     outer_done: bool,
     /// Whether a thread is subscribing queued inners (see [`drain`]).
     draining: bool,
-    /// Inners waiting for a place (`Mode::Merge` only).
-    queue: VecDeque<U>,
+    /// Inners waiting for a place (`Mode::Merge` only), or the values they are made of.
+    queue: VecDeque<L::Queued>,
+    /// The projection's part kept here, out while an inner is being subscribed.
+    lent: L,
     /// `Mode::Switch`: the id of the newest inner, mirrored in the core's tag so inner
     /// observers can tell without the lock that they were replaced. Zero otherwise.
     current: u64,
 }
 
-impl<U> Flat<U> {
-    fn new(mode: Mode) -> Self {
+impl<L: Lend> Flat<L> {
+    fn new(mode: Mode, lent: L) -> Self {
         Flat {
             mode,
             active: 0,
             outer_done: false,
             draining: false,
             queue: VecDeque::new(),
+            lent,
             current: 0,
         }
     }
@@ -200,44 +309,52 @@ impl<U> Flat<U> {
     }
 }
 
-type FlatCore<'a, O, U, Fl> = Core<'a, O, <U as Observable>::Item, Flat<U>, Fl>;
+type FlatCore<'a, O, U, Fl, L> = Core<'a, O, <U as Observable>::Item, Flat<L>, Fl>;
 
 /// Subscribes an inner observable with the given id.
-type SubscribeInner<'a, O, U, Fl> = fn(&Arc<FlatCore<'a, O, U, Fl>>, U, u64);
+type SubscribeInner<'a, O, U, Fl, L> = fn(&Arc<FlatCore<'a, O, U, Fl, L>>, U, u64);
 
-fn subscribe_inner<'a, O, U, Fl>(core: &Arc<FlatCore<'a, O, U, Fl>>, inner: U, id: u64)
+fn subscribe_inner<'a, O, U, Fl, L>(core: &Arc<FlatCore<'a, O, U, Fl, L>>, inner: U, id: u64)
 where
-    U: Subscribe<FlatMapInner<'a, O, U, Fl>>,
-    Fl: Flavour + BoxSubscription<'a, <U as Subscribe<FlatMapInner<'a, O, U, Fl>>>::Subscription>,
+    U: Subscribe<FlatMapInner<'a, O, U, Fl, L>>,
+    Fl: Flavour
+        + BoxSubscription<'a, <U as Subscribe<FlatMapInner<'a, O, U, Fl, L>>>::Subscription>,
+    L: Lend<Inner = U>,
 {
     let handle = inner.subscribe_observer(FlatMapInner {
         core: core.clone(),
         id,
-        subscribe: subscribe_inner::<O, U, Fl>,
+        subscribe: subscribe_inner::<O, U, Fl, L>,
     });
     core.end_subscribe(id, handle);
 }
 
-/// Subscribes queued inners while there are places; the caller has set `draining` and
-/// subscribed one itself.
-fn drain<'a, O, U: Observable, Fl: Flavour>(
-    core: &Arc<FlatCore<'a, O, U, Fl>>,
-    subscribe: SubscribeInner<'a, O, U, Fl>,
+/// Subscribes queued inners while there are places; the caller has set `draining`, taken
+/// the projection (`lent`, given back here) and subscribed one itself.
+fn drain<'a, O, U: Observable, Fl: Flavour, L: Lend<Inner = U>>(
+    core: &Arc<FlatCore<'a, O, U, Fl, L>>,
+    subscribe: SubscribeInner<'a, O, U, Fl, L>,
+    mut lent: L,
 ) {
     loop {
         let mut locked = core.lock();
         let closed = locked.is_closed();
         let flat = locked.extra();
         flat.draining = false;
+        flat.lent.give_back(lent);
         if closed || !flat.should_drain() {
             return;
         }
         flat.draining = true;
         flat.active += 1;
-        let inner = flat.queue.pop_front();
+        let queued = flat.queue.pop_front();
+        lent = flat.lent.take();
         let id = locked.begin_upstream();
         drop(locked);
-        if let Some(inner) = inner {
+        if let Some(queued) = queued {
+            // The projection runs with the lock released: the inner it returns may complete
+            // inside `subscribe`, and its completion takes the lock.
+            let inner = lent.inner(queued);
             subscribe(core, inner, id);
         }
     }
@@ -245,17 +362,18 @@ fn drain<'a, O, U: Observable, Fl: Flavour>(
 
 /// The observer [`FlatMap`] (and the other flattening operators) subscribe to the outer
 /// observable.
-pub struct FlatMapOuter<'a, O, F, U: Observable, Fl: Flavour = Shared> {
-    core: Arc<FlatCore<'a, O, U, Fl>>,
+pub struct FlatMapOuter<'a, O, F, U: Observable, Fl: Flavour = Shared, L: Lend = Eager<U>> {
+    core: Arc<FlatCore<'a, O, U, Fl, L>>,
     id: u64,
     f: F,
     mode: Mode,
-    subscribe: SubscribeInner<'a, O, U, Fl>,
+    subscribe: SubscribeInner<'a, O, U, Fl, L>,
 }
 
-impl<V, O, F, U, Fl: Flavour> Observer<V> for FlatMapOuter<'_, O, F, U, Fl>
+impl<V, O, F, U, Fl: Flavour, L> Observer<V> for FlatMapOuter<'_, O, F, U, Fl, L>
 where
-    F: Project<V, Inner = U>,
+    F: Projector<V, Inner = U, Lent = L>,
+    L: Lend<Inner = U>,
     U: Observable,
     O: Observer<U::Item>,
 {
@@ -264,7 +382,7 @@ where
         if self.mode == Mode::Exhaust && self.core.lock().extra().active > 0 {
             return;
         }
-        let inner = self.f.project(value);
+        let queued = self.f.project(value);
         let mut locked = self.core.lock();
         if locked.is_closed() {
             return;
@@ -275,7 +393,7 @@ where
             Mode::Merge { max: usize::MAX } => {}
             Mode::Merge { max } => {
                 if flat.draining || flat.active >= max {
-                    flat.queue.push_back(inner);
+                    flat.queue.push_back(queued);
                     return;
                 }
                 flat.draining = true;
@@ -299,14 +417,20 @@ where
             locked.extra().current = id;
             self.core.set_tag(id);
         }
+        let mut lent = locked.extra().lent.take();
         // Releases the lock, then disposes the replaced inner (`switch`): before the new
         // one is subscribed.
         drop(locked);
+        let inner = lent.inner(queued);
         (self.subscribe)(&self.core, inner, id);
         if let Mode::Merge { max } = self.mode
             && max != usize::MAX
         {
-            drain(&self.core, self.subscribe);
+            drain(&self.core, self.subscribe, lent);
+        } else if L::KEPT {
+            // Only the outer observer subscribes inners in these modes: nobody else has
+            // needed the projection meanwhile.
+            self.core.lock().extra().lent.give_back(lent);
         }
     }
 
@@ -334,7 +458,7 @@ where
     }
 }
 
-impl<O, F, U: Observable, Fl: Flavour> fmt::Debug for FlatMapOuter<'_, O, F, U, Fl> {
+impl<O, F, U: Observable, Fl: Flavour, L: Lend> fmt::Debug for FlatMapOuter<'_, O, F, U, Fl, L> {
     fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
         f.debug_struct("FlatMapOuter")
             .field("mode", &self.mode)
@@ -344,13 +468,13 @@ impl<O, F, U: Observable, Fl: Flavour> fmt::Debug for FlatMapOuter<'_, O, F, U, 
 
 /// The observer [`FlatMap`] (and the other flattening operators) subscribe to each inner
 /// observable.
-pub struct FlatMapInner<'a, O, U: Observable, Fl: Flavour = Shared> {
-    core: Arc<FlatCore<'a, O, U, Fl>>,
+pub struct FlatMapInner<'a, O, U: Observable, Fl: Flavour = Shared, L: Lend = Eager<U>> {
+    core: Arc<FlatCore<'a, O, U, Fl, L>>,
     id: u64,
-    subscribe: SubscribeInner<'a, O, U, Fl>,
+    subscribe: SubscribeInner<'a, O, U, Fl, L>,
 }
 
-impl<O, U, Fl: Flavour> Observer<U::Item> for FlatMapInner<'_, O, U, Fl>
+impl<O, U, Fl: Flavour, L: Lend<Inner = U>> Observer<U::Item> for FlatMapInner<'_, O, U, Fl, L>
 where
     U: Observable,
     O: Observer<U::Item>,
@@ -398,13 +522,15 @@ where
             // Subscribe the next queued inner, on this thread, as RxJava does.
             flat.draining = true;
             flat.active += 1;
-            let inner = flat.queue.pop_front();
+            let queued = flat.queue.pop_front();
+            let mut lent = flat.lent.take();
             let next = locked.begin_upstream();
             drop(locked);
-            if let Some(inner) = inner {
+            if let Some(queued) = queued {
+                let inner = lent.inner(queued);
                 subscribe(&core, inner, next);
             }
-            drain(&core, subscribe);
+            drain(&core, subscribe, lent);
         }
     }
 
@@ -418,7 +544,7 @@ where
     }
 }
 
-impl<O, U: Observable, Fl: Flavour> fmt::Debug for FlatMapInner<'_, O, U, Fl> {
+impl<O, U: Observable, Fl: Flavour, L: Lend> fmt::Debug for FlatMapInner<'_, O, U, Fl, L> {
     fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
         f.debug_struct("FlatMapInner")
             .field("id", &self.id)
