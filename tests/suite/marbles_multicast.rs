@@ -435,12 +435,15 @@ fn word_key(c: &char) -> char {
     }
 }
 
+/// A group's recorder, with the time since frame zero at which the group opened.
+type Opened = (Duration, TimedObserver<char, TestScheduler>);
+
 /// What each group received, recorded from frame zero, in the order the groups opened.
 #[derive(Clone)]
 struct Groups {
     sch: TestScheduler,
     zero: Instant,
-    opened: Arc<Mutex<Vec<(Duration, TimedObserver<char, TestScheduler>)>>>,
+    opened: Arc<Mutex<Vec<Opened>>>,
 }
 
 impl Groups {
@@ -799,4 +802,139 @@ fn third_of_key(
             .skip(1)
             .boxed()
     }
+}
+
+/// Records each group of a `group_by_until` as it opens, and emits its key.
+macro_rules! keys_recorded {
+    ($outer:expr, $groups:expr) => {{
+        let g = $groups.clone();
+        $outer.map(move |group| {
+            let key = *group.key();
+            g.record(group, None);
+            key
+        })
+    }};
+}
+
+#[test]
+fn group_by_until_a_duration_selector() {
+    let (sch, m) = setup();
+    let groups = Groups::new(&sch);
+    let e1 = m.hot("-1--2--^-a-b-c-d-e-f-g-h-i-j-k-l-|");
+    let outer = keys_recorded!(
+        e1.clone().group_by_until(word_key, third_of_key(&e1)),
+        groups
+    );
+    m.expect(outer).to_be("--f---r---z-q-----f-------|");
+    groups.assert(
+        &m,
+        &[
+            "--a-b---(d|)               ",
+            "------c-------g-(h|)       ",
+            "----------e---------j-(k|) ",
+            "------------f-------------|",
+            "------------------i-----l-|",
+        ],
+    );
+    e1.assert_subscriptions(&[
+        "^-------------------------!",
+        // The durations, in the order they subscribed: each after its group's first value.
+        "--^-----!                  ",
+        "------^---------!          ",
+        "----------^-----------!    ",
+        "------------^-------------!",
+        "------------------^-------!",
+    ]);
+}
+
+#[test]
+fn group_by_until_with_a_duration_that_fails() {
+    let (sch, m) = setup();
+    let groups = Groups::new(&sch);
+    let e1 = m.hot("-1--2--^-a-b-c-d-e-f-g-h-i-j-k-l-|");
+    let mut durations = third_of_key(&e1);
+    let failing = move |key: &char| durations(key).try_map(|_| Err::<(), _>(Error::msg("error")));
+    let outer = keys_recorded!(e1.clone().group_by_until(word_key, failing), groups);
+    // The error ends its group alone.
+    m.expect(outer).to_be("--f---r---z-q-----f-------|");
+    groups.assert(
+        &m,
+        &[
+            "--a-b---(d#)               ",
+            "------c-------g-(h#)       ",
+            "----------e---------j-(k#) ",
+            "------------f-------------|",
+            "------------------i-----l-|",
+        ],
+    );
+}
+
+#[test]
+fn group_by_until_when_the_source_fails() {
+    let (sch, m) = setup();
+    let groups = Groups::new(&sch);
+    let e1 = m.hot("-1--2--^-a-b-c-d-e-f-g-h-i-j-k-l-#");
+    let outer = keys_recorded!(
+        e1.clone().group_by_until(word_key, third_of_key(&e1)),
+        groups
+    );
+    m.expect(outer).to_be("--f---r---z-q-----f-------#");
+    groups.assert(
+        &m,
+        &[
+            "--a-b---(d|)               ",
+            "------c-------g-(h|)       ",
+            "----------e---------j-(k|) ",
+            "------------f-------------#",
+            "------------------i-----l-#",
+        ],
+    );
+    e1.assert_subscriptions(&[
+        "^-------------------------!",
+        "--^-----!                  ",
+        "------^---------!          ",
+        "----------^-----------!    ",
+        "------------^-------------!",
+        "------------------^-------!",
+    ]);
+}
+
+#[test]
+fn group_by_until_outer_unsubscribed_early_while_the_groups_go_on() {
+    let (sch, m) = setup();
+    let groups = Groups::new(&sch);
+    let e1 = m.hot("-1--2--^-a-b-c-d-e-f-g-h-i-j-k-l-|");
+    let unsub = "          -----------!               ";
+    let outer = keys_recorded!(
+        e1.clone().group_by_until(word_key, third_of_key(&e1)),
+        groups
+    );
+    m.expect_subscribed(outer, unsub).to_be("--f---r---z-");
+    groups.assert(
+        &m,
+        &[
+            "--a-b---(d|)               ",
+            "------c-------g-(h|)       ",
+            "----------e---------j-(k|) ",
+        ],
+    );
+}
+
+#[test]
+fn group_by_until_disposes_a_duration_once_its_group_closes() {
+    let (_, m) = setup();
+    let e1 = m.hot(" -0-1--------2-| ");
+    let durations = [m.cold("---s"), m.cold("---s"), m.cold("---s")];
+    let d = durations.clone();
+    let result = e1
+        .clone()
+        .group_by_until(
+            |c| *c,
+            move |key| d[key.to_digit(10).unwrap() as usize].clone(),
+        )
+        .flat_map(|group| group);
+    m.expect(result).to_be("-0-1--------2-|");
+    durations[0].assert_subscriptions(&["-^--!"]);
+    durations[1].assert_subscriptions(&["---^--!"]);
+    durations[2].assert_subscriptions(&["------------^-!"]);
 }
