@@ -1,6 +1,6 @@
-//! `timeout_with`, `exhaust_all`, `expand`, `retry_when`, `fork_join`, `combine_latest_all`
-//! and `zip_all` on real threads: upstreams on several threads race each other and the
-//! operator's timer or notifier. Whatever the interleaving, the Rx rules hold (no
+//! `timeout_with`, `exhaust_all`, `expand`, `retry_when`, `repeat_when`, `fork_join`,
+//! `combine_latest_all` and `zip_all` on real threads: upstreams on several threads race each
+//! other and the operator's timer or notifier. Whatever the interleaving, the Rx rules hold (no
 //! overlapping calls, nothing after the end), nothing is lost or duplicated, and values of
 //! one upstream keep their order. Bounds on wall-clock time are generous: these tests check
 //! what happens, and only that it happens in a sane time.
@@ -221,6 +221,72 @@ fn retry_when_disposed_while_its_notifier_fires() {
         );
         o.assert_rules();
         o.assert_not_terminated();
+    }
+}
+
+#[test]
+fn repeat_when_resubscribes_on_pool_threads() {
+    let pool = ThreadPool::new(2);
+    for round in 0..20u32 {
+        let o = TestObserver::new();
+        let runs = std::sync::Arc::new(std::sync::atomic::AtomicU32::new(0));
+        let r = runs.clone();
+        let work = pool.clone();
+        // Each run emits its number on a pool thread and completes; the notifier fires on
+        // another pool thread. The fifth completion's notifier completes empty, ending it.
+        let source = rx::source::defer(move || {
+            let n = r.fetch_add(1, std::sync::atomic::Ordering::SeqCst);
+            rx::source::just(i64::from(n)).subscribe_on(work.clone())
+        });
+        let timers = pool.clone();
+        source
+            .repeat_when(move |attempt| {
+                if attempt < 5 {
+                    rx::source::timer(Duration::from_micros(u64::from(round)), timers.clone())
+                        .map(|_| ())
+                        .boxed()
+                } else {
+                    rx::source::empty::<()>().boxed()
+                }
+            })
+            .subscribe_observer(o.clone());
+        wait_terminated(&o);
+        o.assert_rules();
+        o.assert_values(&[0, 1, 2, 3, 4]);
+        o.assert_completed();
+        assert_eq!(runs.load(std::sync::atomic::Ordering::SeqCst), 5);
+    }
+}
+
+#[test]
+fn repeat_when_disposed_while_its_notifier_fires() {
+    for round in 0..40u64 {
+        let o = TestObserver::<i64>::new();
+        let subscriptions = std::sync::Arc::new(std::sync::atomic::AtomicUsize::new(0));
+        let s = subscriptions.clone();
+        let handle = rx::source::defer(move || {
+            s.fetch_add(1, std::sync::atomic::Ordering::SeqCst);
+            rx::source::just(7i64)
+        })
+        .repeat_when(|_| rx::source::timer(Duration::from_micros(20), NewThread))
+        .subscribe_observer(o.clone());
+        thread::sleep(Duration::from_micros(20 + round * 10));
+        handle.dispose();
+        let settled = subscriptions.load(std::sync::atomic::Ordering::SeqCst);
+        thread::sleep(Duration::from_millis(2));
+        // A run under way when `dispose` ran may still subscribe once; none after it.
+        let after = subscriptions.load(std::sync::atomic::Ordering::SeqCst);
+        assert!(after <= settled + 1, "{settled} then {after}");
+        thread::sleep(Duration::from_millis(2));
+        assert_eq!(
+            subscriptions.load(std::sync::atomic::Ordering::SeqCst),
+            after
+        );
+        o.assert_rules();
+        o.assert_not_terminated();
+        // Every run delivered its one value, and nothing came after the last run.
+        assert!(o.values().iter().all(|v| *v == 7));
+        assert!(o.values().len() <= after);
     }
 }
 

@@ -16,6 +16,7 @@ mod grammar_random;
 mod higher_races;
 mod interop_future;
 mod long_chain;
+mod marbles_multicast;
 mod marbles_operators;
 mod marbles_operators_higher;
 mod marbles_operators_more;
