@@ -3294,23 +3294,24 @@ pub trait ObservableExt: Observable + Sized {
     /// Splits this observable into windows of `count` values each, opening a new one every
     /// `skip` values: windows overlap when `skip < count`, and values between windows are
     /// dropped when `skip > count` (RxJava's `window(count, skip)`, RxJS's
-    /// `windowCount(count, skip)`). Each window is a [`WindowedObservable`], emitted when the
-    /// first of its values arrives, with the rules of [`window`](ObservableExt::window): a
-    /// single subscriber, which must subscribe during the `on_next` call that delivers it, or
-    /// the window is abandoned with its first value.
+    /// `windowCount(count, skip)`). Each window is a [`WindowedObservable`], with the rules
+    /// of [`window`](ObservableExt::window): a single subscriber, which must subscribe during
+    /// the `on_next` call that delivers it, or the window is abandoned and completes empty.
     ///
     /// ```text
     /// source:                 -1-2-3-4-|
-    /// window_with_skip(2, 1): -a-b-c-d-|
-    ///   a:                     1-2|
-    ///   b:                       2-3|
-    ///   c:                         3-4|
-    ///   d:                           4-|
+    /// window_with_skip(2, 1): ab-c-d-e-|
+    ///   a:                    -1-2|
+    ///   b:                     --2-3|
+    ///   c:                       --3-4|
+    ///   d:                         --4-|
+    ///   e:                           --|
     /// ```
     ///
-    /// Windows are opened by values, as [`window`](ObservableExt::window)'s are (RxJava);
-    /// RxJS and Rx.NET open the first window on subscription and the others every `skip`
-    /// values, so there an empty source gives one empty window.
+    /// The first window opens on subscription and another after every `skip`-th value, as in
+    /// RxJS and Rx.NET (RxJava opens windows with the values that go into them): so an empty
+    /// source gives one empty window, and the window that opens after the last value
+    /// completes empty.
     ///
     /// [`WindowedObservable`]: crate::operators::WindowedObservable
     ///
@@ -3327,7 +3328,10 @@ pub trait ObservableExt: Observable + Sized {
     ///     .flat_map(|window| window.to_vec())
     ///     .subscribe(move |window| w.lock().unwrap().push(window));
     /// // Each window is emitted by `to_vec` when it completes.
-    /// assert_eq!(*windows.lock().unwrap(), [vec![1, 2, 3], vec![2, 3, 4], vec![3, 4], vec![4]]);
+    /// assert_eq!(
+    ///     *windows.lock().unwrap(),
+    ///     [vec![1, 2, 3], vec![2, 3, 4], vec![3, 4], vec![4], vec![]]
+    /// );
     /// ```
     ///
     /// # Errors
@@ -3424,30 +3428,31 @@ pub trait ObservableExt: Observable + Sized {
         WindowWithTime::new(self, span, scheduler)
     }
 
-    /// Splits this observable into inner observables of `count` consecutive values each, a
-    /// [`WindowedObservable`] emitted when the first of its values arrives (RxJava's
-    /// `window(count)`, RxJS's `windowCount`).
+    /// Splits this observable into inner observables of `count` consecutive values each, as
+    /// [`WindowedObservable`]s (RxJS's `windowCount`, RxJava's `window(count)`).
     ///
-    /// A window completes after its `count`-th value; the last one may be shorter, and
-    /// completes (or fails) when this observable does, before the outer observer is told. A
-    /// window is opened by the value that goes into it, so an empty source gives no window,
-    /// and a length that is a multiple of `count` no trailing empty one.
+    /// The first window opens on subscription; a window completes after its `count`-th
+    /// value, and the next one opens at once. The last window may be shorter, and completes
+    /// (or fails) when this observable does, before the outer observer is told. So, as in
+    /// RxJS and Rx.NET, an empty source gives one empty window, and a length that is a
+    /// multiple of `count` ends with an empty one (RxJava opens a window with the value that
+    /// goes into it instead).
     ///
     /// Each window accepts a single subscriber, which must subscribe during the `on_next`
     /// call that delivers the window — as [`flat_map`](ObservableExt::flat_map) and friends
-    /// do. A window not subscribed by then is *abandoned* (as in RxJava 3): it keeps the one
-    /// value that opened it, for a late subscriber, and completes, and the next value opens a
-    /// new window. A second subscriber receives an error. The windows have this observable's
+    /// do. A window not subscribed by then is *abandoned*: it completes empty, and the
+    /// values meant for it are dropped, so the windows after it keep their boundaries. A
+    /// second subscriber receives an error. The windows have this observable's
     /// [flavour](crate::sync::Flavour): over a thread-safe source their subscribers must be
     /// `Send`, as a window's values may come from any thread; over a local subject or a
     /// `boxed_local()` source they may hold `Rc`.
     ///
     /// ```text
     /// source:     -1-2-3-4-5-|
-    /// window(2):  -a---b---c-|
-    ///   a:         1-2|
-    ///   b:             3-4|
-    ///   c:                 5-|
+    /// window(2):  a--b---c---|
+    ///   a:        -1-2|
+    ///   b:           --3-4|
+    ///   c:               --5-|
     /// ```
     ///
     /// Disposing the returned handle (or the outer observer losing interest) stops new

@@ -99,7 +99,8 @@
 //!   that is [`share_replay_retained(n)`](crate::ObservableExt::share_replay_retained).
 //! - [`group_by`](crate::ObservableExt::group_by) and [`window`](crate::ObservableExt::window):
 //!   a group or window not subscribed during the `on_next` that delivers it is *abandoned*, as
-//!   in RxJava 3: it keeps its first value for a late subscriber and completes.
+//!   in RxJava 3: a group keeps its first value for a late subscriber and completes; a window
+//!   completes empty, its values dropped, and the windows after it keep their boundaries.
 //! - [`with_latest_from_all`](crate::ObservableExt::with_latest_from_all): one of the others
 //!   completing without ever having emitted completes the sequence, as in RxJava.
 //! - [`merge_with`](crate::ObservableExt::merge_with), `flat_map` and the other merging

@@ -59,13 +59,17 @@ where
 
     fn subscribe_observer(self, observer: O) -> Self::Subscription {
         let refs = Arc::new(Refs::new());
-        let handle = self.source.subscribe_observer(WindowObserver {
+        let mut observer = WindowObserver {
             downstream: observer,
             count: self.count,
             size: 0,
             current: None,
             refs: refs.clone(),
-        });
+        };
+        // The first window opens before the source is subscribed (RxJS's `windowCount`,
+        // Rx.NET's `Window(count)`), so an empty source still gives one empty window.
+        observer.open();
+        let handle = self.source.subscribe_observer(observer);
         refs.set_upstream(handle);
         SplitSubscription::new(refs)
     }
@@ -98,6 +102,28 @@ where
         }
         true
     }
+
+    /// Opens the next window and emits it. A window nobody subscribes to during that call is
+    /// abandoned: it completes empty, and the values that would have gone into it are
+    /// dropped, so the boundaries of the windows after it stay where they are.
+    fn open(&mut self) {
+        self.size = 0;
+        self.current = None;
+        if !self.wants_windows() {
+            return;
+        }
+        let Some(inner) = Inner::open(&self.refs) else {
+            return;
+        };
+        self.downstream.on_next(WindowedObservable {
+            inner: inner.clone(),
+        });
+        self.wants_windows();
+        if inner.abandon_unless_subscribed() {
+            inner.end(None);
+        }
+        self.current = Some(inner);
+    }
 }
 
 impl<'a, T, O, F: Flavour> Observer<T> for WindowObserver<'a, O, T, F>
@@ -105,25 +131,7 @@ where
     O: Observer<WindowedObservable<'a, T, F>>,
 {
     fn on_next(&mut self, value: T) {
-        // A window is opened by the value that goes into it, not before: an empty source
-        // gives no window at all, as in RxJava and RPP.
-        let opened = if self.current.is_none() {
-            if !self.wants_windows() {
-                return;
-            }
-            let Some(inner) = Inner::open(&self.refs) else {
-                return;
-            };
-            self.size = 0;
-            self.current = Some(inner.clone());
-            self.downstream.on_next(WindowedObservable {
-                inner: inner.clone(),
-            });
-            self.wants_windows();
-            Some(inner)
-        } else {
-            None
-        };
+        // `current` is `None` only once the outer downstream wants no more windows.
         let Some(window) = &self.current else {
             return;
         };
@@ -131,13 +139,7 @@ where
         self.size += 1;
         if self.size == self.count {
             window.end(None);
-            self.current = None;
-        }
-        if let Some(inner) = opened
-            && inner.abandon_unless_subscribed()
-        {
-            inner.end(None);
-            self.current = None;
+            self.open();
         }
     }
 
@@ -177,9 +179,10 @@ impl<O, T, F: Flavour> fmt::Debug for WindowObserver<'_, O, T, F> {
 /// One window of a [`window`](crate::ObservableExt::window): up to `count` consecutive values.
 ///
 /// A window accepts a single subscriber, which must subscribe during the `on_next` call that
-/// delivers the window. A window not subscribed by then is abandoned: it keeps the one value
-/// that opened it and completes, and the next value opens a new window. A second subscriber
-/// receives an error.
+/// delivers the window (for the first window of [`window`](crate::ObservableExt::window) and
+/// [`window_with_skip`](crate::ObservableExt::window_with_skip), the call made on
+/// subscription). A window not subscribed by then is abandoned: it completes empty, and the
+/// values meant for it are dropped. A second subscriber receives an error.
 ///
 /// `F` is the source's [flavour](crate::sync::Flavour): in the [`Shared`] one the subscriber
 /// must be `Send`, as the window's values may come from any thread; in the
@@ -289,14 +292,36 @@ mod tests {
     }
 
     #[test]
-    fn an_exact_multiple_opens_no_empty_window() {
+    fn an_exact_multiple_ends_with_an_empty_window() {
         let w = Windows::new();
         from_iter(1..=4).window(2).subscribe_observer(w.clone());
-        w.outer.assert_notifications(&[Next(0), Next(1), Completed]);
+        w.outer
+            .assert_notifications(&[Next(0), Next(1), Next(2), Completed]);
+        w.window(1)
+            .assert_notifications(&[Next(3), Next(4), Completed]);
+        w.window(2).assert_notifications(&[Completed]);
+    }
 
+    #[test]
+    fn an_empty_source_gives_one_empty_window() {
         let w = Windows::new();
         empty().window(3).subscribe_observer(w.clone());
-        w.outer.assert_notifications(&[Completed]);
+        w.outer.assert_notifications(&[Next(0), Completed]);
+        w.window(0).assert_notifications(&[Completed]);
+    }
+
+    #[test]
+    fn the_first_window_opens_before_the_source_is_subscribed() {
+        let w = Windows::new();
+        let outer = w.outer.clone();
+        create(move |mut e| {
+            outer.assert_values(&[0]);
+            e.on_next(1);
+        })
+        .window(2)
+        .subscribe_observer(w.clone());
+        w.outer.assert_notifications(&[Next(0)]);
+        w.window(0).assert_notifications(&[Next(1)]);
     }
 
     #[test]
@@ -316,6 +341,15 @@ mod tests {
             .assert_notifications(&[Next(1), Next(2), Completed]);
         w.window(1)
             .assert_notifications(&[Next(3), Notification::Error(Error::msg("boom"))]);
+
+        let w = Windows::new();
+        create(|e| e.on_error(Error::msg("boom")))
+            .window(2)
+            .subscribe_observer(w.clone());
+        w.outer.assert_values(&[0]);
+        w.outer.assert_error("boom");
+        w.window(0)
+            .assert_notifications(&[Notification::Error(Error::msg("boom"))]);
     }
 
     #[test]
@@ -331,17 +365,40 @@ mod tests {
     }
 
     #[test]
-    fn an_unsubscribed_window_is_abandoned_with_its_first_value() {
+    fn an_unsubscribed_window_is_abandoned_empty_and_keeps_the_boundaries() {
         let late = Arc::new(Mutex::new(Vec::new()));
         let l = late.clone();
-        from_iter(1..=3)
+        from_iter(1..=5)
             .window(2)
             .subscribe(move |w| l.lock().unwrap().push(w));
         let late = late.lock().unwrap();
-        assert_eq!(late.len(), 3, "each value opened a window of its own");
-        let o = TestObserver::new();
-        late[1].clone().subscribe_observer(o.clone());
-        o.assert_notifications(&[Next(2), Completed]);
+        assert_eq!(late.len(), 3, "windows still open every 2 values");
+        for window in late.iter() {
+            let o = TestObserver::new();
+            window.clone().subscribe_observer(o.clone());
+            o.assert_notifications(&[Completed]);
+        }
+    }
+
+    #[test]
+    fn only_the_abandoned_windows_lose_their_values() {
+        let windows = Arc::new(Mutex::new(Vec::new()));
+        let w = windows.clone();
+        let mut n = 0;
+        from_iter(1..=6).window(2).subscribe(move |window| {
+            n += 1;
+            let o = TestObserver::new();
+            if n != 2 {
+                window.subscribe_observer(o.clone());
+            }
+            w.lock().unwrap().push(o);
+        });
+        let windows = windows.lock().unwrap();
+        assert_eq!(windows.len(), 4);
+        windows[0].assert_notifications(&[Next(1), Next(2), Completed]);
+        windows[1].assert_notifications(&[]);
+        windows[2].assert_notifications(&[Next(5), Next(6), Completed]);
+        windows[3].assert_notifications(&[Completed]);
     }
 
     #[test]
@@ -354,9 +411,10 @@ mod tests {
             w.lock().unwrap().push(o);
         });
         let windows = windows.lock().unwrap();
-        assert_eq!(windows.len(), 2);
+        assert_eq!(windows.len(), 3);
         windows[0].assert_notifications(&[Next(1), Completed]);
         windows[1].assert_notifications(&[Next(4), Completed]);
+        windows[2].assert_notifications(&[Completed]);
     }
 
     #[test]

@@ -65,14 +65,18 @@ where
 
     fn subscribe_observer(self, observer: O) -> Self::Subscription {
         let refs = Arc::new(Refs::new());
-        let handle = self.source.subscribe_observer(WindowWithSkipObserver {
+        let mut observer = WindowWithSkipObserver {
             downstream: observer,
             count: self.count,
             skip: self.skip,
             index: 0,
             open: VecDeque::new(),
             refs: refs.clone(),
-        });
+        };
+        // The first window opens before the source is subscribed, as in RxJS's
+        // `windowCount(count, skip)` and Rx.NET's `Window(count, skip)`.
+        observer.open_window();
+        let handle = self.source.subscribe_observer(observer);
         refs.set_upstream(handle);
         SplitSubscription::new(refs)
     }
@@ -84,10 +88,11 @@ pub struct WindowWithSkipObserver<'a, O, T, F: Flavour = Shared> {
     downstream: O,
     count: usize,
     skip: usize,
-    /// Values seen so far: a window opens at each multiple of `skip`.
+    /// Values seen so far: a window opens on subscription and after each multiple of `skip`.
     index: u64,
     /// The open windows, oldest first, each with the number of values it has received; at
-    /// most `ceil(count / skip)` of them.
+    /// most `ceil(count / skip)` of them. An abandoned window stays here until its count is
+    /// reached, so that the windows after it keep their boundaries.
     open: VecDeque<(Arc<Inner<'a, T, F>>, usize)>,
     refs: Arc<Refs<'a, F>>,
 }
@@ -108,6 +113,25 @@ where
         }
         true
     }
+
+    /// Opens a window and emits it. A window nobody subscribes to during that call is
+    /// abandoned: it completes empty, and the values that would have gone into it are
+    /// dropped.
+    fn open_window(&mut self) {
+        if !self.wants_windows() {
+            return;
+        }
+        let Some(inner) = Inner::open(&self.refs) else {
+            return;
+        };
+        self.open.push_back((inner.clone(), 0));
+        self.downstream
+            .on_next(WindowedObservable::new(inner.clone()));
+        self.wants_windows();
+        if inner.abandon_unless_subscribed() {
+            inner.end(None);
+        }
+    }
 }
 
 impl<'a, T, O, F: Flavour> Observer<T> for WindowWithSkipObserver<'a, O, T, F>
@@ -116,20 +140,6 @@ where
     O: Observer<WindowedObservable<'a, T, F>>,
 {
     fn on_next(&mut self, value: T) {
-        // Windows are opened by the value that goes into them, as `window` does (RxJava's
-        // `window(count, skip)`).
-        let mut opened = None;
-        if self.index.is_multiple_of(self.skip as u64)
-            && self.wants_windows()
-            && let Some(inner) = Inner::open(&self.refs)
-        {
-            self.open.push_back((inner.clone(), 0));
-            self.downstream
-                .on_next(WindowedObservable::new(inner.clone()));
-            self.wants_windows();
-            opened = Some(inner);
-        }
-        self.index += 1;
         if let Some(((last, size), rest)) = self.open.make_contiguous().split_last_mut() {
             for (window, size) in rest {
                 window.next(value.clone());
@@ -147,11 +157,11 @@ where
                 window.end(None);
             }
         }
-        if let Some(inner) = opened
-            && inner.abandon_unless_subscribed()
-        {
-            inner.end(None);
-            self.open.retain(|(window, _)| !Arc::ptr_eq(window, &inner));
+        // The next window opens after this value, not with the next one: the window that
+        // opens after the last value of the source completes empty with it.
+        self.index += 1;
+        if self.index.is_multiple_of(self.skip as u64) {
+            self.open_window();
         }
     }
 
@@ -255,9 +265,10 @@ mod tests {
                 vec![Next(3), Next(4), Next(5), Completed],
                 vec![Next(4), Next(5), Completed],
                 vec![Next(5), Completed],
+                vec![Completed],
             ]
         );
-        w.outer.assert_values(&[0, 1, 2, 3, 4]);
+        w.outer.assert_values(&[0, 1, 2, 3, 4, 5]);
         w.outer.assert_completed();
     }
 
@@ -292,9 +303,14 @@ mod tests {
                 vec![Next(5), Completed],
             ]
         );
+    }
+
+    #[test]
+    fn an_empty_source_gives_one_empty_window() {
         let w = Windows::new();
         empty().window_with_skip(2, 1).subscribe_observer(w.clone());
-        w.outer.assert_notifications(&[Completed]);
+        w.outer.assert_notifications(&[Next(0), Completed]);
+        assert_eq!(w.contents(), [vec![Completed]]);
     }
 
     #[test]
@@ -310,23 +326,62 @@ mod tests {
         let boom = || Notification::Error(Error::msg("boom"));
         assert_eq!(
             w.contents(),
-            [vec![Next(1), Next(2), boom()], vec![Next(2), boom()]]
+            [
+                vec![Next(1), Next(2), boom()],
+                vec![Next(2), boom()],
+                vec![boom()]
+            ]
         );
         w.outer.assert_error("boom");
     }
 
     #[test]
-    fn an_unsubscribed_window_is_abandoned_with_its_first_value() {
+    fn an_unsubscribed_window_is_abandoned_empty_and_keeps_the_boundaries() {
         let late = Arc::new(Mutex::new(Vec::new()));
         let l = late.clone();
         from_iter(1..=3)
             .window_with_skip(2, 1)
             .subscribe(move |w| l.lock().unwrap().push(w));
         let late = late.lock().unwrap();
-        assert_eq!(late.len(), 3);
-        let o = TestObserver::new();
-        late[1].clone().subscribe_observer(o.clone());
-        o.assert_notifications(&[Next(2), Completed]);
+        assert_eq!(
+            late.len(),
+            4,
+            "a window on subscription and one after each value"
+        );
+        for window in late.iter() {
+            let o = TestObserver::new();
+            window.clone().subscribe_observer(o.clone());
+            o.assert_notifications(&[Completed]);
+        }
+    }
+
+    #[test]
+    fn only_the_abandoned_windows_lose_their_values() {
+        let windows = Arc::new(Mutex::new(Vec::new()));
+        let w = windows.clone();
+        let mut n = 0;
+        from_iter(1..=4)
+            .window_with_skip(3, 1)
+            .subscribe(move |window| {
+                n += 1;
+                let o = TestObserver::new();
+                if n != 2 {
+                    window.subscribe_observer(o.clone());
+                }
+                w.lock().unwrap().push(o);
+            });
+        let windows = windows.lock().unwrap();
+        let contents: Vec<_> = windows.iter().map(|o| o.notifications()).collect();
+        assert_eq!(
+            contents,
+            [
+                vec![Next(1), Next(2), Next(3), Completed],
+                vec![],
+                vec![Next(3), Next(4), Completed],
+                vec![Next(4), Completed],
+                vec![Completed],
+            ]
+        );
     }
 
     #[test]

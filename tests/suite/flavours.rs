@@ -714,7 +714,14 @@ for_each_flavour! {
         a.on_next(3);
         o.assert_notifications(&[Next(vec![1, 2]), Next(vec![2, 3])]);
         a.on_completed();
-        o.assert_notifications(&[Next(vec![1, 2]), Next(vec![2, 3]), Next(vec![3]), Completed]);
+        // The window opened after the last value completes empty.
+        o.assert_notifications(&[
+            Next(vec![1, 2]),
+            Next(vec![2, 3]),
+            Next(vec![3]),
+            Next(vec![]),
+            Completed,
+        ]);
         assert!(handle.is_disposed());
     }
 
@@ -730,8 +737,8 @@ for_each_flavour! {
         });
         a.on_next(1);
         a.on_next(2); // ends the first window
-        a.on_next(3); // in no window
-        a.on_next(4); // opens the second
+        a.on_next(3); // in no window; the second opens after it
+        a.on_next(4); // the second window's first value
         handle.dispose();
         assert!(a.has_observers());
         with(&windows, |v: &mut Vec<_>| v[1].1.dispose());

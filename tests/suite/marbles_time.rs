@@ -949,19 +949,21 @@ fn delay_until_errors_pass_at_once() {
 
 // ==================================================================== window_with_skip (windowCount)
 //
-// RxJS 7 `spec/operators/windowCount-spec.ts`, with its source diagrams. Each window is drawn
-// from the frame it opens (the frame of its letter in the outer diagram), as RxJS draws the
-// inner cold observables. Here a value opens a window (RxJava 3's `window(count, skip)`, as
-// `window` does); RxJS and Rx.NET open the first window on subscription and then one after
-// every `skip` values, so each RxJS window here opens `skip` values later, the RxJS window
-// that would open after the last value never opens, and an empty, silent or failing source
-// gives no window. The values in each window are the same.
+// RxJS 7 `spec/operators/windowCount-spec.ts`, with its diagrams. Each window is drawn from
+// the frame it opens (the frame of its letter in the outer diagram), as RxJS draws the inner
+// cold observables. As in RxJS, the first window opens on subscription and another after
+// every `skip`-th value, so the window that opens after the last value completes empty, and
+// an empty, silent or failing source gives one window. `window(n)` is checked beside
+// `window_with_skip(n, n)` where RxJS leaves `skip` out.
 
 type Recorded =
     std::sync::Arc<std::sync::Mutex<Vec<rx::testing::TimedObserver<char, TestScheduler>>>>;
 
 /// Names the windows `u`, `v`, ... in the order they open, and records each from then on.
-fn named_windows<W>(sch: &TestScheduler, recorded: &Recorded) -> impl FnMut(W) -> char + use<W>
+fn named_windows<W>(
+    sch: &TestScheduler,
+    recorded: &Recorded,
+) -> impl FnMut(W) -> char + Clone + use<W>
 where
     W: Subscribe<rx::testing::TimedObserver<char, TestScheduler>>,
 {
@@ -994,22 +996,29 @@ fn assert_windows(m: &Marbles, recorded: &Recorded, expected: &[&str]) {
 
 #[test]
 fn window_with_skip_windows_of_three() {
-    let (sch, m) = setup();
-    let source = m.hot("---a---b---c---d---e---f---g---h---i---|");
-    let recorded = Recorded::default();
-    m.expect(
-        source
-            .clone()
-            .window_with_skip(3, 3)
-            .map(named_windows(&sch, &recorded)),
-    )
-    .to_be("---u-----------v-----------w-----------|");
-    source.assert_subscriptions(&["^--------------------------------------!"]);
-    assert_windows(
-        &m,
-        &recorded,
-        &["a---b---(c|)", "d---e---(f|)", "g---h---(i|)"],
-    );
+    for skip in [None, Some(3)] {
+        let (sch, m) = setup();
+        let source = m.hot("---a---b---c---d---e---f---g---h---i---|");
+        let recorded = Recorded::default();
+        let named = named_windows(&sch, &recorded);
+        let result = match skip {
+            None => source.clone().window(3).map(named).boxed(),
+            Some(skip) => source.clone().window_with_skip(3, skip).map(named).boxed(),
+        };
+        m.expect(result)
+            .to_be("u----------v-----------w-----------x---|");
+        source.assert_subscriptions(&["^--------------------------------------!"]);
+        assert_windows(
+            &m,
+            &recorded,
+            &[
+                "---a---b---(c|)",
+                "----d---e---(f|)",
+                "----g---h---(i|)",
+                "----|",
+            ],
+        );
+    }
 }
 
 #[test]
@@ -1023,25 +1032,34 @@ fn window_with_skip_overlapping_windows() {
             .window_with_skip(2, 1)
             .map(named_windows(&sch, &recorded)),
     )
-    .to_be("--u--v--w--x--|");
+    .to_be("u-v--w--x--y--|");
     source.assert_subscriptions(&["^-------------!"]);
-    assert_windows(&m, &recorded, &["a--(b|)", "b--(c|)", "c--(d|)", "d--|"]);
+    assert_windows(
+        &m,
+        &recorded,
+        &["--a--(b|)", "---b--(c|)", "---c--(d|)", "---d--|", "---|"],
+    );
 }
 
 #[test]
 fn window_with_skip_windows_of_two() {
-    let (sch, m) = setup();
-    let source = m.hot("--a--b--c--d--e--f--|");
-    let recorded = Recorded::default();
-    m.expect(
-        source
-            .clone()
-            .window_with_skip(2, 2)
-            .map(named_windows(&sch, &recorded)),
-    )
-    .to_be("--u-----v-----w-----|");
-    source.assert_subscriptions(&["^-------------------!"]);
-    assert_windows(&m, &recorded, &["a--(b|)", "c--(d|)", "e--(f|)"]);
+    for skip in [None, Some(2)] {
+        let (sch, m) = setup();
+        let source = m.hot("--a--b--c--d--e--f--|");
+        let recorded = Recorded::default();
+        let named = named_windows(&sch, &recorded);
+        let result = match skip {
+            None => source.clone().window(2).map(named).boxed(),
+            Some(skip) => source.clone().window_with_skip(2, skip).map(named).boxed(),
+        };
+        m.expect(result).to_be("u----v-----w-----x--|");
+        source.assert_subscriptions(&["^-------------------!"]);
+        assert_windows(
+            &m,
+            &recorded,
+            &["--a--(b|)", "---c--(d|)", "---e--(f|)", "---|"],
+        );
+    }
 }
 
 #[test]
@@ -1055,9 +1073,9 @@ fn window_with_skip_empty_never_and_failing_sources() {
             .window_with_skip(2, 1)
             .map(named_windows(&sch, &recorded)),
     )
-    .to_be("|");
+    .to_be("(u|)");
     source.assert_subscriptions(&["(^!)"]);
-    assert_windows(&m, &recorded, &[]);
+    assert_windows(&m, &recorded, &["|"]);
 
     let (sch, m) = setup();
     let source = m.cold("-");
@@ -1068,9 +1086,9 @@ fn window_with_skip_empty_never_and_failing_sources() {
             .window_with_skip(2, 1)
             .map(named_windows(&sch, &recorded)),
     )
-    .to_be("-");
+    .to_be("u");
     source.assert_subscriptions(&["^"]);
-    assert_windows(&m, &recorded, &[]);
+    assert_windows(&m, &recorded, &[""]);
 
     let (sch, m) = setup();
     let source = m.cold("#");
@@ -1081,9 +1099,9 @@ fn window_with_skip_empty_never_and_failing_sources() {
             .window_with_skip(2, 1)
             .map(named_windows(&sch, &recorded)),
     )
-    .to_be("#");
+    .to_be("(u#)");
     source.assert_subscriptions(&["(^!)"]);
-    assert_windows(&m, &recorded, &[]);
+    assert_windows(&m, &recorded, &["#"]);
 }
 
 #[test]
@@ -1097,18 +1115,19 @@ fn window_with_skip_an_error_ends_every_open_window() {
             .window_with_skip(3, 1)
             .map(named_windows(&sch, &recorded)),
     )
-    .to_be("--u--v--w--x--y--z--#");
+    .to_be("u-v--w--x--y--z--q--#");
     source.assert_subscriptions(&["^-------------------!"]);
     assert_windows(
         &m,
         &recorded,
         &[
-            "a--b--(c|)",
-            "b--c--(d|)",
-            "c--d--(e|)",
-            "d--e--(f|)",
-            "e--f--#",
-            "f--#",
+            "--a--b--(c|)",
+            "---b--c--(d|)",
+            "---c--d--(e|)",
+            "---d--e--(f|)",
+            "---e--f--#",
+            "---f--#",
+            "---#",
         ],
     );
 }
