@@ -19,10 +19,12 @@
 //! # Abandonment
 //!
 //! As in RxJava 3, an inner observable that is not subscribed during the `on_next` call that
-//! delivers it is *abandoned*: it keeps the value that opened it, completes, and the operator
-//! goes on as if it had ended (the next value of that group or window opens a new one). A
-//! late subscriber still receives that value and the completion. So an inner nobody subscribes
-//! to never buffers more than one value.
+//! delivers it is *abandoned*: it completes, and the operator goes on as if it had ended. A
+//! group keeps the value that opened it (a late subscriber still receives that value and the
+//! completion) and the next value of its key opens a new group. A window opens before any
+//! value reaches it (at subscription, or at a boundary), so an abandoned window completes
+//! empty, and the values meant for it are dropped while the windows after it keep their
+//! boundaries. So an inner nobody subscribes to never buffers more than one value.
 //!
 //! The source's lifetime, shared by the outer observer and the inner observables, is in
 //! `split_refs`.
