@@ -250,6 +250,14 @@ impl Row<'_> {
         }
     }
 
+    /// Whether `implementation` is within [`HAND_TARGET`] of the hand-written twin, or closer
+    /// to it than the noise.
+    fn near_hand(&self, implementation: &str) -> bool {
+        self.ratio(implementation, "hand-written")
+            .is_some_and(|x| x <= HAND_TARGET)
+            || self.tied(implementation, "hand-written")
+    }
+
     /// Whether the case runs to its end on the subscribing thread (all but the new_thread
     /// cases).
     fn synchronous(&self) -> bool {
@@ -532,10 +540,7 @@ impl<'a> Suite<'a> {
                 || r.cell("hand-written")
                     .median_ns
                     .is_some_and(|ns| ns < FLOOR_NS)
-                    && ["rx", "rxrust"].iter().all(|i| {
-                        r.ratio(i, "hand-written").is_some_and(|x| x <= HAND_TARGET)
-                            || r.tied(i, "hand-written")
-                    })
+                    && ["rx", "rxrust"].iter().all(|i| r.near_hand(i))
         };
         let tied: Vec<&Row> = both.iter().copied().filter(|r| at_floor(r)).collect();
         let slower: Vec<&Row> = both
@@ -584,10 +589,7 @@ impl<'a> Suite<'a> {
             r.cell("hand-written")
                 .median_ns
                 .is_some_and(|hand| hand >= best && hand < FLOOR_NS)
-                && (r
-                    .ratio("rx", "hand-written")
-                    .is_some_and(|x| x <= HAND_TARGET)
-                    || r.tied("rx", "hand-written"))
+                && r.near_hand("rx")
         };
         let (floor, above): (Vec<_>, Vec<_>) = peers
             .iter()
