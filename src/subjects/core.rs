@@ -562,7 +562,8 @@ impl<T: Clone, F: Flavour> Core<T, F> {
                 if self.plain.load(Ordering::Acquire) {
                     d.broadcast_synced(self, value)
                 } else {
-                    self.next_held(d, value)
+                    self.next_held(d, value);
+                    true
                 }
             });
             return;
@@ -649,7 +650,10 @@ impl<T: Clone, F: Flavour> Core<T, F> {
             // Nothing recorded is waiting: register at once, without a trip through the inbox.
             Some(key) if holds_role && inbox.events.is_empty() => {
                 drop(inbox);
-                this.hold_role(|d| d.register(this, key, sink));
+                this.hold_role(|d| {
+                    d.register(this, key, sink);
+                    true
+                });
             }
             _ => {
                 inbox.events.push_back(Event::Subscribe { key, id, sink });
@@ -699,25 +703,67 @@ impl<T: Clone, F: Flavour> Core<T, F> {
     }
 
     /// Runs `first` with the delivery role held (the caller moved `wip` from zero), then
-    /// handles what others recorded meanwhile until `wip` drops back to zero.
+    /// handles what others recorded meanwhile until `wip` drops back to zero. `first` answers
+    /// `false` when the only observer said it is disposed, to be removed once its borrow of
+    /// `delivery` has ended.
     #[inline(always)]
-    fn hold_role(&self, first: impl FnOnce(&mut Delivery<T>)) {
-        self.delivery.with_mut(|delivery| {
+    fn hold_role(&self, first: impl FnOnce(&mut Delivery<T>) -> bool) {
+        let release = ReleaseOnUnwind(self);
+        let kept = self.delivery.with_mut(|delivery| {
             // SAFETY: the caller moved `wip` from zero, so this caller holds the delivery role
             // and nobody else touches `delivery` until `wip` is zero again (see the `Sync`
             // impl). Observers run inside, but cannot reach `delivery`: their calls back into
             // the subject find `wip` nonzero and go through the inbox.
-            let delivery = unsafe { &mut *delivery };
-            let release = ReleaseOnUnwind(self);
-            first(delivery);
-            // AcqRel: Release hands `delivery` to the next holder; Acquire makes the events
-            // recorded by the increments seen here visible.
-            let missed = self.wip.fetch_sub(1, Ordering::AcqRel) - 1;
-            if missed != 0 {
-                self.drain_missed(delivery, missed);
-            }
+            first(unsafe { &mut *delivery })
+        });
+        if !kept {
+            self.remove_sole();
+        }
+        // On one thread, nobody else moves `wip`: when it is still one, nothing came in
+        // meanwhile, and a compare and a store give the role up.
+        if !F::THREADED {
             mem::forget(release);
+            if self.wip.load(Ordering::Relaxed) == 1 {
+                self.wip.store(0, Ordering::Relaxed);
+            } else {
+                self.give_role_up_cold();
+            }
+            return;
+        }
+        mem::forget(release);
+        self.give_role_up();
+    }
+
+    /// [`give_role_up`](Self::give_role_up) out of line, for the local flavour, whose inline
+    /// path is a compare and a store.
+    #[cold]
+    #[inline(never)]
+    fn give_role_up_cold(&self) {
+        self.give_role_up()
+    }
+
+    /// Forgets the only observer, which said it is disposed; with the role held.
+    #[cold]
+    #[inline(never)]
+    fn remove_sole(&self) {
+        self.delivery.with_mut(|delivery| {
+            // SAFETY: called by the holder of the role (see `hold_role`), after the borrow of
+            // `delivery` it delivered through has ended.
+            unsafe { &mut *delivery }.remove(self, 0)
         })
+    }
+
+    /// The end of [`hold_role`](Self::hold_role): gives the role up, or, if requests came in
+    /// meanwhile, answers them first. Out of line, where `delivery` is found again, so nothing
+    /// of it stays live across the observers' calls.
+    #[inline]
+    fn give_role_up(&self) {
+        // AcqRel: Release hands `delivery` to the next holder; Acquire makes the events
+        // recorded by the increments seen here visible.
+        let missed = self.wip.fetch_sub(1, Ordering::AcqRel) - 1;
+        if missed != 0 {
+            self.take_role(missed);
+        }
     }
 
     /// Holds the delivery role, which the caller was given with `missed` requests to answer (by
@@ -1106,7 +1152,9 @@ impl<T: Clone> Delivery<T> {
     #[inline]
     fn broadcast<F: Flavour>(&mut self, core: &Core<T, F>, value: T) {
         self.sync(core);
-        self.broadcast_synced(core, value);
+        if !self.broadcast_synced(core, value) {
+            self.remove(core, 0);
+        }
     }
 
     /// [`broadcast`](Self::broadcast) when every disposal counted is applied already: by a
@@ -1116,17 +1164,19 @@ impl<T: Clone> Delivery<T> {
     /// unwinds does not, and turns `plain` off on its way out, so `on_next` takes the path
     /// that looks first.
     #[inline]
-    fn broadcast_synced<F: Flavour>(&mut self, core: &Core<T, F>, value: T) {
+    ///
+    /// Answers `false` when the only observer said it is disposed: the caller removes it.
+    #[must_use]
+    fn broadcast_synced<F: Flavour>(&mut self, core: &Core<T, F>, value: T) -> bool {
         // One subscriber is the common case; keep its path short and the loop out of line.
         if self.slots.len() == 1 {
-            if let Some(sink) = &mut self.slots[0]
-                && !sink.next(value)
-            {
-                self.remove(core, 0);
+            if let Some(sink) = &mut self.slots[0] {
+                return sink.next(value);
             }
         } else {
             self.broadcast_to_many(core, value);
         }
+        true
     }
 
     /// The loop of [`broadcast`](Self::broadcast) over several slots, kept to a load, a call
