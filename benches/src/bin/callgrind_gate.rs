@@ -32,7 +32,7 @@ const TOLERANCE: f64 = 0.10;
 const ITERS: u64 = 2_000;
 
 /// The cases: a short id (the budget file's key) and RPP's name for the case.
-const CASES: [(&str, &str); 19] = [
+const CASES: [(&str, &str); 20] = [
     (
         "merge_with",
         "immediate_just(1) + merge_with(immediate_just(2)) + subscribe",
@@ -51,6 +51,10 @@ const CASES: [(&str, &str); 19] = [
     ),
     (
         "subject_on_next",
+        "publish_subject with 1 observer - on_next (thread-safe)",
+    ),
+    (
+        "subject_local_on_next",
         "publish_subject with 1 observer - on_next",
     ),
     (
@@ -140,6 +144,10 @@ fn run_case(case: &str, iters: u64) -> Result<(), String> {
         }),
         "subject_on_next" => {
             let subject = rx_benches::subjects::subject_with_one_observer();
+            run_op(iters, || subject.on_next(black_box(1)));
+        }
+        "subject_local_on_next" => {
+            let subject = rx_benches::subjects::local_subject_with_one_observer();
             run_op(iters, || subject.on_next(black_box(1)));
         }
         "current_thread_schedule" => {
