@@ -78,7 +78,9 @@ fn flat_map_of_just_into_just_allocates_nothing() {
     assert_eq!(n, 0);
     let n = measure("just(1).flat_map(|v| Later(just(v * 2)))", || {
         let mut seen = 0;
-        just(1).flat_map(|v| Later(just(v * 2))).subscribe(|v| seen = v);
+        just(1)
+            .flat_map(|v| Later(just(v * 2)))
+            .subscribe(|v| seen = v);
         assert_eq!(seen, 2);
     });
     assert_eq!(n, 1);
@@ -105,13 +107,16 @@ fn merge_and_switch_on_next_of_justs_allocate_nothing() {
         assert!(handle.is_disposed());
     });
     assert_eq!(n, 0);
-    let n = measure("Later(from_iter([just(1), just(1)])).switch_on_next()", || {
-        let mut sum = 0;
-        Later(from_iter([inner.clone(), inner.clone()]))
-            .switch_on_next()
-            .subscribe(|v| sum += v);
-        assert_eq!(sum, 2);
-    });
+    let n = measure(
+        "Later(from_iter([just(1), just(1)])).switch_on_next()",
+        || {
+            let mut sum = 0;
+            Later(from_iter([inner.clone(), inner.clone()]))
+                .switch_on_next()
+                .subscribe(|v| sum += v);
+            assert_eq!(sum, 2);
+        },
+    );
     assert_eq!(n, 1);
 }
 
