@@ -40,6 +40,32 @@ pub trait Observable {
     /// flavour. An observable implemented by hand whose handles are `Send` says
     /// `type Flavour = rx::sync::Shared;`.
     type Flavour: crate::sync::Flavour;
+
+    /// When this observable may call its observer: later, from any thread (the default), or
+    /// only inside `subscribe`, on the subscribing thread, having finished when `subscribe`
+    /// returns. The operators of the merge family merge observables of the second kind with
+    /// their state on the stack, without allocating or touching an atomic.
+    ///
+    /// Only the crate's own observables can set it (`just`, `from_iter`, `range`, ..., and
+    /// operators like `map` over them): its type cannot be named outside the crate, so an
+    /// observable implemented elsewhere keeps the default, which is always correct, and code
+    /// that relies on the constant can trust it.
+    ///
+    /// ```compile_fail
+    /// use rx::prelude::*;
+    ///
+    /// struct Mine;
+    ///
+    /// impl Observable for Mine {
+    ///     type Item = i32;
+    ///     type Flavour = rx::sync::Shared;
+    ///     // Neither a path to the type nor `_` names it.
+    ///     const EMISSION: _ = <rx::source::Just<i32> as Observable>::EMISSION;
+    /// }
+    /// ```
+    #[doc(hidden)]
+    const EMISSION: crate::operators::engine::inline_merge::Emission =
+        crate::operators::engine::inline_merge::Emission::ANYTIME;
 }
 
 /// Subscribing an observable with an observer of type `O`.

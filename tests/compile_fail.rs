@@ -9,6 +9,7 @@
 //! - `timeout_on_immediate`: a time operator given the `Immediate` scheduler.
 //! - `local_subject_to_thread`: a local subject moved into a thread.
 //! - `local_chain_to_thread`: the handle of a chain built on a local subject moved into a thread.
+//! - `emission_override`: an observable outside the crate sets `Observable::EMISSION`.
 
 #[test]
 fn compile_fail() {

@@ -2,6 +2,10 @@
 //! none per value, and nothing left allocated once a subscription has ended and its handle is
 //! dropped (every `Arc` freed).
 //!
+//! Sources that finish inside `subscribe` (`just`, `from_iter`, and `map`, `take`, ... over
+//! them) are merged with the operator's state on the stack: no allocation at all. The same
+//! values from a source that does not say so ([`Later`]) go through the shared core: one.
+//!
 //! The counters are per thread, so the tests of this binary may run in parallel; every
 //! scenario here runs on one thread (synchronous sources, the virtual-time scheduler and
 //! subjects driven by hand).
@@ -19,6 +23,22 @@ use support::alloc::{allocations, live_bytes};
 #[global_allocator]
 static ALLOCATOR: support::alloc::Counting = support::alloc::Counting;
 
+/// `source` seen as an observable that may emit later: what a user's own observable is, so
+/// its merges take the shared core.
+struct Later<S>(S);
+
+impl<S: Observable> Observable for Later<S> {
+    type Item = S::Item;
+    type Flavour = S::Flavour;
+}
+
+impl<S: Subscribe<O>, O> Subscribe<O> for Later<S> {
+    type Subscription = S::Subscription;
+    fn subscribe_observer(self, observer: O) -> S::Subscription {
+        self.0.subscribe_observer(observer)
+    }
+}
+
 /// Runs `f` and returns how many allocations it made; asserts that everything it allocated
 /// was freed by the time it returned (its results dropped).
 fn measure(name: &str, f: impl FnOnce()) -> usize {
@@ -31,10 +51,17 @@ fn measure(name: &str, f: impl FnOnce()) -> usize {
 }
 
 #[test]
-fn merge_with_of_two_justs_allocates_once() {
+fn merge_with_of_two_justs_allocates_nothing() {
     let n = measure("just(1).merge_with(just(2))", || {
         let mut sum = 0;
         let handle = just(1).merge_with(just(2)).subscribe(|v| sum += v);
+        assert_eq!(sum, 3);
+        assert!(handle.is_disposed());
+    });
+    assert_eq!(n, 0);
+    let n = measure("Later(just(1)).merge_with(just(2))", || {
+        let mut sum = 0;
+        let handle = Later(just(1)).merge_with(just(2)).subscribe(|v| sum += v);
         assert_eq!(sum, 3);
         assert!(handle.is_disposed());
     });
@@ -42,19 +69,62 @@ fn merge_with_of_two_justs_allocates_once() {
 }
 
 #[test]
-fn flat_map_of_just_into_just_allocates_once() {
+fn flat_map_of_just_into_just_allocates_nothing() {
     let n = measure("just(1).flat_map(|v| just(v * 2))", || {
         let mut seen = 0;
         just(1).flat_map(|v| just(v * 2)).subscribe(|v| seen = v);
+        assert_eq!(seen, 2);
+    });
+    assert_eq!(n, 0);
+    let n = measure("just(1).flat_map(|v| Later(just(v * 2)))", || {
+        let mut seen = 0;
+        just(1)
+            .flat_map(|v| Later(just(v * 2)))
+            .subscribe(|v| seen = v);
         assert_eq!(seen, 2);
     });
     assert_eq!(n, 1);
 }
 
 #[test]
+fn merge_and_switch_on_next_of_justs_allocate_nothing() {
+    let inner = just(1);
+    let n = measure("from_iter([just(1), just(1)]).merge()", || {
+        let mut sum = 0;
+        let handle = from_iter([inner.clone(), inner.clone()])
+            .merge()
+            .subscribe(|v| sum += v);
+        assert_eq!(sum, 2);
+        assert!(handle.is_disposed());
+    });
+    assert_eq!(n, 0);
+    let n = measure("from_iter([just(1), just(1)]).switch_on_next()", || {
+        let mut sum = 0;
+        let handle = from_iter([inner.clone(), inner.clone()])
+            .switch_on_next()
+            .subscribe(|v| sum += v);
+        assert_eq!(sum, 2);
+        assert!(handle.is_disposed());
+    });
+    assert_eq!(n, 0);
+    let n = measure(
+        "Later(from_iter([just(1), just(1)])).switch_on_next()",
+        || {
+            let mut sum = 0;
+            Later(from_iter([inner.clone(), inner.clone()]))
+                .switch_on_next()
+                .subscribe(|v| sum += v);
+            assert_eq!(sum, 2);
+        },
+    );
+    assert_eq!(n, 1);
+}
+
+#[test]
 fn nothing_is_allocated_per_value_or_per_inner() {
-    // The one allocation is the shared state; the count does not grow with the values.
-    let cases: [(&str, fn()); 9] = [
+    // Synchronous sources: nothing at all; otherwise the one allocation is the shared state.
+    // Neither grows with the values.
+    let inline: [(&str, fn()); 7] = [
         ("merge_with, 2 x 10 000 values", || {
             from_iter(0..10_000)
                 .merge_with(from_iter(0..10_000))
@@ -86,6 +156,24 @@ fn nothing_is_allocated_per_value_or_per_inner() {
         ("exhaust_map, 10 000 inners", || {
             from_iter(0..10_000).exhaust_map(just).subscribe(|_| {});
         }),
+    ];
+    for (name, case) in inline {
+        assert_eq!(measure(name, case), 0, "{name}");
+    }
+    let cases: [(&str, fn()); 5] = [
+        ("merge_with through the core, 2 x 10 000 values", || {
+            Later(from_iter(0..10_000))
+                .merge_with(from_iter(0..10_000))
+                .subscribe(|_| {});
+        }),
+        ("flat_map through the core, 10 000 inners", || {
+            Later(from_iter(0..10_000)).flat_map(just).subscribe(|_| {});
+        }),
+        ("switch_map through the core, 10 000 inners", || {
+            from_iter(0..10_000)
+                .switch_map(|v| Later(from_iter([v, v])))
+                .subscribe(|_| {});
+        }),
         ("take_until(never), 10 000 values", || {
             from_iter(0..10_000)
                 .take_until(never::<()>())
@@ -108,18 +196,31 @@ fn nothing_is_allocated_per_value_or_per_inner() {
         measure("source::merge of 3 justs", || {
             rx::source::merge([just(1), just(2), just(3)]).subscribe(|_| {});
         }),
-        1
+        0
     );
 }
 
 #[test]
 fn concat_map_allocates_its_state_once_and_nothing_per_value() {
     // The values wait in the engine's queue as they are and the projection lives in the
-    // engine's state: one allocation, the shared state, whatever the number of values.
+    // engine's state: one allocation, the shared state, whatever the number of values; none
+    // when the sources finish inside `subscribe`.
     for n in [1u64, 10, 10_000] {
         let made = measure(&format!("concat_map, {n} inners"), || {
             let (mut calls, mut sum) = (0u64, 0u64);
             from_iter(0..n)
+                .concat_map(|v| {
+                    calls += 1;
+                    from_iter(0..v % 3)
+                })
+                .subscribe(|v| sum += v);
+            assert_eq!(calls, n);
+            assert_eq!(sum, (0..n).map(|v| (0..v % 3).sum::<u64>()).sum());
+        });
+        assert_eq!(made, 0, "{n} values");
+        let made = measure(&format!("concat_map through the core, {n} inners"), || {
+            let (mut calls, mut sum) = (0u64, 0u64);
+            Later(from_iter(0..n))
                 .concat_map(|v| {
                     calls += 1;
                     from_iter(0..v % 3)

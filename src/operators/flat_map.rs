@@ -23,6 +23,9 @@
 use crate::Error;
 use crate::observable::{Observable, Subscribe};
 use crate::observer::Observer;
+use crate::operators::engine::inline_merge::{
+    Emission, Inline, InlineObserver, InlineOuter, MergeLink, StatePtr,
+};
 use crate::operators::engine::merge_core::{Core, MergeSubscription};
 use crate::operators::try_flat_map::TryProjection;
 use crate::sync::Arc;
@@ -219,6 +222,8 @@ where
 {
     type Item = U::Item;
     type Flavour = FlavourOf<S, U>;
+    // Every inner is subscribed from inside the outer's calls.
+    const EMISSION: Emission = S::EMISSION.and(U::EMISSION);
 }
 
 /// The flavour of the handles a [`FlatMap`] of outer `S` and inners `U` keeps.
@@ -227,18 +232,25 @@ type FlavourOf<S, U> = Joined<<S as Observable>::Flavour, <U as Observable>::Fla
 /// What the engine of a [`FlatMap`] of outer `S` keeps of its projection `F`.
 type LentOf<S, F> = <F as Projector<<S as Observable>::Item>>::Lent;
 
+/// The observer a [`FlatMap`] subscribes to its outer observable, on either path.
+type OuterLink<'a, O, F, U, Fl, L> =
+    MergeLink<FlatMapOuter<'a, O, F, U, Fl, L>, InlineOuter<O, F, L, U>>;
+
+/// The observer a [`FlatMap`] subscribes to each inner observable, on either path.
+type InnerLink<'a, O, U, Fl, L> = MergeLink<FlatMapInner<'a, O, U, Fl, L>, InlineObserver<O>>;
+
 impl<'a, S, F, U, O> Subscribe<O> for FlatMap<'a, S, F>
 where
-    S: Subscribe<FlatMapOuter<'a, O, F, U, FlavourOf<S, U>, LentOf<S, F>>>,
+    S: Subscribe<OuterLink<'a, O, F, U, FlavourOf<S, U>, LentOf<S, F>>>,
     FlavourOf<S, U>: BoxSubscription<
             'a,
-            <S as Subscribe<FlatMapOuter<'a, O, F, U, FlavourOf<S, U>, LentOf<S, F>>>>::Subscription,
+            <S as Subscribe<OuterLink<'a, O, F, U, FlavourOf<S, U>, LentOf<S, F>>>>::Subscription,
         > + BoxSubscription<
             'a,
-            <U as Subscribe<FlatMapInner<'a, O, U, FlavourOf<S, U>, LentOf<S, F>>>>::Subscription,
+            <U as Subscribe<InnerLink<'a, O, U, FlavourOf<S, U>, LentOf<S, F>>>>::Subscription,
         >,
     F: Projector<<S as Observable>::Item, Inner = U>,
-    U: Subscribe<FlatMapInner<'a, O, U, FlavourOf<S, U>, LentOf<S, F>>>,
+    U: Subscribe<InnerLink<'a, O, U, FlavourOf<S, U>, LentOf<S, F>>>,
     O: Observer<<U as Observable>::Item>,
 {
     type Subscription = MergeSubscription<'a, FlavourOf<S, U>>;
@@ -249,16 +261,47 @@ where
         }
         let (mut f, mode) = (self.f, self.mode);
         let lent = f.lend();
+        if const { <Self as Observable>::EMISSION.is_inside_subscribe() } {
+            // The outer and every inner finish inside `subscribe`: the state is here, and the
+            // mode does not matter, as no inner is still running when the next one arrives
+            // (engine::inline_merge). The outer is what must complete.
+            let state = Inline::new(observer, 1);
+            // SAFETY: the outer and the inners emit only inside `subscribe`, on this thread,
+            // and keep no observer (their `EMISSION`); `state` outlives the outer's
+            // `subscribe`, inside which every inner is subscribed, and stays put.
+            let ptr = unsafe { state.ptr() };
+            let outer = InlineOuter::new(
+                ptr,
+                f,
+                lent,
+                subscribe_inline::<O, U, FlavourOf<S, U>, LentOf<S, F>>,
+            );
+            drop(self.source.subscribe_observer(MergeLink::inline(outer)));
+            return MergeSubscription::empty();
+        }
         let core = Arc::new(Core::new(observer, Flat::new(mode, lent)));
-        core.subscribe_upstream(self.source, |id| FlatMapOuter {
-            core: core.clone(),
-            id,
-            f,
-            mode,
-            subscribe: subscribe_inner::<O, U, FlavourOf<S, U>, LentOf<S, F>>,
+        core.subscribe_upstream(self.source, |id| {
+            MergeLink::core(FlatMapOuter {
+                core: core.clone(),
+                id,
+                f,
+                mode,
+                subscribe: subscribe_inner::<O, U, FlavourOf<S, U>, LentOf<S, F>>,
+            })
         });
         core.handle()
     }
+}
+
+/// Subscribes an inner of the inline path (engine::inline_merge), which completes inside.
+fn subscribe_inline<'a, O, U, Fl, L>(state: StatePtr<O>, inner: U)
+where
+    U: Subscribe<InnerLink<'a, O, U, Fl, L>>,
+    Fl: Flavour,
+    L: Lend<Inner = U>,
+{
+    state.add_pending();
+    drop(inner.subscribe_observer(MergeLink::inline(InlineObserver::new(state))));
 }
 
 /// The engine's state, under the core's lock.
@@ -316,16 +359,15 @@ type SubscribeInner<'a, O, U, Fl, L> = fn(&Arc<FlatCore<'a, O, U, Fl, L>>, U, u6
 
 fn subscribe_inner<'a, O, U, Fl, L>(core: &Arc<FlatCore<'a, O, U, Fl, L>>, inner: U, id: u64)
 where
-    U: Subscribe<FlatMapInner<'a, O, U, Fl, L>>,
-    Fl: Flavour
-        + BoxSubscription<'a, <U as Subscribe<FlatMapInner<'a, O, U, Fl, L>>>::Subscription>,
+    U: Subscribe<InnerLink<'a, O, U, Fl, L>>,
+    Fl: Flavour + BoxSubscription<'a, <U as Subscribe<InnerLink<'a, O, U, Fl, L>>>::Subscription>,
     L: Lend<Inner = U>,
 {
-    let handle = inner.subscribe_observer(FlatMapInner {
+    let handle = inner.subscribe_observer(MergeLink::core(FlatMapInner {
         core: core.clone(),
         id,
         subscribe: subscribe_inner::<O, U, Fl, L>,
-    });
+    }));
     core.end_subscribe(id, handle);
 }
 
@@ -569,6 +611,9 @@ macro_rules! forward_to_flat_map {
                 $crate::observable::Observable>::Item;
             type Flavour = <$crate::operators::flat_map::FlatMap<$a, S, $fty> as
                 $crate::observable::Observable>::Flavour;
+            const EMISSION: $crate::operators::engine::inline_merge::Emission =
+                <$crate::operators::flat_map::FlatMap<$a, S, $fty> as
+                    $crate::observable::Observable>::EMISSION;
         }
 
         impl<$a, S $(, $f)?, O> $crate::observable::Subscribe<O> for $name<$a, S $(, $f)?>

@@ -29,6 +29,8 @@ where
 {
     type Item = S::Item;
     type Flavour = <S as Observable>::Flavour;
+    // Calls its observer only from its source's calls, and keeps it nowhere else.
+    const EMISSION: crate::operators::engine::inline_merge::Emission = S::EMISSION;
 }
 
 impl<S, F, E, O> Subscribe<O> for MapErr<S, F>

@@ -35,6 +35,9 @@ where
     type Item = <S::Item as Observable>::Item;
     type Flavour =
         crate::sync::Joined<<S as Observable>::Flavour, <S::Item as Observable>::Flavour>;
+    // Every inner is subscribed from inside the outer's calls.
+    const EMISSION: crate::operators::engine::inline_merge::Emission =
+        S::EMISSION.and(<S::Item as Observable>::EMISSION);
 }
 
 impl<'a, S, O> Subscribe<O> for MergeAll<'a, S>

@@ -3,6 +3,7 @@
 use crate::Error;
 use crate::observable::{Observable, Subscribe};
 use crate::observer::Observer;
+use crate::operators::engine::inline_merge::{Emission, Inline, InlineObserver, MergeLink};
 use crate::operators::engine::merge_core::{Core, MergeSubscription};
 use crate::sync::imp::BoxSubscription;
 use crate::sync::{Arc, Flavour, Joined, Shared};
@@ -37,28 +38,24 @@ where
 {
     type Item = S1::Item;
     type Flavour = FlavourOf<S1, S2>;
+    const EMISSION: Emission = S1::EMISSION.and(S2::EMISSION);
 }
 
 /// The flavour of the handles a [`MergeWith`] keeps.
 type FlavourOf<S1, S2> = Joined<<S1 as Observable>::Flavour, <S2 as Observable>::Flavour>;
 
+/// The observer a [`MergeWith`] subscribes to each of its sources, on either path.
+type Link<'a, O, S1, S2> = MergeLink<
+    MergeWithObserver<'a, O, <S1 as Observable>::Item, FlavourOf<S1, S2>>,
+    InlineObserver<O>,
+>;
+
 impl<'a, S1, S2, O> Subscribe<O> for MergeWith<'a, S1, S2>
 where
-    S1: Subscribe<MergeWithObserver<'a, O, <S1 as Observable>::Item, FlavourOf<S1, S2>>>,
-    S2: Subscribe<MergeWithObserver<'a, O, <S1 as Observable>::Item, FlavourOf<S1, S2>>>
-        + Observable<Item = <S1 as Observable>::Item>,
-    FlavourOf<S1, S2>:
-        BoxSubscription<
-                'a,
-                <S1 as Subscribe<
-                    MergeWithObserver<'a, O, <S1 as Observable>::Item, FlavourOf<S1, S2>>,
-                >>::Subscription,
-            > + BoxSubscription<
-                'a,
-                <S2 as Subscribe<
-                    MergeWithObserver<'a, O, <S1 as Observable>::Item, FlavourOf<S1, S2>>,
-                >>::Subscription,
-            >,
+    S1: Subscribe<Link<'a, O, S1, S2>>,
+    S2: Subscribe<Link<'a, O, S1, S2>> + Observable<Item = <S1 as Observable>::Item>,
+    FlavourOf<S1, S2>: BoxSubscription<'a, <S1 as Subscribe<Link<'a, O, S1, S2>>>::Subscription>
+        + BoxSubscription<'a, <S2 as Subscribe<Link<'a, O, S1, S2>>>::Subscription>,
     O: Observer<<S1 as Observable>::Item>,
 {
     type Subscription = MergeSubscription<'a, FlavourOf<S1, S2>>;
@@ -67,15 +64,38 @@ where
         if observer.is_disposed() {
             return MergeSubscription::empty();
         }
+        if const { <Self as Observable>::EMISSION.is_inside_subscribe() } {
+            // Both sources finish inside `subscribe`: one after the other, with the state
+            // here (engine::inline_merge).
+            let state = Inline::new(observer, 2);
+            // SAFETY: both sources emit only inside `subscribe`, on this thread, and keep
+            // no observer (their `EMISSION`); `state` outlives both calls and stays put.
+            let ptr = unsafe { state.ptr() };
+            drop(
+                self.first
+                    .subscribe_observer(MergeLink::inline(InlineObserver::new(ptr))),
+            );
+            if !state.is_done::<<S1 as Observable>::Item>() {
+                drop(
+                    self.second
+                        .subscribe_observer(MergeLink::inline(InlineObserver::new(ptr))),
+                );
+            }
+            return MergeSubscription::empty();
+        }
         // Both sources are live until they complete.
         let core = Arc::new(Core::with_upstreams(observer, 2, 2));
-        core.subscribe_reserved(1, self.first, |id| MergeWithObserver {
-            core: core.clone(),
-            id,
+        core.subscribe_reserved(1, self.first, |id| {
+            MergeLink::core(MergeWithObserver {
+                core: core.clone(),
+                id,
+            })
         });
-        core.subscribe_reserved(2, self.second, |id| MergeWithObserver {
-            core: core.clone(),
-            id,
+        core.subscribe_reserved(2, self.second, |id| {
+            MergeLink::core(MergeWithObserver {
+                core: core.clone(),
+                id,
+            })
         });
         core.handle()
     }

@@ -271,6 +271,7 @@ pub mod observers {
     pub use super::end_with::EndWithObserver;
     pub use super::end_with_iter::EndWithIterObserver;
     pub use super::engine::combine_core::CombineWithObserver;
+    pub use super::engine::inline_merge::{InlineObserver, InlineOuter, MergeLink};
     pub use super::engine::resubscribe::ResubscribeObserver;
     pub use super::expand::ExpandObserver;
     pub use super::filter::FilterObserver;

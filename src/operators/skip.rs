@@ -21,6 +21,8 @@ impl<S> Skip<S> {
 impl<S: Observable> Observable for Skip<S> {
     type Item = S::Item;
     type Flavour = <S as Observable>::Flavour;
+    // Calls its observer only from its source's calls, and keeps it nowhere else.
+    const EMISSION: crate::operators::engine::inline_merge::Emission = S::EMISSION;
 }
 
 impl<S, O> Subscribe<O> for Skip<S>

@@ -50,6 +50,9 @@ impl<T> fmt::Debug for Empty<T> {
 impl<T> Observable for Empty<T> {
     type Item = T;
     type Flavour = crate::sync::Shared;
+    // Emits only inside `subscribe`, on the calling thread, and keeps no observer.
+    const EMISSION: crate::operators::engine::inline_merge::Emission =
+        crate::operators::engine::inline_merge::Emission::INSIDE_SUBSCRIBE;
 }
 
 impl<T, O: Observer<T>> Subscribe<O> for Empty<T> {

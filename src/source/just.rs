@@ -37,6 +37,9 @@ pub struct Just<T> {
 impl<T> Observable for Just<T> {
     type Item = T;
     type Flavour = crate::sync::Shared;
+    // Emits only inside `subscribe`, on the calling thread, and keeps no observer.
+    const EMISSION: crate::operators::engine::inline_merge::Emission =
+        crate::operators::engine::inline_merge::Emission::INSIDE_SUBSCRIBE;
 }
 
 impl<T, O: Observer<T>> Subscribe<O> for Just<T> {

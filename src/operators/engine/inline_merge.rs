@@ -1,0 +1,684 @@
+//! The merge family without a shared core, for sources that the type system knows finish
+//! inside `subscribe`: `merge_with`, `merge`, `flat_map` and the other flattening operators
+//! take this path when every source (and, for the flattening ones, the inner type) says so.
+//!
+//! # When a merge needs no shared state
+//!
+//! The [merge core](super::merge_core) is an `Arc` with a delivery role and a lock because
+//! an upstream may call its observer later, from any thread, at the same time as another
+//! upstream. Some sources cannot: `just`, `from_iter`, `range`, `empty`, `throw` (and
+//! `from_fn`, and `defer` of one of them) call their observer only while their `subscribe`
+//! runs, on the thread that called it, and have finished (terminated, or stopped because the
+//! observer said it was disposed) when it returns. So do operators that call their observer
+//! only from inside their source's calls and keep it nowhere else (`map`, `filter`, `take`,
+//! ...) over such a source, and a merge of such sources, which takes this path itself.
+//!
+//! Each observable says which it is in [`Observable::EMISSION`], an associated constant whose
+//! type, [`Emission`], cannot be named outside the crate: no impl outside the crate can set it,
+//! so no user type can claim the property, and the code below may rely on it. Every
+//! observable that does not set it (a user's, a subject, `create`, `timer`, anything on a
+//! scheduler) keeps the default, [`Emission::ANYTIME`], and its merges keep the core.
+//!
+//! The choice is a plain `if` on a constant, so it costs nothing at run time and each
+//! monomorphised `subscribe` keeps only one of the two paths. Both paths subscribe the
+//! sources with the *same* observer type, a [`MergeLink`] that holds either the core's
+//! observer or this module's: a second observer type would need a second `Subscribe` bound
+//! on every source, which a source returned as `impl Subscribe<O>` (one `O`) cannot meet.
+//!
+//! # How it works
+//!
+//! The operator's state, an [`Inline`], lives in a local of its `subscribe`: the downstream
+//! observer and a count of what must complete before the downstream does. The upstream
+//! observers hold a raw pointer to it ([`StatePtr`]), because they must meet the bounds the
+//! core's observers meet (`Send`, `'static` where the source asks) and a borrow would not
+//! be `'static`. What makes the pointer valid is the constant: no upstream observer is called
+//! after `subscribe` returns (the source has finished), and none on another thread.
+//!
+//! Serialisation holds without a lock: every call comes down one call stack, from a source's
+//! `subscribe` that this `subscribe` is running, and user code called from it (the
+//! downstream, a projection) cannot reach an upstream observer, which belongs to a frame
+//! below it. So no two calls ever overlap, and the state is read and written through
+//! `Cell`s and short borrows of the downstream, never a reference held across a call
+//! out.
+//!
+//! What it costs: nothing beyond the calls themselves. No allocation, no atomic, and the
+//! handle is the merge's empty [`MergeSubscription`](super::merge_core::MergeSubscription)
+//! (there is nothing left to cancel, as the core's handle says for the same sources).
+
+use crate::Error;
+use crate::observer::Observer;
+use crate::operators::flat_map::{Lend, Projector};
+use std::cell::{Cell, UnsafeCell};
+use std::fmt;
+
+/// When an observable may call its observer: the type of [`Observable::EMISSION`].
+///
+/// It is public only to be the type of that constant; it cannot be named outside the crate,
+/// so an `impl Observable` outside the crate cannot set the constant and keeps
+/// [`Emission::ANYTIME`].
+///
+/// [`Observable::EMISSION`]: crate::Observable::EMISSION
+// Public so that it can be the type of a constant of a public trait, and reachable from
+// nowhere, so that no impl outside the crate can name it.
+#[allow(unreachable_pub)]
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub struct Emission {
+    inside_subscribe: bool,
+}
+
+impl Emission {
+    /// May call its observer later, from any thread: the default.
+    pub(crate) const ANYTIME: Emission = Emission {
+        inside_subscribe: false,
+    };
+
+    /// Calls its observer only inside `subscribe`, on the calling thread, and has finished
+    /// when `subscribe` returns (terminated, or stopped because the observer is disposed);
+    /// keeps the observer nowhere that outlives `subscribe`.
+    pub(crate) const INSIDE_SUBSCRIBE: Emission = Emission {
+        inside_subscribe: true,
+    };
+
+    /// What an observable built from two others has, when it calls its observer only from
+    /// theirs and subscribes them only inside its own `subscribe`.
+    pub(crate) const fn and(self, other: Emission) -> Emission {
+        Emission {
+            inside_subscribe: self.inside_subscribe && other.inside_subscribe,
+        }
+    }
+
+    /// Whether it is [`INSIDE_SUBSCRIBE`](Emission::INSIDE_SUBSCRIBE).
+    pub(crate) const fn is_inside_subscribe(self) -> bool {
+        self.inside_subscribe
+    }
+}
+
+/// The observer an operator of the merge family subscribes to each of its upstreams: the
+/// merge core's observer `C`, or, when every upstream finishes inside `subscribe`, an
+/// observer `I` of state on the stack of the operator's `subscribe`.
+pub struct MergeLink<C, I>(Link<C, I>);
+
+enum Link<C, I> {
+    Core(C),
+    Inline(I),
+}
+
+impl<C, I> MergeLink<C, I> {
+    /// Through the merge core.
+    #[inline]
+    pub(crate) fn core(observer: C) -> Self {
+        MergeLink(Link::Core(observer))
+    }
+
+    /// To state on the stack, for an upstream whose type says it finishes inside
+    /// `subscribe`.
+    #[inline]
+    pub(crate) fn inline(observer: I) -> Self {
+        MergeLink(Link::Inline(observer))
+    }
+}
+
+impl<T, C: Observer<T>, I: Observer<T>> Observer<T> for MergeLink<C, I> {
+    #[inline]
+    fn on_next(&mut self, value: T) {
+        match &mut self.0 {
+            Link::Core(c) => c.on_next(value),
+            Link::Inline(i) => i.on_next(value),
+        }
+    }
+
+    #[inline]
+    fn on_error(self, error: Error) {
+        match self.0 {
+            Link::Core(c) => c.on_error(error),
+            Link::Inline(i) => i.on_error(error),
+        }
+    }
+
+    #[inline]
+    fn on_completed(self) {
+        match self.0 {
+            Link::Core(c) => c.on_completed(),
+            Link::Inline(i) => i.on_completed(),
+        }
+    }
+
+    #[inline]
+    fn is_disposed(&self) -> bool {
+        match &self.0 {
+            Link::Core(c) => c.is_disposed(),
+            Link::Inline(i) => i.is_disposed(),
+        }
+    }
+}
+
+impl<C: fmt::Debug, I: fmt::Debug> fmt::Debug for MergeLink<C, I> {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        match &self.0 {
+            Link::Core(c) => f.debug_tuple("MergeLink").field(c).finish(),
+            Link::Inline(i) => f.debug_tuple("MergeLink").field(i).finish(),
+        }
+    }
+}
+
+/// The state of one inline merge, a local of the operator's `subscribe`.
+pub(crate) struct Inline<O> {
+    /// `None` once the downstream has had its terminal event.
+    downstream: UnsafeCell<Option<O>>,
+    /// What must complete before the downstream does: the sources not yet completed, for
+    /// `merge_with`; the outer and the inners subscribed and not yet completed, for the
+    /// flattening operators.
+    pending: Cell<usize>,
+}
+
+impl<O> Inline<O> {
+    /// The state of a merge that completes once `pending` upstreams have.
+    #[inline]
+    pub(crate) fn new(downstream: O, pending: usize) -> Self {
+        Inline {
+            downstream: UnsafeCell::new(Some(downstream)),
+            pending: Cell::new(pending),
+        }
+    }
+
+    /// A pointer to this state for the upstream observers.
+    ///
+    /// # Safety
+    ///
+    /// Every observer built on the pointer must be given only to observables whose
+    /// [`EMISSION`](crate::Observable::EMISSION) is
+    /// [`INSIDE_SUBSCRIBE`](Emission::INSIDE_SUBSCRIBE), subscribed while `self` is alive
+    /// and not moved: then no call through the pointer happens after the state is gone or
+    /// on another thread.
+    #[inline]
+    pub(crate) unsafe fn ptr(&self) -> StatePtr<O> {
+        StatePtr(self)
+    }
+
+    /// Whether nothing more will be delivered: terminated, or the downstream is disposed.
+    #[inline]
+    pub(crate) fn is_done<T>(&self) -> bool
+    where
+        O: Observer<T>,
+    {
+        // SAFETY: no mutable borrow of the downstream is alive: they last only for one call
+        // into the downstream, and nothing that call runs can reach an upstream observer
+        // (module docs), so this is not reached from inside one.
+        match unsafe { &*self.downstream.get() } {
+            Some(downstream) => Observer::<T>::is_disposed(downstream),
+            None => true,
+        }
+    }
+
+    #[inline]
+    fn next<T>(&self, value: T)
+    where
+        O: Observer<T>,
+    {
+        // SAFETY: the only borrow of the downstream while it runs; nothing it calls can
+        // reach this state (module docs).
+        if let Some(downstream) = unsafe { &mut *self.downstream.get() } {
+            downstream.on_next(value);
+        }
+    }
+
+    #[inline]
+    fn take(&self) -> Option<O> {
+        // SAFETY: as in `next`; the borrow ends before the downstream is called.
+        unsafe { (*self.downstream.get()).take() }
+    }
+
+    #[inline]
+    fn error<T>(&self, error: Error)
+    where
+        O: Observer<T>,
+    {
+        if let Some(downstream) = self.take() {
+            Observer::<T>::on_error(downstream, error);
+        }
+    }
+
+    /// One pending upstream completed; the downstream completes after the last.
+    #[inline]
+    fn complete_one<T>(&self)
+    where
+        O: Observer<T>,
+    {
+        let pending = self.pending.get() - 1;
+        self.pending.set(pending);
+        if pending == 0
+            && let Some(downstream) = self.take()
+        {
+            Observer::<T>::on_completed(downstream);
+        }
+    }
+}
+
+impl<O> fmt::Debug for Inline<O> {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        f.debug_struct("Inline")
+            .field("pending", &self.pending.get())
+            .finish_non_exhaustive()
+    }
+}
+
+/// A pointer to an [`Inline`] on the stack of a `subscribe` that is running.
+pub(crate) struct StatePtr<O>(*const Inline<O>);
+
+impl<O> Clone for StatePtr<O> {
+    fn clone(&self) -> Self {
+        *self
+    }
+}
+
+impl<O> Copy for StatePtr<O> {}
+
+// SAFETY: a `StatePtr` is `Send` so that the observers holding it meet the bounds the merge
+// core's observers meet, as the core is `Send` when the downstream is. It never crosses a
+// thread: it is given only to observables that call their observer on the subscribing
+// thread and keep it nowhere (`Inline::ptr`).
+unsafe impl<O: Send> Send for StatePtr<O> {}
+
+impl<O> StatePtr<O> {
+    #[inline]
+    fn get(&self) -> &Inline<O> {
+        // SAFETY: the state outlives every call through this pointer and is not moved
+        // meanwhile (`Inline::ptr`), and it is only read through shared references.
+        unsafe { &*self.0 }
+    }
+
+    /// Counts one more upstream that must complete before the downstream does.
+    #[inline]
+    pub(crate) fn add_pending(self) {
+        let state = self.get();
+        state.pending.set(state.pending.get() + 1);
+    }
+
+    /// Whether nothing more will be delivered.
+    #[inline]
+    pub(crate) fn is_done<T>(self) -> bool
+    where
+        O: Observer<T>,
+    {
+        self.get().is_done()
+    }
+}
+
+impl<O> fmt::Debug for StatePtr<O> {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        f.write_str("StatePtr")
+    }
+}
+
+/// The observer of an upstream of an inline merge: `merge_with`'s sources, a flattening
+/// operator's inners. Completes the downstream when the last pending upstream completes.
+pub struct InlineObserver<O> {
+    state: StatePtr<O>,
+}
+
+impl<O> InlineObserver<O> {
+    #[inline]
+    pub(crate) fn new(state: StatePtr<O>) -> Self {
+        InlineObserver { state }
+    }
+}
+
+impl<T, O: Observer<T>> Observer<T> for InlineObserver<O> {
+    #[inline]
+    fn on_next(&mut self, value: T) {
+        self.state.get().next(value);
+    }
+
+    #[inline]
+    fn on_error(self, error: Error) {
+        self.state.get().error::<T>(error);
+    }
+
+    #[inline]
+    fn on_completed(self) {
+        self.state.get().complete_one::<T>();
+    }
+
+    #[inline]
+    fn is_disposed(&self) -> bool {
+        self.state.get().is_done::<T>()
+    }
+}
+
+impl<O> fmt::Debug for InlineObserver<O> {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        f.debug_struct("InlineObserver").finish_non_exhaustive()
+    }
+}
+
+/// Subscribes an inner observable of an inline flattening operator; built where the inner's
+/// `Subscribe` bound is proven.
+pub(crate) type SubscribeInline<O, U> = fn(StatePtr<O>, U);
+
+/// The observer of the outer observable of an inline flattening operator (`flat_map`,
+/// `merge`, `switch_on_next`, ...). Every inner has finished when its `subscribe` returns, so
+/// none is ever running when the next value arrives: merging, concatenating, switching and
+/// exhausting all come down to subscribing each inner in turn.
+pub struct InlineOuter<O, F, L, U> {
+    state: StatePtr<O>,
+    f: F,
+    lent: L,
+    subscribe: SubscribeInline<O, U>,
+}
+
+impl<O, F, L, U> InlineOuter<O, F, L, U> {
+    #[inline]
+    pub(crate) fn new(state: StatePtr<O>, f: F, lent: L, subscribe: SubscribeInline<O, U>) -> Self {
+        InlineOuter {
+            state,
+            f,
+            lent,
+            subscribe,
+        }
+    }
+}
+
+impl<V, O, F, L, U> Observer<V> for InlineOuter<O, F, L, U>
+where
+    F: Projector<V, Inner = U, Lent = L>,
+    L: Lend<Inner = U>,
+    U: crate::Observable,
+    O: Observer<U::Item>,
+{
+    #[inline]
+    fn on_next(&mut self, value: V) {
+        // Mapped before the check, as on the core's path.
+        let queued = self.f.project(value);
+        if self.state.is_done::<U::Item>() {
+            return;
+        }
+        let inner = self.lent.inner(queued);
+        (self.subscribe)(self.state, inner);
+    }
+
+    #[inline]
+    fn on_error(self, error: Error) {
+        self.state.get().error::<U::Item>(error);
+    }
+
+    #[inline]
+    fn on_completed(self) {
+        self.state.get().complete_one::<U::Item>();
+    }
+
+    #[inline]
+    fn is_disposed(&self) -> bool {
+        self.state.is_done::<U::Item>()
+    }
+}
+
+impl<O, F, L, U> fmt::Debug for InlineOuter<O, F, L, U> {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        f.debug_struct("InlineOuter").finish_non_exhaustive()
+    }
+}
+
+#[cfg(all(test, not(loom)))]
+mod tests {
+    use crate::Error;
+    use crate::notification::Notification::{self, *};
+    use crate::observable::{Observable, Subscribe};
+    use crate::prelude::*;
+    use crate::source::{defer, empty, from_iter, just, throw};
+    use crate::testing::TestObserver;
+    use std::cell::Cell;
+    use std::fmt::Debug;
+
+    /// `source` with the default [`Observable::EMISSION`]: its merges take the core.
+    #[derive(Clone)]
+    struct Later<S>(S);
+
+    impl<S: Observable> Observable for Later<S> {
+        type Item = S::Item;
+        type Flavour = S::Flavour;
+    }
+
+    impl<S: Subscribe<O>, O> Subscribe<O> for Later<S> {
+        type Subscription = S::Subscription;
+        fn subscribe_observer(self, observer: O) -> S::Subscription {
+            self.0.subscribe_observer(observer)
+        }
+    }
+
+    fn inline<S: Observable>(_: &S) -> bool {
+        S::EMISSION.is_inside_subscribe()
+    }
+
+    /// Subscribes the inline form and the core form, asserts which path each takes, and that
+    /// both deliver `expected` and return a finished handle.
+    fn both<T, A, B>(fast: A, slow: B, expected: &[Notification<T>])
+    where
+        T: PartialEq + Debug + Clone,
+        A: Subscribe<TestObserver<T>>,
+        B: Subscribe<TestObserver<T>>,
+    {
+        assert!(inline(&fast), "the fast form takes the inline path");
+        assert!(!inline(&slow), "the slow form takes the core");
+        let (a, b) = (TestObserver::new(), TestObserver::new());
+        let handle = fast.subscribe_observer(a.clone());
+        assert!(handle.is_disposed());
+        let handle = slow.subscribe_observer(b.clone());
+        assert!(handle.is_disposed());
+        a.assert_notifications(expected);
+        b.assert_notifications(expected);
+    }
+
+    #[test]
+    fn the_constant_follows_the_sources() {
+        assert!(inline(&just(1).map(|v| v + 1).filter(|_| true).take(3)));
+        assert!(inline(&from_iter(0..3).merge_with(rx_range())));
+        assert!(!inline(&Later(just(1)).merge_with(just(2))));
+        assert!(!inline(&just(1).merge_with(crate::source::never())));
+        assert!(!inline(&just(1).flat_map(|v| Later(just(v)))));
+        assert!(inline(&defer(|| just(1))));
+        assert!(!inline(&defer(|| Later(just(1)))));
+    }
+
+    fn rx_range() -> crate::source::Range<i32> {
+        crate::source::range(0, 2)
+    }
+
+    #[test]
+    fn merge_with_gives_the_same_notifications_on_both_paths() {
+        both(
+            just(1).merge_with(from_iter([2, 3])),
+            Later(just(1)).merge_with(from_iter([2, 3])),
+            &[Next(1), Next(2), Next(3), Completed],
+        );
+        both(
+            empty().merge_with(just(1)),
+            empty().merge_with(Later(just(1))),
+            &[Next(1), Completed],
+        );
+        both(
+            empty::<i32>().merge_with(empty()),
+            Later(empty::<i32>()).merge_with(empty()),
+            &[Completed],
+        );
+        both(
+            just(1).merge_with(throw(Error::msg("second"))),
+            just(1).merge_with(Later(throw(Error::msg("second")))),
+            &[Next(1), Error(Error::msg("second"))],
+        );
+        // Nested: the inner merge is inline itself.
+        both(
+            just(1)
+                .merge_with(just(2))
+                .merge_with(just(3).merge_with(just(4))),
+            just(1)
+                .merge_with(just(2))
+                .merge_with(Later(just(3).merge_with(just(4)))),
+            &[Next(1), Next(2), Next(3), Next(4), Completed],
+        );
+    }
+
+    #[test]
+    fn merge_with_stops_at_a_downstream_take_and_at_an_error_on_both_paths() {
+        for take in [1, 2, 3, 4] {
+            let subscribed = Cell::new(0);
+            let second = || {
+                defer(|| {
+                    subscribed.set(subscribed.get() + 1);
+                    from_iter([3, 4])
+                })
+            };
+            let expected: Vec<_> = [1, 2, 3, 4]
+                .into_iter()
+                .take(take)
+                .map(Next)
+                .chain([Completed])
+                .collect();
+            both(
+                from_iter([1, 2]).merge_with(second()).take(take),
+                Later(from_iter([1, 2])).merge_with(second()).take(take),
+                &expected,
+            );
+            // The second source is subscribed only when the first left values to take.
+            assert_eq!(
+                subscribed.get(),
+                if take > 2 { 2 } else { 0 },
+                "take({take})"
+            );
+        }
+        let subscribed = Cell::new(0);
+        let second = || {
+            defer(|| {
+                subscribed.set(subscribed.get() + 1);
+                just(2)
+            })
+        };
+        both(
+            throw(Error::msg("first")).merge_with(second()),
+            Later(throw(Error::msg("first"))).merge_with(second()),
+            &[Error(Error::msg("first"))],
+        );
+        assert_eq!(subscribed.get(), 0);
+    }
+
+    #[test]
+    fn endless_sources_stop_when_the_downstream_is_done() {
+        both(
+            from_iter(0..).merge_with(from_iter(0..)).take(3),
+            Later(from_iter(0..)).merge_with(from_iter(0..)).take(3),
+            &[Next(0), Next(1), Next(2), Completed],
+        );
+        both(
+            from_iter(0..).flat_map(|v| from_iter([v, v])).take(3),
+            Later(from_iter(0..))
+                .flat_map(|v| from_iter([v, v]))
+                .take(3),
+            &[Next(0), Next(0), Next(1), Completed],
+        );
+    }
+
+    #[test]
+    fn flat_map_gives_the_same_notifications_on_both_paths() {
+        let expected = [Next(10), Next(20), Next(21), Next(30), Next(31), Next(32)];
+        let with_completion: Vec<_> = expected.iter().cloned().chain([Completed]).collect();
+        both(
+            from_iter(1..=3).flat_map(|v| from_iter(0..v).map(move |i| v * 10 + i)),
+            from_iter(1..=3).flat_map(|v| Later(from_iter(0..v).map(move |i| v * 10 + i))),
+            &with_completion,
+        );
+        both(
+            from_iter(1..=3).concat_map(|v| from_iter(0..v).map(move |i| v * 10 + i)),
+            Later(from_iter(1..=3)).concat_map(|v| from_iter(0..v).map(move |i| v * 10 + i)),
+            &with_completion,
+        );
+        both(
+            from_iter(1..=3).switch_map(|v| from_iter(0..v).map(move |i| v * 10 + i)),
+            Later(from_iter(1..=3)).switch_map(|v| from_iter(0..v).map(move |i| v * 10 + i)),
+            &with_completion,
+        );
+        both(
+            from_iter(1..=3).exhaust_map(|v| from_iter(0..v).map(move |i| v * 10 + i)),
+            Later(from_iter(1..=3)).exhaust_map(|v| from_iter(0..v).map(move |i| v * 10 + i)),
+            &with_completion,
+        );
+        // Empty outer, empty inners.
+        both(
+            empty::<i32>().flat_map(just),
+            Later(empty::<i32>()).flat_map(just),
+            &[Completed],
+        );
+        both(
+            from_iter(0..3).flat_map(|_| empty::<i32>()),
+            from_iter(0..3).flat_map(|_| Later(empty::<i32>())),
+            &[Completed],
+        );
+    }
+
+    #[test]
+    fn nested_flat_maps_give_the_same_notifications_on_both_paths() {
+        // 1 -> [0] -> [0]; 2 -> [0, 1] -> [0], [0, 1].
+        let expected = [Next(0), Next(0), Next(0), Next(1), Completed];
+        both(
+            from_iter(1..=2).flat_map(|v| from_iter(0..v).flat_map(|w| from_iter(0..=w))),
+            from_iter(1..=2).flat_map(|v| from_iter(0..v).flat_map(|w| Later(from_iter(0..=w)))),
+            &expected,
+        );
+    }
+
+    #[test]
+    fn an_inner_or_outer_error_ends_everything_on_both_paths() {
+        let projected = Cell::new(0);
+        let project = |v: i32| {
+            projected.set(projected.get() + 1);
+            just(v).try_map(|v| {
+                if v == 1 {
+                    Err(Error::msg("inner"))
+                } else {
+                    Ok(v)
+                }
+            })
+        };
+        both(
+            from_iter(0..5).flat_map(project),
+            Later(from_iter(0..5)).flat_map(project),
+            &[Next(0), Error(Error::msg("inner"))],
+        );
+        // The outer stopped at the error, on both paths.
+        assert_eq!(projected.get(), 4);
+        both(
+            just(1)
+                .merge_with(throw(Error::msg("outer")))
+                .flat_map(just),
+            Later(just(1).merge_with(throw(Error::msg("outer")))).flat_map(just),
+            &[Next(1), Error(Error::msg("outer"))],
+        );
+    }
+
+    #[test]
+    fn merge_and_switch_on_next_give_the_same_notifications_on_both_paths() {
+        let inners = || [from_iter(vec![1, 2]), from_iter(vec![]), from_iter(vec![3])];
+        both(
+            from_iter(inners()).merge(),
+            Later(from_iter(inners())).merge(),
+            &[Next(1), Next(2), Next(3), Completed],
+        );
+        both(
+            from_iter(inners()).switch_on_next(),
+            Later(from_iter(inners())).switch_on_next(),
+            &[Next(1), Next(2), Next(3), Completed],
+        );
+        both(
+            from_iter(inners()).switch_on_next().take(2),
+            Later(from_iter(inners())).switch_on_next().take(2),
+            &[Next(1), Next(2), Completed],
+        );
+    }
+
+    #[test]
+    fn a_disposed_downstream_gets_nothing_on_both_paths() {
+        let a = TestObserver::<i32>::new();
+        a.dispose();
+        just(1).merge_with(just(2)).subscribe_observer(a.clone());
+        just(1).flat_map(just).subscribe_observer(a.clone());
+        a.assert_notifications(&[]);
+    }
+}
