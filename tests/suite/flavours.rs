@@ -911,11 +911,11 @@ mod local_splits {
                         // A second subscriber is refused while this one is being delivered to.
                         let _ = again.clone().subscribe_observer(r.clone());
                     }
-                    if v == 5 {
-                        if let Some(handle) = h.borrow().as_ref() {
-                            handle.dispose();
-                            assert!(handle.is_disposed());
-                        }
+                    if v == 5
+                        && let Some(handle) = h.borrow().as_ref()
+                    {
+                        handle.dispose();
+                        assert!(handle.is_disposed());
                     }
                 }));
             });
