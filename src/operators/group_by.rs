@@ -3,14 +3,14 @@
 //! The observer keeps a map from key to open group; the groups themselves, their buffering,
 //! abandonment and the reference-counted upstream are in `split_core`.
 
-use super::engine::split_core::{self, Inner, InnerSubscription, KeepSubscriber};
-use super::engine::split_refs::{Refs, SplitSubscription};
+use super::engine::split_core::{self, Inner, InnerPtr, InnerSubscription, KeepSubscriber};
+use super::engine::split_refs::{Refs, RefsPtr, SplitSubscription};
 use super::flat_map::{Identity, identity};
 use crate::Error;
 use crate::observable::{Observable, Subscribe};
 use crate::observer::Observer;
 use crate::sync::imp::BoxSubscription;
-use crate::sync::{Arc, Flavour, Shared};
+use crate::sync::{Flavour, Shared};
 use std::collections::HashMap;
 use std::fmt;
 use std::hash::Hash;
@@ -80,7 +80,7 @@ where
     type Subscription = SplitSubscription<'a, <S as Observable>::Flavour>;
 
     fn subscribe_observer(self, observer: O) -> Self::Subscription {
-        let refs = Arc::new(Refs::new());
+        let refs = Refs::<<S as Observable>::Flavour>::shared();
         let handle = self.source.subscribe_observer(GroupByObserver::new(
             observer,
             self.key,
@@ -101,13 +101,13 @@ pub struct GroupByObserver<'a, O, F, K, V, E = Identity<V>, Fl: Flavour = Shared
     element: E,
     /// The groups subscribed in time; an entry that has since been disposed is replaced by a
     /// new group when its key comes again, or swept out (see `sweep_at`).
-    groups: HashMap<K, Arc<Inner<'a, V, Fl>>>,
+    groups: HashMap<K, InnerPtr<'a, V, Fl>>,
     /// The size at which the map is next swept of its ended groups: twice the groups the last
     /// sweep left open. Without it, every key ever seen would keep its ended group (and the
     /// key) for the life of the subscription, so memory would grow with the keys seen, not
     /// with the groups open; with it, sweeping costs at most two checks per group opened.
     sweep_at: usize,
-    refs: Arc<Refs<'a, Fl>>,
+    refs: RefsPtr<'a, Fl>,
 }
 
 /// The smallest map [`GroupByObserver`] and the observer of `group_by_until` sweep of their
@@ -129,7 +129,7 @@ pub(crate) fn sweep<K, G>(
 }
 
 impl<'a, O, F, K, V, E, Fl: Flavour> GroupByObserver<'a, O, F, K, V, E, Fl> {
-    pub(crate) fn new(downstream: O, key: F, element: E, refs: Arc<Refs<'a, Fl>>) -> Self {
+    pub(crate) fn new(downstream: O, key: F, element: E, refs: RefsPtr<'a, Fl>) -> Self {
         GroupByObserver {
             downstream,
             key,
@@ -188,7 +188,7 @@ where
         if !self.wants_groups() {
             return;
         }
-        let Some(inner) = Inner::open(&self.refs) else {
+        let Some(inner) = Inner::<V, Fl>::open(&self.refs) else {
             return;
         };
         self.downstream.on_next(GroupedObservable {
@@ -250,12 +250,12 @@ impl<O, F, K, V, E, Fl: Flavour> fmt::Debug for GroupByObserver<'_, O, F, K, V, 
 /// it may hold `Rc`.
 pub struct GroupedObservable<'a, K, T, F: Flavour = Shared> {
     key: K,
-    inner: Arc<Inner<'a, T, F>>,
+    inner: InnerPtr<'a, T, F>,
 }
 
 impl<'a, K, T, F: Flavour> GroupedObservable<'a, K, T, F> {
     /// The group of `key` over `inner`, for the other grouping operators.
-    pub(crate) fn new(key: K, inner: Arc<Inner<'a, T, F>>) -> Self {
+    pub(crate) fn new(key: K, inner: InnerPtr<'a, T, F>) -> Self {
         GroupedObservable { key, inner }
     }
 

@@ -8,15 +8,15 @@
 //! group refuses: a new group opens for it.
 
 use super::engine::combine_slots::Handle;
-use super::engine::split_core::Inner;
-use super::engine::split_refs::{Refs, SplitSubscription};
+use super::engine::split_core::{Inner, InnerPtr};
+use super::engine::split_refs::{Refs, RefsPtr, SplitSubscription};
 use super::group_by::{GroupedObservable, SWEEP_FLOOR, sweep};
 use crate::Error;
 use crate::observable::{Observable, Subscribe};
 use crate::observer::Observer;
 use crate::subscription::Subscription;
 use crate::sync::imp::BoxSubscription;
-use crate::sync::{Arc, Flavour, Joined, Shared};
+use crate::sync::{Flavour, Joined, Shared};
 use std::collections::HashMap;
 use std::fmt;
 use std::hash::Hash;
@@ -93,7 +93,7 @@ where
     type Subscription = SplitSubscription<'a, FlavourOf<S, N>>;
 
     fn subscribe_observer(self, observer: O) -> Self::Subscription {
-        let refs = Arc::new(Refs::new());
+        let refs = Refs::<FlavourOf<S, N>>::shared();
         let handle = self.source.subscribe_observer(GroupByUntilObserver {
             downstream: observer,
             key: self.key,
@@ -109,7 +109,7 @@ where
 
 /// An open group and the subscription to its duration.
 struct Group<'a, T, Fl: Flavour> {
-    inner: Arc<Inner<'a, T, Fl>>,
+    inner: InnerPtr<'a, T, Fl>,
     duration: Handle<'a, Fl>,
 }
 
@@ -123,7 +123,7 @@ pub struct GroupByUntilObserver<'a, O, F, D, K, T, Fl: Flavour = Shared> {
     groups: HashMap<K, Group<'a, T, Fl>>,
     /// The size at which ended groups are next swept out of the map (as in `group_by`).
     sweep_at: usize,
-    refs: Arc<Refs<'a, Fl>>,
+    refs: RefsPtr<'a, Fl>,
 }
 
 impl<'a, O, F, D, K, T, Fl: Flavour> GroupByUntilObserver<'a, O, F, D, K, T, Fl>
@@ -181,7 +181,7 @@ where
         if !self.wants_groups() {
             return;
         }
-        let Some(inner) = Inner::open(&self.refs) else {
+        let Some(inner) = Inner::<T, Fl>::open(&self.refs) else {
             return;
         };
         self.downstream
@@ -245,7 +245,7 @@ impl<O, F, D, K, T, Fl: Flavour> fmt::Debug for GroupByUntilObserver<'_, O, F, D
 /// The observer [`GroupByUntil`] subscribes to each group's duration: its first value or
 /// its completion completes the group, its error fails the group alone (RxJS).
 pub struct GroupDurationObserver<'a, T, Fl: Flavour = Shared> {
-    inner: Arc<Inner<'a, T, Fl>>,
+    inner: InnerPtr<'a, T, Fl>,
 }
 
 impl<V, T, Fl: Flavour> Observer<V> for GroupDurationObserver<'_, T, Fl> {

@@ -8,7 +8,6 @@ use super::engine::split_refs::{Refs, SplitSubscription};
 use super::group_by::{GroupByObserver, GroupedObservable};
 use crate::observable::{Observable, Subscribe};
 use crate::observer::Observer;
-use crate::sync::Arc;
 use crate::sync::imp::BoxSubscription;
 use std::fmt;
 use std::hash::Hash;
@@ -76,7 +75,7 @@ where
     type Subscription = SplitSubscription<'a, <S as Observable>::Flavour>;
 
     fn subscribe_observer(self, observer: O) -> Self::Subscription {
-        let refs = Arc::new(Refs::new());
+        let refs = Refs::<<S as Observable>::Flavour>::shared();
         let handle = self.source.subscribe_observer(GroupByObserver::new(
             observer,
             self.key,

@@ -4,13 +4,13 @@
 //! The windows themselves, their buffering, abandonment and the reference-counted upstream
 //! are in `split_core`.
 
-use super::engine::split_core::{self, Inner, InnerSubscription, KeepSubscriber};
-use super::engine::split_refs::{Refs, SplitSubscription};
+use super::engine::split_core::{self, Inner, InnerPtr, InnerSubscription, KeepSubscriber};
+use super::engine::split_refs::{Refs, RefsPtr, SplitSubscription};
 use crate::Error;
 use crate::observable::{Observable, Subscribe};
 use crate::observer::Observer;
 use crate::sync::imp::BoxSubscription;
-use crate::sync::{Arc, Flavour, Shared};
+use crate::sync::{Flavour, Shared};
 use std::fmt;
 use std::marker::PhantomData;
 
@@ -58,7 +58,7 @@ where
     type Subscription = SplitSubscription<'a, <S as Observable>::Flavour>;
 
     fn subscribe_observer(self, observer: O) -> Self::Subscription {
-        let refs = Arc::new(Refs::new());
+        let refs = Refs::<<S as Observable>::Flavour>::shared();
         let mut observer = WindowObserver {
             downstream: observer,
             count: self.count,
@@ -82,8 +82,8 @@ pub struct WindowObserver<'a, O, T, F: Flavour = Shared> {
     count: usize,
     /// Values given to the current window so far.
     size: usize,
-    current: Option<Arc<Inner<'a, T, F>>>,
-    refs: Arc<Refs<'a, F>>,
+    current: Option<InnerPtr<'a, T, F>>,
+    refs: RefsPtr<'a, F>,
 }
 
 impl<'a, T, O, F: Flavour> WindowObserver<'a, O, T, F>
@@ -112,7 +112,7 @@ where
         if !self.wants_windows() {
             return;
         }
-        let Some(inner) = Inner::open(&self.refs) else {
+        let Some(inner) = Inner::<T, F>::open(&self.refs) else {
             return;
         };
         self.downstream.on_next(WindowedObservable {
@@ -190,12 +190,12 @@ impl<O, T, F: Flavour> fmt::Debug for WindowObserver<'_, O, T, F> {
 /// it may hold `Rc`. The windows of
 /// [`window_with_time`](crate::ObservableExt::window_with_time) are always `Shared`.
 pub struct WindowedObservable<'a, T, F: Flavour = Shared> {
-    inner: Arc<Inner<'a, T, F>>,
+    inner: InnerPtr<'a, T, F>,
 }
 
 impl<'a, T, F: Flavour> WindowedObservable<'a, T, F> {
     /// The window over `inner`, for the other windowing operators.
-    pub(crate) fn new(inner: Arc<Inner<'a, T, F>>) -> Self {
+    pub(crate) fn new(inner: InnerPtr<'a, T, F>) -> Self {
         WindowedObservable { inner }
     }
 }

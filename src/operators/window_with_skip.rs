@@ -4,14 +4,14 @@
 //! The windows themselves, their buffering, abandonment and the reference-counted upstream
 //! are in `split_core`, as for [`window`](crate::ObservableExt::window).
 
-use super::engine::split_core::Inner;
-use super::engine::split_refs::{Refs, SplitSubscription};
+use super::engine::split_core::{Inner, InnerPtr};
+use super::engine::split_refs::{Refs, RefsPtr, SplitSubscription};
 use super::window::WindowedObservable;
 use crate::Error;
 use crate::observable::{Observable, Subscribe};
 use crate::observer::Observer;
 use crate::sync::imp::BoxSubscription;
-use crate::sync::{Arc, Flavour, Shared};
+use crate::sync::{Flavour, Shared};
 use std::collections::VecDeque;
 use std::fmt;
 use std::marker::PhantomData;
@@ -64,7 +64,7 @@ where
     type Subscription = SplitSubscription<'a, <S as Observable>::Flavour>;
 
     fn subscribe_observer(self, observer: O) -> Self::Subscription {
-        let refs = Arc::new(Refs::new());
+        let refs = Refs::<<S as Observable>::Flavour>::shared();
         let mut observer = WindowWithSkipObserver {
             downstream: observer,
             count: self.count,
@@ -93,8 +93,8 @@ pub struct WindowWithSkipObserver<'a, O, T, F: Flavour = Shared> {
     /// The open windows, oldest first, each with the number of values it has received; at
     /// most `ceil(count / skip)` of them. An abandoned window stays here until its count is
     /// reached, so that the windows after it keep their boundaries.
-    open: VecDeque<(Arc<Inner<'a, T, F>>, usize)>,
-    refs: Arc<Refs<'a, F>>,
+    open: VecDeque<(InnerPtr<'a, T, F>, usize)>,
+    refs: RefsPtr<'a, F>,
 }
 
 impl<'a, T, O, F: Flavour> WindowWithSkipObserver<'a, O, T, F>
@@ -121,7 +121,7 @@ where
         if !self.wants_windows() {
             return;
         }
-        let Some(inner) = Inner::open(&self.refs) else {
+        let Some(inner) = Inner::<T, F>::open(&self.refs) else {
             return;
         };
         self.open.push_back((inner.clone(), 0));

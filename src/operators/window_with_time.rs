@@ -180,7 +180,7 @@ where
                 if !self.wants_windows() {
                     return;
                 }
-                let Some(inner) = Inner::open(&self.refs) else {
+                let Some(inner) = Inner::<T>::open(&self.refs) else {
                     return;
                 };
                 self.downstream

@@ -790,6 +790,144 @@ for_each_flavour! {
     }
 }
 
+/// Groups and windows of a local source: values and subscribers that hold `Rc`, and a
+/// subscriber that reaches back into its own group while the group delivers to it (the
+/// split engine's `RefCell` is never borrowed across user code).
+mod local_splits {
+    use super::*;
+    use rx::operators::InnerSubscription;
+    use rx::subjects::local::PublishSubject;
+    use std::cell::RefCell;
+    use std::rc::Rc;
+
+    #[test]
+    fn groups_carry_rc_values_to_rc_capturing_subscribers_and_drop_them() {
+        let a = PublishSubject::<Rc<i32>>::new();
+        let seen = Rc::new(RefCell::new(Vec::new()));
+        let log = seen.clone();
+        let _handle = a
+            .observable()
+            .group_by(|v: &Rc<i32>| **v % 2)
+            .subscribe(move |group| {
+                let (key, log) = (*group.key(), log.clone());
+                let _ = group.subscribe(move |v: Rc<i32>| log.borrow_mut().push((key, *v)));
+            });
+        let kept = Rc::new(3);
+        a.on_next(Rc::new(1));
+        a.on_next(Rc::new(2));
+        a.on_next(kept.clone());
+        a.on_completed();
+        assert_eq!(*seen.borrow(), [(1, 1), (0, 2), (1, 3)]);
+        assert_eq!(Rc::strong_count(&kept), 1);
+        assert!(!a.has_observers());
+    }
+
+    #[test]
+    fn an_abandoned_group_keeps_its_first_value_and_the_key_opens_a_new_one() {
+        let a = PublishSubject::new();
+        let groups = Rc::new(RefCell::new(Vec::new()));
+        let g = groups.clone();
+        let _handle = a
+            .observable()
+            .group_by(|v: &i32| v % 2)
+            .subscribe(move |group| g.borrow_mut().push(group));
+        a.on_next(1);
+        a.on_next(3);
+        let late = TestObserver::new();
+        let first = groups.borrow()[0].clone();
+        let _ = first.subscribe_observer(late.clone());
+        late.assert_notifications(&[Next(1), Completed]);
+        assert_eq!(groups.borrow().len(), 2);
+    }
+
+    #[test]
+    fn an_abandoned_window_completes_empty_and_the_next_keeps_its_boundary() {
+        let a = PublishSubject::new();
+        let windows = Rc::new(RefCell::new(Vec::new()));
+        let w = windows.clone();
+        let _handle = a.observable().window(2).subscribe(move |window| {
+            let n = w.borrow().len();
+            let o = TestObserver::new();
+            if n > 0 {
+                let _ = window.clone().subscribe_observer(o.clone());
+            }
+            w.borrow_mut().push((o, window));
+        });
+        a.on_next(1);
+        a.on_next(2);
+        a.on_next(3);
+        let w = windows.borrow();
+        let late = TestObserver::new();
+        let _ = w[0].1.clone().subscribe_observer(late.clone());
+        late.assert_notifications(&[Completed]);
+        w[1].0.assert_notifications(&[Next(3)]);
+    }
+
+    #[test]
+    fn disposing_every_group_and_the_outer_handle_unsubscribes_the_subject() {
+        let a = PublishSubject::new();
+        let handles = Rc::new(RefCell::new(Vec::new()));
+        let o = TestObserver::new();
+        let (h, obs) = (handles.clone(), o.clone());
+        let outer = a
+            .observable()
+            .group_by(|v: &i32| v % 2)
+            .subscribe(move |group| {
+                h.borrow_mut().push(group.subscribe_observer(obs.clone()));
+            });
+        a.on_next(1);
+        a.on_next(2);
+        outer.dispose();
+        assert!(a.has_observers());
+        handles.borrow()[0].dispose();
+        a.on_next(3); // the odd group is disposed; no new group after the outer handle
+        assert!(a.has_observers());
+        handles.borrow()[1].dispose();
+        assert!(!a.has_observers());
+        a.on_next(4);
+        o.assert_notifications(&[Next(1), Next(2)]);
+        assert_eq!(handles.borrow().len(), 2);
+    }
+
+    #[test]
+    fn a_subscriber_may_emit_dispose_and_resubscribe_from_inside_its_group() {
+        let a = PublishSubject::new();
+        let seen = Rc::new(RefCell::new(Vec::new()));
+        let refused = TestObserver::new();
+        let (source, log, r) = (a.clone(), seen.clone(), refused.clone());
+        let _handle = a
+            .observable()
+            .group_by(|v: &i32| v % 2)
+            .subscribe(move |group| {
+                let handle: Rc<RefCell<Option<InnerSubscription<'_, i32, rx::sync::Local>>>> =
+                    Rc::new(RefCell::new(None));
+                let (source, log, r, h) = (source.clone(), log.clone(), r.clone(), handle.clone());
+                let again = group.clone();
+                *handle.borrow_mut() = Some(group.subscribe(move |v: i32| {
+                    log.borrow_mut().push(v);
+                    if v == 1 {
+                        // Queued by the subject, delivered after this call returns.
+                        source.on_next(5);
+                        // A second subscriber is refused while this one is being delivered to.
+                        let _ = again.clone().subscribe_observer(r.clone());
+                    }
+                    if v == 5
+                        && let Some(handle) = h.borrow().as_ref()
+                    {
+                        handle.dispose();
+                        assert!(handle.is_disposed());
+                    }
+                }));
+            });
+        a.on_next(1);
+        a.on_next(7); // the odd group was disposed: a new group for the key
+        a.on_next(2);
+        assert_eq!(*seen.borrow(), [1, 5, 7, 2]);
+        assert_eq!(refused.values().len(), 0);
+        assert!(refused.error().is_some());
+    }
+}
+
 mod auto_traits {
     use rx::Subscribe;
     use rx::observer::NextObserver;

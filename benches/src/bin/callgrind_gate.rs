@@ -32,7 +32,7 @@ const TOLERANCE: f64 = 0.10;
 const ITERS: u64 = 2_000;
 
 /// The cases: a short id (the budget file's key) and RPP's name for the case.
-const CASES: [(&str, &str); 20] = [
+const CASES: [(&str, &str); 22] = [
     (
         "merge_with",
         "immediate_just(1) + merge_with(immediate_just(2)) + subscribe",
@@ -103,6 +103,14 @@ const CASES: [(&str, &str); 20] = [
     (
         "take_until",
         "immediate_just(1) + take_until(never()) + subscribe",
+    ),
+    (
+        "group_by_local",
+        "local publish_subject + group_by(v % 2), both groups subscribed + 100 on_next",
+    ),
+    (
+        "group_by_shared",
+        "publish_subject + group_by(v % 2), both groups subscribed + 100 on_next",
     ),
 ];
 
@@ -250,6 +258,32 @@ fn run_case(case: &str, iters: u64) -> Result<(), String> {
             just(black_box(1))
                 .take_until(never::<i32>())
                 .subscribe(sink);
+        }),
+        "group_by_local" => run_op(iters, || {
+            let subject = rx::subjects::local::PublishSubject::new();
+            let _handle = subject
+                .observable()
+                .group_by(|v: &i32| v % 2)
+                .subscribe(|group| {
+                    let _ = group.subscribe(sink);
+                });
+            for v in 0..100 {
+                subject.on_next(black_box(v));
+            }
+            subject.on_completed();
+        }),
+        "group_by_shared" => run_op(iters, || {
+            let subject = rx::subjects::PublishSubject::new();
+            let _handle = subject
+                .observable()
+                .group_by(|v: &i32| v % 2)
+                .subscribe(|group| {
+                    let _ = group.subscribe(sink);
+                });
+            for v in 0..100 {
+                subject.on_next(black_box(v));
+            }
+            subject.on_completed();
         }),
         other => return Err(format!("no case named {other:?}")),
     }

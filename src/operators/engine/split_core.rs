@@ -30,12 +30,13 @@
 //! `split_refs`.
 
 use super::combine_slots::Buffer;
-use super::split_refs::Refs;
+use super::split_refs::RefsPtr;
 use crate::Error;
 use crate::observer::Observer;
 use crate::operators::boxed::{BoxedObserver, LocalBoxedObserver};
 use crate::subscription::Subscription;
-use crate::sync::{Arc, Flavour, Local, Mutex, MutexGuard, Shared};
+use crate::sync::imp::{Lock, Machinery};
+use crate::sync::{Flavour, Local, Shared};
 use std::{fmt, mem};
 
 /// The subscribers of type `O` an inner observable of flavour `Self` can keep: `Send` ones
@@ -63,11 +64,25 @@ impl<'a, T, O: Observer<T> + 'a> KeepSubscriber<'a, T, O> for Local {
     }
 }
 
+/// The pointer an inner observable's handles share its [`Inner`] through: `Arc` in the
+/// [`Shared`] flavour, `Rc` in the [`Local`] one.
+pub(crate) type InnerPtr<'a, T, F> = <F as Machinery>::Ptr<Inner<'a, T, F>>;
+
 /// The state behind one inner observable.
+///
+/// Its lock is the flavour's: a mutex in the [`Shared`] flavour, a `RefCell` in the
+/// [`Local`] one, so a single-threaded split takes no lock per value. It is never held while
+/// user code runs (a subscriber's notifications, the drop of a value or of the subscriber),
+/// so the `RefCell` is never borrowed twice, even by a subscriber that makes the source emit
+/// again.
 pub(crate) struct Inner<'a, T, F: Flavour = Shared> {
-    refs: Arc<Refs<'a, F>>,
-    state: Mutex<InnerState<'a, T, F>>,
+    refs: RefsPtr<'a, F>,
+    state: F::Lock<InnerState<'a, T, F>>,
 }
+
+/// A held lock on an [`Inner`]'s state.
+type Guard<'s, 'a, T, F> =
+    <<F as Machinery>::Lock<InnerState<'a, T, F>> as Lock<InnerState<'a, T, F>>>::Guard<'s>;
 
 struct InnerState<'a, T, F: Flavour> {
     /// The subscriber while nobody is delivering to it. A thread that delivers takes it out,
@@ -90,11 +105,11 @@ struct InnerState<'a, T, F: Flavour> {
 impl<'a, T, F: Flavour> Inner<'a, T, F> {
     /// A new inner observable holding a reference on the source; `None` when nobody wants
     /// the source any more.
-    pub(crate) fn open(refs: &Arc<Refs<'a, F>>) -> Option<Arc<Self>> {
+    pub(crate) fn open(refs: &RefsPtr<'a, F>) -> Option<InnerPtr<'a, T, F>> {
         refs.acquire().then(|| {
-            Arc::new(Inner {
+            F::new_ptr(Inner {
                 refs: refs.clone(),
-                state: Mutex::new(InnerState {
+                state: F::Lock::new(InnerState {
                     observer: None,
                     queue: Buffer::new(),
                     end: None,
@@ -186,7 +201,7 @@ impl<'a, T, F: Flavour> Inner<'a, T, F> {
 
     /// Delivers queued values and the terminal notification to the subscriber, unless it is
     /// not there yet or another thread is delivering.
-    fn drain<'s>(&'s self, mut state: MutexGuard<'s, InnerState<'a, T, F>>) {
+    fn drain<'s>(&'s self, mut state: Guard<'s, 'a, T, F>) {
         let Some(mut observer) = state.observer.take() else {
             return;
         };
@@ -233,7 +248,7 @@ impl<'a, T, F: Flavour> Inner<'a, T, F> {
 
 /// Subscribes `observer` to `inner`, or fails it when `inner` already has a subscriber.
 pub(crate) fn subscribe<'a, T, O, F>(
-    inner: &Arc<Inner<'a, T, F>>,
+    inner: &InnerPtr<'a, T, F>,
     observer: O,
 ) -> InnerSubscription<'a, T, F>
 where
@@ -268,7 +283,7 @@ impl fmt::Display for AlreadySubscribed {
 /// observable's values from then on.
 pub struct InnerSubscription<'a, T, F: Flavour = Shared> {
     /// `None` for a subscriber that was refused or already disposed.
-    inner: Option<Arc<Inner<'a, T, F>>>,
+    inner: Option<InnerPtr<'a, T, F>>,
 }
 
 impl<T, F: Flavour> Subscription for InnerSubscription<'_, T, F> {

@@ -9,18 +9,28 @@
 
 use super::combine_slots::Handle;
 use crate::subscription::Subscription;
-use crate::sync::imp::BoxSubscription;
-use crate::sync::{Arc, AtomicBool, AtomicUsize, Flavour, Mutex, Ordering, Shared};
+use crate::sync::imp::{BoxSubscription, Counter, Lock, Machinery};
+use crate::sync::{Flavour, Ordering, Shared};
 use std::{fmt, mem};
 
+/// The pointer the outer observer, the handle and the inner observables share the [`Refs`]
+/// through: `Arc` in the [`Shared`] flavour, `Rc` in the [`Local`](crate::sync::Local) one.
+pub(crate) type RefsPtr<'a, F> = <F as Machinery>::Ptr<Refs<'a, F>>;
+
 /// Who still wants the source, and the source's handle.
+///
+/// Its parts are the flavour's: atomics and a mutex in the [`Shared`] flavour, `Cell`s and a
+/// `RefCell` in the [`Local`](crate::sync::Local) one, so a single-threaded split pays no
+/// atomic operation. The lock is never held while user code runs (the source's `dispose`
+/// included), so the `RefCell` is never borrowed twice.
 pub(crate) struct Refs<'a, F: Flavour = Shared> {
     /// Open inner observables, plus one until the outer downstream is released. Once zero it
     /// stays zero: a new inner is only opened by raising a non-zero count.
-    count: AtomicUsize,
-    /// Whether the outer downstream's reference has been released.
-    outer_released: AtomicBool,
-    upstream: Mutex<Upstream<'a, F>>,
+    count: F::Counter,
+    /// 1 once the outer downstream's reference has been released (a counter, not a flag, for
+    /// its compare-exchange: the release must happen once).
+    outer_released: F::Counter,
+    upstream: F::Lock<Upstream<'a, F>>,
 }
 
 enum Upstream<'a, F: Flavour> {
@@ -33,10 +43,15 @@ enum Upstream<'a, F: Flavour> {
 impl<'a, F: Flavour> Refs<'a, F> {
     pub(crate) fn new() -> Self {
         Refs {
-            count: AtomicUsize::new(1),
-            outer_released: AtomicBool::new(false),
-            upstream: Mutex::new(Upstream::Pending),
+            count: F::Counter::new(1),
+            outer_released: F::Counter::new(0),
+            upstream: F::Lock::new(Upstream::Pending),
         }
+    }
+
+    /// A new count, behind the flavour's pointer.
+    pub(crate) fn shared() -> RefsPtr<'a, F> {
+        F::new_ptr(Refs::new())
     }
 
     /// Takes one more reference for a new inner observable; `false` once nobody wants the
@@ -44,11 +59,17 @@ impl<'a, F: Flavour> Refs<'a, F> {
     pub(crate) fn acquire(&self) -> bool {
         // AcqRel on success, Acquire on failure: pairs with the release in `release`, so a
         // count seen at zero really has disposed the source.
-        self.count
-            .fetch_update(Ordering::AcqRel, Ordering::Acquire, |n| {
-                (n > 0).then(|| n + 1)
-            })
-            .is_ok()
+        let mut n = self.count.load(Ordering::Acquire);
+        while n > 0 {
+            match self
+                .count
+                .compare_exchange(n, n + 1, Ordering::AcqRel, Ordering::Acquire)
+            {
+                Ok(_) => return true,
+                Err(now) => n = now,
+            }
+        }
+        false
     }
 
     /// Drops one reference; the last one disposes the source.
@@ -63,14 +84,18 @@ impl<'a, F: Flavour> Refs<'a, F> {
 
     /// Releases the outer downstream's reference, once.
     pub(crate) fn release_outer(&self) {
-        if !self.outer_released.swap(true, Ordering::AcqRel) {
+        if self
+            .outer_released
+            .compare_exchange(0, 1, Ordering::AcqRel, Ordering::Acquire)
+            .is_ok()
+        {
             self.release();
         }
     }
 
     /// Whether the outer downstream has been released: it gets nothing more.
     pub(crate) fn is_outer_released(&self) -> bool {
-        self.outer_released.load(Ordering::Acquire)
+        self.outer_released.load(Ordering::Acquire) != 0
     }
 
     /// Whether nobody wants the source any more: what the operator's observer reports
@@ -104,11 +129,11 @@ impl<'a, F: Flavour> Refs<'a, F> {
 /// more to the outer observer; the source itself is disposed once every open inner observable
 /// has also ended or been disposed.
 pub struct SplitSubscription<'a, F: Flavour = Shared> {
-    refs: Arc<Refs<'a, F>>,
+    refs: RefsPtr<'a, F>,
 }
 
 impl<'a, F: Flavour> SplitSubscription<'a, F> {
-    pub(crate) fn new(refs: Arc<Refs<'a, F>>) -> Self {
+    pub(crate) fn new(refs: RefsPtr<'a, F>) -> Self {
         SplitSubscription { refs }
     }
 }
