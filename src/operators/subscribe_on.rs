@@ -101,30 +101,50 @@ where
             Start::After(delay) => Some(worker.now() + delay),
             Start::At(due) => Some(due),
         };
-        let slot = Arc::new(Slot {
-            disposed: AtomicBool::new(false),
-            upstream: Mutex::new(None),
-        });
-        let task_slot = slot.clone();
-        let subscribe = move || {
-            if let Some((source, observer)) = parts.take()
-                && !task_slot.is_disposed()
-            {
-                let upstream = source.subscribe_observer(SubscribeOnObserver {
-                    observer,
-                    slot: Some(task_slot.clone()),
-                });
-                task_slot.set(upstream);
-            }
-            Reschedule::Done
-        };
-        let task = match due {
-            None => worker.schedule(subscribe),
-            Some(due) => worker.schedule_at(due, subscribe),
-        };
-        SubscribeOnSubscription {
-            mode: Mode::Scheduled { task, slot },
+        let (source, observer) = parts.take().expect("not taken");
+        schedule_subscription(&worker, due, source, observer)
+    }
+}
+
+/// Schedules the task that subscribes `source`, due at `due` or now. Out of line, so that
+/// the inline path above keeps a small frame.
+#[inline(never)]
+fn schedule_subscription<W, S, O>(
+    worker: &W,
+    due: Option<Instant>,
+    source: S,
+    observer: O,
+) -> SubscribeOnSubscription<S::Subscription, W::TaskHandle>
+where
+    W: Worker,
+    S: Subscribe<SubscribeOnObserver<O>> + Send + 'static,
+    S::Subscription: Send + 'static,
+    O: Observer<<S as Observable>::Item> + crate::schedulers::ThreadObserver,
+{
+    let mut parts = Some((source, observer));
+    let slot = Arc::new(Slot {
+        disposed: AtomicBool::new(false),
+        upstream: Mutex::new(None),
+    });
+    let task_slot = slot.clone();
+    let subscribe = move || {
+        if let Some((source, observer)) = parts.take()
+            && !task_slot.is_disposed()
+        {
+            let upstream = source.subscribe_observer(SubscribeOnObserver {
+                observer,
+                slot: Some(task_slot.clone()),
+            });
+            task_slot.set(upstream);
         }
+        Reschedule::Done
+    };
+    let task = match due {
+        None => worker.schedule(subscribe),
+        Some(due) => worker.schedule_at(due, subscribe),
+    };
+    SubscribeOnSubscription {
+        mode: Mode::Scheduled { task, slot },
     }
 }
 

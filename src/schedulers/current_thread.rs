@@ -9,7 +9,7 @@ use std::cmp::Ordering as CmpOrdering;
 use std::collections::{BinaryHeap, VecDeque};
 use std::fmt;
 use std::marker::PhantomData;
-use std::mem::MaybeUninit;
+use std::mem::{ManuallyDrop, MaybeUninit};
 use std::ptr;
 use std::time::Instant;
 
@@ -176,19 +176,16 @@ impl Drop for LazyCore {
     }
 }
 
-#[cfg(not(loom))]
-thread_local! {
-    /// A core no one holds any more, kept for the next worker on this thread that needs one:
-    /// a worker cloned for one nested `schedule` and then dropped is the common case, and
-    /// reusing its core saves an allocation and a free each time.
-    static SPARE: LocalCell<Option<Arc<Core>>> = const { LocalCell::new(None) };
-}
-
 /// A core to make a worker's state from: this thread's spare, or a new one.
 fn spare_core() -> Arc<Core> {
     #[cfg(not(loom))]
-    if let Ok(Some(core)) = SPARE.try_with(LocalCell::take) {
-        return core;
+    {
+        let spare = with_hot(|h| h.spare.replace(ptr::null()));
+        if !spare.is_null() {
+            // SAFETY: the spare came from `Arc::into_raw` in `keep_core` and owns its count,
+            // which taking it out of the cell hands over.
+            return unsafe { Arc::from_raw(spare) };
+        }
     }
     Arc::new(Core {
         disposed: AtomicBool::new(false),
@@ -209,7 +206,11 @@ fn keep_core(core: Arc<Core>) {
         std::sync::atomic::fence(Ordering::Acquire);
         core.disposed.store(false, Ordering::Relaxed);
         // On a thread that is exiting the spare is gone: the core is freed instead.
-        let _ = SPARE.try_with(move |spare| spare.set(Some(core)));
+        with_hot(|h| {
+            if h.spare.get().is_null() && thread_state_live(h) {
+                h.spare.set(Arc::into_raw(core));
+            }
+        });
         return;
     }
     drop(core);
@@ -565,6 +566,59 @@ struct Hot {
     /// Whether the owner's own task is waiting to run again while a queued task runs: a task
     /// scheduled now must then be ordered against it by the clock.
     inline_pending: LocalCell<bool>,
+    /// Whether [`Cleanup`] is registered to free what the thread keeps (`FRESH`, `LIVE`, or
+    /// `GONE` once it ran: the thread is exiting, and keeps nothing more).
+    state: LocalCell<u8>,
+    /// A core no one holds any more (from `Arc::into_raw`, owning its count; null if none),
+    /// kept for the next worker on this thread that needs one: a worker cloned for one nested
+    /// `schedule` and then dropped is the common case, and reusing its core saves an
+    /// allocation and a free each time.
+    spare: LocalCell<*const Core>,
+}
+
+const FRESH: u8 = 0;
+const LIVE: u8 = 1;
+const GONE: u8 = 2;
+
+/// Whether the thread may keep things in its queue and spare: until its thread-locals are
+/// destroyed. The first call registers [`Cleanup`], which frees them then.
+#[inline]
+fn thread_state_live(hot: &Hot) -> bool {
+    hot.state.get() == LIVE || register_cleanup(hot)
+}
+
+#[cold]
+#[inline(never)]
+fn register_cleanup(hot: &Hot) -> bool {
+    let live = hot.state.get() == FRESH && CLEANUP.try_with(|_| ()).is_ok();
+    hot.state.set(if live { LIVE } else { GONE });
+    live
+}
+
+/// Frees what the thread kept (the spare core, the queue's buffers and pooled slots) when
+/// the thread exits. The state it frees lives in thread-locals without destructors, which
+/// are reached without the check a thread-local with a destructor pays on every access;
+/// this one is reached once per thread, to register it.
+struct Cleanup;
+
+impl Drop for Cleanup {
+    fn drop(&mut self) {
+        let spare = with_hot(|h| {
+            h.state.set(GONE);
+            h.spare.replace(ptr::null())
+        });
+        if !spare.is_null() {
+            // SAFETY: as in `spare_core`.
+            drop(unsafe { Arc::from_raw(spare) });
+        }
+        let kept = QUEUE.with(|q| {
+            q.try_borrow_mut()
+                .ok()
+                .map(|mut q| std::mem::replace(&mut *q, Queue::new()))
+        });
+        // Dropped with the queue not borrowed: a task left in it may run user code as it drops.
+        drop(kept);
+    }
 }
 
 impl Hot {
@@ -593,8 +647,17 @@ struct Queue {
 }
 
 impl Queue {
+    const fn new() -> Self {
+        Queue {
+            ready: VecDeque::new(),
+            heap: BinaryHeap::new(),
+            pool: Vec::new(),
+            clock: None,
+        }
+    }
+
     fn push_timed(&mut self, due: Instant, cell: Arc<Slot>) {
-        let seq = HOT.with(Hot::seq);
+        let seq = with_hot(Hot::seq);
         self.heap.push(Entry { due, seq, cell });
     }
 
@@ -610,7 +673,7 @@ impl Queue {
     }
 
     fn push_now(&mut self, cell: Arc<Slot>) {
-        if self.heap.is_empty() && !HOT.with(|h| h.inline_pending.get()) {
+        if self.heap.is_empty() && !with_hot(|h| h.inline_pending.get()) {
             self.ready.push_back(cell);
         } else {
             let now = Instant::now();
@@ -627,16 +690,33 @@ thread_local! {
             queued: LocalCell::new(0),
             next_seq: LocalCell::new(0),
             inline_pending: LocalCell::new(false),
+            state: LocalCell::new(FRESH),
+            spare: LocalCell::new(ptr::null()),
         }
     };
-    static QUEUE: RefCell<Queue> = const {
-        RefCell::new(Queue {
-            ready: VecDeque::new(),
-            heap: BinaryHeap::new(),
-            pool: Vec::new(),
-            clock: None,
-        })
+    /// Without a destructor (so without a check on each access): [`Cleanup`] empties it.
+    static QUEUE: ManuallyDrop<RefCell<Queue>> = const {
+        ManuallyDrop::new(RefCell::new(Queue::new()))
     };
+    static CLEANUP: Cleanup = const { Cleanup };
+}
+
+/// Runs `f` on the thread's hot state, inlined where it is called (see [`with_queue`]).
+#[inline(always)]
+fn with_hot<R>(f: impl FnOnce(&Hot) -> R) -> R {
+    let hot: *const Hot = HOT.with(|h| h as *const Hot);
+    // SAFETY: as in `with_queue`.
+    f(unsafe { &*hot })
+}
+
+/// Runs `f` on the thread's queue, inlined where it is called: `LocalKey::with` with a large
+/// closure is not inlined, and then reaches the thread-local through an indirect call.
+#[inline(always)]
+fn with_queue<R>(f: impl FnOnce(&RefCell<Queue>) -> R) -> R {
+    let queue: *const RefCell<Queue> = QUEUE.with(|q| &**q as *const RefCell<Queue>);
+    // SAFETY: the thread-local has no destructor, so it lives as long as the thread, and the
+    // reference does not outlive this call, on this thread.
+    f(unsafe { &*queue })
 }
 
 /// Ownership of the thread's queue. Released by [`Owner::release`] once the queue is
@@ -647,7 +727,7 @@ struct Owner;
 impl Owner {
     #[inline]
     fn release(self) {
-        HOT.with(|h| {
+        with_hot(|h| {
             h.owned.set(false);
             h.inline_pending.set(false);
         });
@@ -657,16 +737,16 @@ impl Owner {
 
 impl Drop for Owner {
     fn drop(&mut self) {
-        HOT.with(|h| {
+        with_hot(|h| {
             h.owned.set(false);
             h.queued.set(0);
             h.inline_pending.set(false);
         });
-        let leftover = QUEUE.try_with(|q| {
+        let leftover = QUEUE.with(|q| {
             let mut q = q.try_borrow_mut().ok()?;
             Some((std::mem::take(&mut q.ready), std::mem::take(&mut q.heap)))
         });
-        if let Ok(Some((ready, heap))) = leftover {
+        if let Some((ready, heap)) = leftover {
             for cell in ready {
                 cell.cancel();
             }
@@ -711,7 +791,7 @@ impl CurrentThreadWorker {
     fn claim() -> Option<Owner> {
         // Not `then_some(Owner)`: that would make an `Owner`, whose drop clears the queue,
         // even when the queue is someone else's.
-        if HOT.with(|h| h.owned.replace(true)) {
+        if with_hot(|h| h.owned.replace(true)) {
             None
         } else {
             Some(Owner)
@@ -726,18 +806,18 @@ impl CurrentThreadWorker {
         // A slot just finished with, on its way to the pool at the next borrow of the queue.
         let mut spare: Option<Arc<Slot>> = None;
         loop {
-            let step = if HOT.with(|h| h.queued.get()) == 0 {
+            let step = if with_hot(|h| h.queued.get()) == 0 {
                 if inline.is_none() {
                     break;
                 }
                 Step::Inline
             } else {
                 used_queue = true;
-                QUEUE.with(|q| {
+                with_queue(|q| {
                     let mut q = q.borrow_mut();
                     q.keep(spare.take());
                     if let Some(cell) = q.ready.pop_front() {
-                        HOT.with(|h| h.queued.set(h.queued.get() - 1));
+                        with_hot(|h| h.queued.set(h.queued.get() - 1));
                         return Step::Queued(cell, None);
                     }
                     let top = q.heap.peek().map(|e| (e.due, e.seq)).expect("queued");
@@ -749,7 +829,7 @@ impl CurrentThreadWorker {
                         return Step::Inline;
                     }
                     let entry = q.heap.pop().expect("peeked");
-                    HOT.with(|h| h.queued.set(h.queued.get() - 1));
+                    with_hot(|h| h.queued.set(h.queued.get() - 1));
                     let passed = q.clock.is_some_and(|clock| entry.due <= clock)
                         || now.is_some_and(|now| entry.due <= now);
                     Step::Queued(entry.cell, (!passed).then_some(entry.due))
@@ -760,7 +840,7 @@ impl CurrentThreadWorker {
                     // Run in place: moving the task out and back in on every run costs more
                     // than the run of a small task (the copies defeat store forwarding).
                     let own = inline.as_mut().expect("inline task");
-                    HOT.with(|h| h.inline_pending.set(false));
+                    with_hot(|h| h.inline_pending.set(false));
                     if let Due::At(due) = own.due {
                         wait_until(due, &mut now);
                     }
@@ -771,13 +851,13 @@ impl CurrentThreadWorker {
                     match inline_again(own.task.run()) {
                         Some(due) => {
                             own.due = due;
-                            own.seq = HOT.with(Hot::seq);
+                            own.seq = with_hot(Hot::seq);
                         }
                         None => inline = None,
                     }
                 }
                 Step::Queued(cell, due) => {
-                    HOT.with(|h| h.inline_pending.set(inline.is_some()));
+                    with_hot(|h| h.inline_pending.set(inline.is_some()));
                     if let Some(due) = due {
                         if cell.is_cancelled() {
                             spare = retire(cell).or(spare);
@@ -804,20 +884,20 @@ impl CurrentThreadWorker {
                         Reschedule::After(delay) => Some(Instant::now() + delay),
                         Reschedule::At(due) => Some(due),
                     };
-                    QUEUE.with(|q| {
+                    with_queue(|q| {
                         let mut q = q.borrow_mut();
                         q.keep(spare.take());
                         match due {
                             None => q.push_now(cell),
                             Some(due) => q.push_timed(due, cell),
                         }
-                        HOT.with(|h| h.queued.set(h.queued.get() + 1));
+                        with_hot(|h| h.queued.set(h.queued.get() + 1));
                     });
                 }
             }
         }
         if used_queue {
-            QUEUE.with(|q| {
+            with_queue(|q| {
                 let mut q = q.borrow_mut();
                 q.keep(spare.take());
                 // Empty: dropping them runs no task's destructor.
@@ -841,7 +921,7 @@ fn inline_again(next: Reschedule) -> Option<Due> {
     match next {
         Reschedule::Done => None,
         Reschedule::At(due) => Some(Due::At(due)),
-        Reschedule::After(delay) if delay.is_zero() && HOT.with(|h| h.queued.get()) == 0 => {
+        Reschedule::After(delay) if delay.is_zero() && with_hot(|h| h.queued.get()) == 0 => {
             Some(Due::Now)
         }
         Reschedule::After(delay) => Some(Due::At(Instant::now() + delay)),
@@ -886,12 +966,12 @@ impl Worker for CurrentThreadWorker {
         // to run again nor queues anything, that is all.
         let mut task = task;
         let next = task.run();
-        if next == Reschedule::Done && HOT.with(|h| h.queued.get()) == 0 {
+        if next == Reschedule::Done && with_hot(|h| h.queued.get()) == 0 {
             owner.release();
         } else {
             let inline = inline_again(next).map(|due| Inline {
                 due,
-                seq: HOT.with(Hot::seq),
+                seq: with_hot(Hot::seq),
                 task,
             });
             self.drain(owner, inline);
@@ -908,7 +988,7 @@ impl Worker for CurrentThreadWorker {
         }
         let owner = Self::claim()?;
         let result = f();
-        if HOT.with(|h| h.queued.get()) == 0 {
+        if with_hot(|h| h.queued.get()) == 0 {
             owner.release();
         } else {
             self.drain::<fn() -> Reschedule>(owner, None);
@@ -927,12 +1007,16 @@ impl CurrentThreadWorker {
     /// due at `due` or, if `None`, now.
     fn enqueue<T: Task>(&self, due: Option<Instant>, task: T) -> CurrentThreadTask {
         let core = self.core.arc();
-        let mut task = Some(task);
-        let mut core = Some(core);
-        let queued = QUEUE.try_with(|q| {
+        if !with_hot(thread_state_live) {
+            // The thread is exiting and its queue is gone: run the task inline.
+            let mut cell = Slot::empty();
+            Slot::fill(&mut cell, core, task);
+            run_inline(&cell, due);
+            return CurrentThreadTask { cell: Some(cell) };
+        }
+        let cell = with_queue(|q| {
             let mut q = q.borrow_mut();
             let mut cell = q.pool.pop().unwrap_or_else(Slot::empty);
-            let (core, task) = (core.take().expect("once"), task.take().expect("once"));
             Slot::fill(&mut cell, core, task);
             match due {
                 Some(due) => q.push_timed(due, cell.clone()),
@@ -940,20 +1024,7 @@ impl CurrentThreadWorker {
             }
             cell
         });
-        let cell = match queued {
-            Ok(cell) => {
-                HOT.with(|h| h.queued.set(h.queued.get() + 1));
-                cell
-            }
-            Err(_) => {
-                // The thread is exiting and its queue is gone: run the task inline.
-                let mut cell = Slot::empty();
-                let (core, task) = (core.take().expect("once"), task.take().expect("once"));
-                Slot::fill(&mut cell, core, task);
-                run_inline(&cell, due);
-                cell
-            }
-        };
+        with_hot(|h| h.queued.set(h.queued.get() + 1));
         CurrentThreadTask { cell: Some(cell) }
     }
 }
@@ -983,7 +1054,7 @@ impl Subscription for CurrentThreadWorker {
         // Drop this worker's tasks queued on this thread now. Comparing the workers' `Arc`s
         // is sound: both are alive, so the address cannot have been reused.
         let mine = |cell: &Arc<Slot>| cell.core().is_some_and(|mine| ptr::eq(mine, core));
-        let removed = QUEUE.try_with(|q| {
+        let removed = QUEUE.with(|q| {
             let Ok(mut q) = q.try_borrow_mut() else {
                 return Vec::new();
             };
@@ -1004,10 +1075,10 @@ impl Subscription for CurrentThreadWorker {
                     q.heap.push(entry);
                 }
             }
-            HOT.with(|h| h.queued.set(h.queued.get() - removed.len()));
+            with_hot(|h| h.queued.set(h.queued.get() - removed.len()));
             removed
         });
-        for cell in removed.into_iter().flatten() {
+        for cell in removed {
             cell.cancel();
         }
     }

@@ -50,7 +50,9 @@ impl<I: IntoIterator> Observable for FromIter<I> {
 impl<I: IntoIterator, O: Observer<I::Item>> Subscribe<O> for FromIter<I> {
     type Subscription = Finished;
 
-    #[inline]
+    // Always inlined: a caller that knows its observer never reports disposed (one that
+    // subscribes inline, as `subscribe_on` does on a trampoline) then loses the checks.
+    #[inline(always)]
     fn subscribe_observer(self, mut observer: O) -> Finished {
         // Ask before pulling, not after: an iterator may have side effects, and a
         // downstream that is done must not make it advance.
