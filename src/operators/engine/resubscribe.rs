@@ -464,14 +464,15 @@ fn resubscribe<S, O, P: Policy, F: Flavour>(
             // turn.
             unsafe { shared.policy(|policy| policy.decide(ended)) }
         };
+        if let Decision::Deliver = decision {
+            // No lock: nothing is parked or stored for this end, and `dispose`, which may
+            // race it, only needs the flag to start nothing more.
+            shared.closed.store(true, Ordering::Release);
+            return Some(this.observer);
+        }
         let mut state = shared.state.lock();
-        match decision {
-            Decision::Deliver => {
-                shared.closed.store(true, Ordering::Release);
-                return Some(this.observer);
-            }
-            Decision::Again => {}
-            Decision::Wait => state.waiting = true,
+        if let Decision::Wait = decision {
+            state.waiting = true;
         }
         state.observer = Some(this.observer);
         let finished = state.current.take();
