@@ -3,13 +3,13 @@
 //! [`zip_all`](crate::source::zip_all): the engine of `combine_core`, over a `Vec` of
 //! sources of one type instead of a tuple.
 //!
-//! The slots are a `Vec`, and each source's observer knows its index at run time. The
-//! engine stores a source's handle in "slot 0" of its slots; here that is whichever slot the
-//! cursor points at, and the cursor is moved, under the engine's lock, before each source's
-//! handle is stored. Only the subscribing thread moves it, so the engine needs no change
-//! for slots it cannot index at compile time. What each operator does with a value or a
-//! completion is a [`Kind`]; counters of slots still missing a value, and of finished
-//! slots, keep every decision but the making of a row O(1).
+//! The slots are an array inline in the shared state for up to two sources, and a `Vec` for more;
+//! each source's observer knows its index at run time. The engine stores a source's handle in "slot
+//! 0" of its slots; here that is whichever slot the cursor points at, and the cursor is moved,
+//! under the engine's lock, before each source's handle is stored. Only the subscribing thread
+//! moves it, so the engine needs no change for slots it cannot index at compile time. What each
+//! operator does with a value or a completion is a [`Kind`]; counters of slots still missing a
+//! value, and of finished slots, keep every decision but the making of a row O(1).
 
 use super::engine::combine_core::{CombineSubscription, Core, Step};
 use super::engine::combine_slots::{Buffer, Handle, Slot, SlotAt, Slots};
