@@ -3,13 +3,13 @@
 //! [`zip_all`](crate::source::zip_all): the engine of `combine_core`, over a `Vec` of
 //! sources of one type instead of a tuple.
 //!
-//! The slots are a `Vec`, and each source's observer knows its index at run time. The
-//! engine stores a source's handle in "slot 0" of its slots; here that is whichever slot the
-//! cursor points at, and the cursor is moved, under the engine's lock, before each source's
-//! handle is stored. Only the subscribing thread moves it, so the engine needs no change
-//! for slots it cannot index at compile time. What each operator does with a value or a
-//! completion is a [`Kind`]; counters of slots still missing a value, and of finished
-//! slots, keep every decision but the making of a row O(1).
+//! The slots are an array inline in the shared state for up to two sources, and a `Vec` for more;
+//! each source's observer knows its index at run time. The engine stores a source's handle in "slot
+//! 0" of its slots; here that is whichever slot the cursor points at, and the cursor is moved,
+//! under the engine's lock, before each source's handle is stored. Only the subscribing thread
+//! moves it, so the engine needs no change for slots it cannot index at compile time. What each
+//! operator does with a value or a completion is a [`Kind`]; counters of slots still missing a
+//! value, and of finished slots, keep every decision but the making of a row O(1).
 
 use super::engine::combine_core::{CombineSubscription, Core, Step};
 use super::engine::combine_slots::{Buffer, Handle, Slot, SlotAt, Slots};
@@ -79,9 +79,64 @@ pub struct VecSlot<'a, T, F: Flavour = Shared> {
     handle: Option<Handle<'a, F>>,
 }
 
+/// How many sources a [`CombineAll`] keeps the slots of inline, in the shared state's own
+/// allocation; more take a `Vec` of their own.
+const INLINE: usize = 2;
+
+/// The slots of a [`CombineAll`] subscription, one per source: inline for a few sources, so
+/// the subscription allocates once for its shared state, or in a `Vec`.
+enum SlotStore<'a, T, F: Flavour> {
+    /// The first `len` of the array are the sources' slots; the rest are never touched.
+    Inline([VecSlot<'a, T, F>; INLINE], usize),
+    Heap(Vec<VecSlot<'a, T, F>>),
+}
+
+impl<'a, T, F: Flavour> SlotStore<'a, T, F> {
+    fn new(n: usize) -> Self {
+        if n <= INLINE {
+            SlotStore::Inline(std::array::from_fn(|_| VecSlot::new()), n)
+        } else {
+            SlotStore::Heap((0..n).map(|_| VecSlot::new()).collect())
+        }
+    }
+}
+
+impl<'a, T, F: Flavour> std::ops::Deref for SlotStore<'a, T, F> {
+    type Target = [VecSlot<'a, T, F>];
+
+    #[inline]
+    fn deref(&self) -> &Self::Target {
+        match self {
+            SlotStore::Inline(slots, len) => &slots[..*len],
+            SlotStore::Heap(slots) => slots,
+        }
+    }
+}
+
+impl<T, F: Flavour> std::ops::DerefMut for SlotStore<'_, T, F> {
+    #[inline]
+    fn deref_mut(&mut self) -> &mut Self::Target {
+        match self {
+            SlotStore::Inline(slots, len) => &mut slots[..*len],
+            SlotStore::Heap(slots) => slots,
+        }
+    }
+}
+
+impl<T, F: Flavour> VecSlot<'_, T, F> {
+    fn new() -> Self {
+        VecSlot {
+            value: None,
+            queue: VecDeque::new(),
+            done: false,
+            handle: None,
+        }
+    }
+}
+
 /// The slots of a [`CombineAll`] subscription.
 pub struct VecSlots<'a, T, F: Flavour = Shared> {
-    slots: Vec<VecSlot<'a, T, F>>,
+    slots: SlotStore<'a, T, F>,
     /// The slot whose handle is stored next.
     cursor: usize,
     /// Slots with no value (no latest value, or an empty queue).
@@ -100,11 +155,15 @@ impl<'a, T, F: Flavour> Slot<'a> for VecSlot<'a, T, F> {
 
 impl<T, F: Flavour> Slots for VecSlots<'_, T, F> {
     fn dispose(&mut self) {
-        for slot in &mut self.slots {
+        for slot in self.slots.iter_mut() {
             if let Some(handle) = slot.handle.take() {
                 handle.dispose();
             }
         }
+    }
+
+    fn has_handles(&mut self) -> bool {
+        self.slots.iter().any(|slot| slot.handle.is_some())
     }
 }
 
@@ -211,7 +270,8 @@ impl<T: Clone> Kind<T> for LatestValues {
     ) -> (bool, Option<T>) {
         let previous = replace(slots, i, value);
         if slots.missing == 0 {
-            let row = slots.slots.iter().filter_map(|s| s.value.clone()).collect();
+            let mut row = Vec::with_capacity(slots.slots.len());
+            row.extend(slots.slots.iter().filter_map(|s| s.value.clone()));
             rows.push(row);
         }
         (false, previous)
@@ -241,7 +301,7 @@ impl<T> Kind<T> for PairedValues {
         if slots.missing == 0 {
             let mut row = Vec::with_capacity(slots.slots.len());
             let mut exhausted = false;
-            for slot in &mut slots.slots {
+            for slot in slots.slots.iter_mut() {
                 row.extend(slot.queue.pop_front());
                 if slot.queue.is_empty() {
                     slots.missing += 1;
@@ -348,14 +408,7 @@ where
     fn subscribe_observer(self, observer: O) -> Self::Subscription {
         let n = self.sources.len();
         let slots = VecSlots {
-            slots: (0..n)
-                .map(|_| VecSlot {
-                    value: None,
-                    queue: VecDeque::new(),
-                    done: false,
-                    handle: None,
-                })
-                .collect(),
+            slots: SlotStore::new(n),
             cursor: 0,
             missing: n,
             finished: 0,

@@ -333,3 +333,33 @@ mod tests {
         assert_eq!(attempts.load(std::sync::atomic::Ordering::SeqCst), 3);
     }
 }
+
+/// Loom models of the resubscription engine as `retry` drives it. Run with
+/// `RUSTFLAGS="--cfg loom" LOOM_MAX_PREEMPTIONS=2 cargo test --profile loom --lib loom_retry`.
+#[cfg(all(test, loom))]
+mod loom_tests {
+    use crate::Error;
+    use crate::prelude::*;
+    use crate::subjects::PublishSubject;
+    use crate::sync::thread;
+    use crate::testing::TestObserver;
+
+    /// The source fails on another thread while the first attempt is being subscribed, and
+    /// while the subscribing thread decides, without the lock, whether to keep the attempt's
+    /// handle: the second attempt (a late subscriber of the failed subject) fails at once,
+    /// the downstream hears that error once, and nothing stays subscribed.
+    #[test]
+    fn loom_retry_error_racing_the_first_subscription() {
+        loom::model(|| {
+            let source = PublishSubject::<i32>::new();
+            let failing = source.clone();
+            let t = thread::spawn(move || failing.on_error(Error::msg("boom")));
+            let o = TestObserver::new();
+            let handle = source.observable().retry(1).subscribe_observer(o.clone());
+            t.join().unwrap();
+            o.assert_error("boom");
+            assert!(handle.is_disposed());
+            assert!(!source.has_observers(), "an attempt is still subscribed");
+        });
+    }
+}

@@ -40,8 +40,8 @@ use crate::operators::CombineLatestAll;
 ///
 /// # Performance
 ///
-/// One allocation per subscription for the shared state and one for its slots, one per
-/// source whose handle is still live when its `subscribe` returns, and one `Vec` per row.
+/// One allocation per subscription for the shared state (and one for its slots beyond two sources),
+/// one per source whose handle is still live when its `subscribe` returns, and one `Vec` per row.
 /// Each value takes one uncontended lock and clones every latest value into the row.
 #[doc(alias = "combineLatest")]
 #[doc(alias = "combineLatestAll")]
@@ -105,6 +105,29 @@ mod tests {
         combine_latest_all(vec![just(1).boxed(), throw(Error::msg("boom")).boxed()])
             .subscribe_observer(o.clone());
         o.assert_notifications(&[crate::Notification::Error(Error::msg("boom"))]);
+    }
+
+    #[test]
+    fn slots_inline_and_on_the_heap_combine_alike() {
+        // Up to two sources keep their slots inline, more in a `Vec`: the rows are the same.
+        for n in [1, 2, 3, 5] {
+            let o = TestObserver::new();
+            combine_latest_all(
+                (0..n)
+                    .map(|i| crate::source::from_iter([i * 10, i * 10 + 1]))
+                    .collect(),
+            )
+            .subscribe_observer(o.clone());
+            // Each source runs to its end before the next starts: rows begin with the last
+            // source's first value, beside the others' last values.
+            let row = |last: i32| {
+                let mut row: Vec<i32> = (0..n - 1).map(|i| i * 10 + 1).collect();
+                row.push(last);
+                row
+            };
+            o.assert_values(&[row((n - 1) * 10), row((n - 1) * 10 + 1)]);
+            o.assert_completed();
+        }
     }
 
     #[test]

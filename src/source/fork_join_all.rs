@@ -35,8 +35,8 @@ use crate::operators::ForkJoinAll;
 ///
 /// # Performance
 ///
-/// One allocation per subscription for the shared state and one for its slots, one per
-/// source whose handle is still live when its `subscribe` returns, and the `Vec` emitted.
+/// One allocation per subscription for the shared state (and one for its slots beyond two sources),
+/// one per source whose handle is still live when its `subscribe` returns, and the `Vec` emitted.
 /// Each value takes one uncontended lock.
 #[doc(alias = "forkJoin")]
 pub fn fork_join_all<'a, S>(sources: Vec<S>) -> ForkJoinAll<'a, S> {

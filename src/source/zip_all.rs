@@ -40,8 +40,8 @@ use crate::operators::ZipAll;
 ///
 /// # Performance
 ///
-/// One allocation per subscription for the shared state and one for its slots, one per
-/// source whose handle is still live when its `subscribe` returns, one `Vec` per row, and
+/// One allocation per subscription for the shared state (and one for its slots beyond two sources),
+/// one per source whose handle is still live when its `subscribe` returns, one `Vec` per row, and
 /// the queues of sources that run ahead. Each value takes one uncontended lock.
 #[doc(alias = "zip")]
 #[doc(alias = "zipAll")]

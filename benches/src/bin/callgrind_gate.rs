@@ -32,7 +32,7 @@ const TOLERANCE: f64 = 0.10;
 const ITERS: u64 = 2_000;
 
 /// The cases: a short id (the budget file's key) and RPP's name for the case.
-const CASES: [(&str, &str); 22] = [
+const CASES: [(&str, &str); 24] = [
     (
         "merge_with",
         "immediate_just(1) + merge_with(immediate_just(2)) + subscribe",
@@ -111,6 +111,14 @@ const CASES: [(&str, &str); 22] = [
     (
         "group_by_shared",
         "publish_subject + group_by(v % 2), both groups subscribed + 100 on_next",
+    ),
+    (
+        "combine_latest_all",
+        "combine_latest_all(immediate_just(1), immediate_just(2)) + subscribe",
+    ),
+    (
+        "retry_when",
+        "create(on_error())+retry_when(immediate_just)+subscribe",
     ),
 ];
 
@@ -285,6 +293,21 @@ fn run_case(case: &str, iters: u64) -> Result<(), String> {
             }
             subject.on_completed();
         }),
+        "combine_latest_all" => run_op(iters, || {
+            rx::source::combine_latest_all(vec![just(black_box(1)), just(black_box(2))])
+                .subscribe(sink);
+        }),
+        "retry_when" => {
+            let error = rx::Error::msg("");
+            run_op(iters, || {
+                create::<i32, _>(|emitter| emitter.on_error(error.clone()))
+                    .retry_when(|error, attempt| {
+                        black_box(error);
+                        from_iter((black_box(attempt) == 1).then_some(()))
+                    })
+                    .subscribe_with(|_| {}, sink, || {});
+            })
+        }
         other => return Err(format!("no case named {other:?}")),
     }
     Ok(())

@@ -188,14 +188,28 @@ impl<L: Slots, R, O: Observer<R>> Core<L, R, O> {
     /// Disposes the `released` sources, then delivers queued rows and the terminal
     /// notification, unless another thread is delivering (it will pick them up).
     fn deliver<'s>(&'s self, mut state: MutexGuard<'s, State<L, R, O>>, released: Option<L>) {
+        let mut idle = None;
         if let Some(mut slots) = released {
-            // Sources are disposed before the terminal notification, as in RxJava, and
-            // outside the lock: disposing runs user code.
-            drop(state);
-            slots.dispose();
-            drop(slots);
-            state = self.state.lock();
+            if slots.has_handles() {
+                // Sources are disposed before the terminal notification, as in RxJava, and
+                // outside the lock: disposing runs user code.
+                drop(state);
+                slots.dispose();
+                drop(slots);
+                state = self.state.lock();
+            } else {
+                // Nothing to dispose (synchronous sources keep no handle): the lock is kept,
+                // and the slots' values are dropped once delivery has let it go.
+                idle = Some(slots);
+            }
         }
+        self.deliver_rows(state);
+        drop(idle);
+    }
+
+    /// Delivers queued rows and the terminal notification, unless another thread is
+    /// delivering.
+    fn deliver_rows<'s>(&'s self, mut state: MutexGuard<'s, State<L, R, O>>) {
         let Some(mut observer) = state.observer.take() else {
             return;
         };

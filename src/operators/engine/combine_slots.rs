@@ -88,6 +88,8 @@ pub trait RowSlot {
 pub trait Slots {
     /// Disposes the handle of every source.
     fn dispose(&mut self);
+    /// Whether some source's handle is kept, so [`dispose`](Slots::dispose) has work to do.
+    fn has_handles(&mut self) -> bool;
 }
 
 /// A tuple of slots that each contribute to a row.
@@ -145,6 +147,11 @@ macro_rules! slot_tuple_impls {
                         handle.dispose();
                     }
                 )+
+            }
+
+            #[inline]
+            fn has_handles(&mut self) -> bool {
+                $(self.$i.handle().is_some())||+
             }
         }
 

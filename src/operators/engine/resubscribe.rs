@@ -32,7 +32,7 @@ use crate::observable::{Observable, Subscribe};
 use crate::observer::Observer;
 use crate::subscription::{Finished, Subscription};
 use crate::sync::imp::BoxSubscription;
-use crate::sync::{Arc, AtomicBool, AtomicUsize, Flavour, Mutex, Ordering};
+use crate::sync::{Arc, AtomicBool, AtomicUsize, Flavour, Mutex, Ordering, UnsafeCell};
 use std::fmt;
 
 /// Which terminal notification makes a new attempt.
@@ -181,8 +181,9 @@ struct Shared<S, O, P, F: Flavour> {
     #[allow(clippy::type_complexity)]
     drive: fn(&Arc<Shared<S, O, P, F>>),
     /// Apart from `state`: the policy runs user code, which must not run under the lock that
-    /// `dispose` takes. Never contended, since attempts end one at a time.
-    policy: Mutex<P>,
+    /// `dispose` takes. No lock of its own either: only whoever holds the turn touches it (see
+    /// [`Shared::policy`]).
+    policy: UnsafeCell<P>,
     state: Mutex<State<S, O, F>>,
 }
 
@@ -200,6 +201,31 @@ struct State<S, O, F: Flavour> {
     /// allocating.
     current: Option<F::BoxedSubscription<'static>>,
 }
+
+impl<S, O, P, F: Flavour> Shared<S, O, P, F> {
+    /// Runs `f` on the policy.
+    ///
+    /// # Safety
+    ///
+    /// The caller holds the turn: it is either the loop in [`drive`] between two attempts
+    /// (no attempt or notifier is live: the last one has ended and asked for this iteration,
+    /// or none has started), or the observer of the live attempt in its terminal
+    /// notification. One attempt is live at a time and its end is what starts the next
+    /// iteration, through `pending` (AcqRel), so each holder of the turn happens after the
+    /// last: the loop subscribes the attempt whose end decides, and the end raises the
+    /// `pending` the next iteration reads.
+    unsafe fn policy<R>(&self, f: impl FnOnce(&mut P) -> R) -> R {
+        // SAFETY: the caller holds the turn (above), so no other reference to the policy is
+        // live and the last access happens before this one.
+        self.policy.with_mut(|policy| f(unsafe { &mut *policy }))
+    }
+}
+
+// SAFETY: every field but `policy` is `Sync` when its contents are `Send` (an atomic or a
+// lock); `policy` is reached only by the holder of the turn (`Shared::policy`), one thread at
+// a time with a happens-before edge between them, which is what a `Mutex<P>` would give:
+// hence `P: Send` is what it needs.
+unsafe impl<S, O, P: Send, F: Flavour> Sync for Shared<S, O, P, F> where Mutex<State<S, O, F>>: Sync {}
 
 /// Subscribes `source` with `observer`, and again after each `trigger` while `remaining`
 /// allows.
@@ -233,19 +259,26 @@ where
     P: Policy,
     P: KeepNotifier<S, O, F>,
 {
+    let first = source.clone();
     let shared = Arc::new(Shared {
         pending: AtomicUsize::new(1),
         closed: AtomicBool::new(false),
         drive: drive::<S, O, P, F>,
-        policy: Mutex::new(policy),
+        policy: UnsafeCell::new(policy),
         state: Mutex::new(State {
             source,
-            observer: Some(observer),
+            observer: None,
             waiting: false,
             current: None,
         }),
     });
-    drive(&shared);
+    // The first attempt takes the observer straight from the caller: nobody can dispose a
+    // handle not yet returned, so there is nothing to park it against. The loop runs only if
+    // the attempt ended at once and asked for another.
+    attempt(&shared, observer, first);
+    if shared.pending.fetch_sub(1, Ordering::AcqRel) != 1 {
+        drive(&shared);
+    }
     ResubscribeSubscription { shared }
 }
 
@@ -257,7 +290,7 @@ pub(crate) fn closed<S, O, F: Flavour>(source: S) -> ResubscribeSubscription<S, 
             pending: AtomicUsize::new(0),
             closed: AtomicBool::new(true),
             drive: never::<S, O, Counted, F>,
-            policy: Mutex::new(Counted {
+            policy: UnsafeCell::new(Counted {
                 trigger: Trigger::Completed,
                 remaining: Some(0),
             }),
@@ -285,7 +318,8 @@ where
         let notifier = if !P::WAITS || shared.closed.load(Ordering::Acquire) {
             None
         } else {
-            shared.policy.lock().take_notifier()
+            // SAFETY: the loop between two attempts holds the turn.
+            unsafe { shared.policy(P::take_notifier) }
         };
         if let Some(notifier) = notifier {
             let subscription = P::subscribe_notifier(
@@ -295,24 +329,16 @@ where
                     fired: false,
                 },
             );
-            // A handle that reports itself disposed is not kept, as in the merge core: it can
-            // deliver nothing more, and `never()`'s holds its observer, which holds `shared`:
-            // kept, it would be a cycle nothing breaks. Asked before locking: user code.
-            let finished = subscription.is_disposed();
-            let mut state = shared.state.lock();
-            if !shared.closed.load(Ordering::Acquire) && state.waiting && !finished {
-                let previous = state.current.replace(P::keep(subscription));
-                drop(state);
-                drop(previous);
-            } else {
-                // It has already emitted or terminated (inside `subscribe`), has nothing
-                // running, or the sequence was disposed: cancel it, which is harmless if it
-                // has finished.
-                drop(state);
+            // Closed, or the notifier has already fired inside `subscribe` (it raised
+            // `pending`; Acquire sees what it did): cancel it, which is harmless if it has
+            // finished, and take no lock.
+            if shared.closed.load(Ordering::Acquire) || shared.pending.load(Ordering::Acquire) > 1 {
                 subscription.dispose();
+            } else {
+                keep_notifier::<S, O, P, F>(shared, subscription);
             }
         } else {
-            let attempt = {
+            let attempt_parts = {
                 let mut state = shared.state.lock();
                 // `None` after a dispose that took the parked observer.
                 let observer = state.observer.take();
@@ -322,41 +348,13 @@ where
                     Ok(observer.map(|observer| (observer, state.source.clone())))
                 }
             };
-            if let Err(parked) = attempt {
+            if let Err(parked) = attempt_parts {
                 // Disposed while this attempt was asked for: an observer parked after
                 // `dispose` looked is dropped here, outside the lock, as it runs other
                 // operators' code.
                 drop(parked);
-            } else if let Ok(Some((observer, source))) = attempt {
-                let subscription = source.subscribe_observer(ResubscribeObserver {
-                    observer,
-                    shared: shared.clone(),
-                });
-                // Not kept if it reports itself disposed, as the notifier's above.
-                let finished = subscription.is_disposed();
-                let mut state = shared.state.lock();
-                // `dispose` sets `closed` before taking the lock, so either it finds this
-                // handle stored, or this sees the flag.
-                if shared.closed.load(Ordering::Acquire) {
-                    drop(state);
-                    subscription.dispose();
-                } else if state.observer.is_none() && finished {
-                    // Nothing runs behind the handle: not kept, as the notifier's above (a
-                    // `never()`'s holds this attempt's observer, and kept it would be a cycle);
-                    // a zero-sized `Finished` (no allocation) says so in its place. The
-                    // sequence stays open: a source may still owe the observer a terminal it
-                    // queued (a subject subscribed from inside its own delivery).
-                    let previous = state.current.replace(F::box_send(Finished));
-                    drop(state);
-                    drop(previous);
-                    drop(subscription);
-                } else if state.observer.is_none() {
-                    let previous = state.current.replace(F::box_subscription(subscription));
-                    drop(state);
-                    drop(previous);
-                }
-                // Otherwise the attempt has already ended and parked the observer for the
-                // next one: its handle has nothing left to cancel.
+            } else if let Ok(Some((observer, source))) = attempt_parts {
+                attempt(shared, observer, source);
             }
         }
         // AcqRel: Release hands what this attempt did to whoever runs the loop next; Acquire
@@ -365,6 +363,79 @@ where
             return;
         }
     }
+}
+
+/// Keeps the handle of a notifier that may still be running, where `dispose` reaches it.
+fn keep_notifier<S, O, P, F>(shared: &Arc<Shared<S, O, P, F>>, subscription: P::Handle)
+where
+    F: Flavour,
+    P: KeepNotifier<S, O, F>,
+{
+    // A handle that reports itself disposed is not kept, as in the merge core: it can
+    // deliver nothing more, and `never()`'s holds its observer, which holds `shared`: kept,
+    // it would be a cycle nothing breaks. Asked before locking: user code.
+    let finished = subscription.is_disposed();
+    let mut state = shared.state.lock();
+    if !shared.closed.load(Ordering::Acquire) && state.waiting && !finished {
+        let previous = state.current.replace(P::keep(subscription));
+        drop(state);
+        drop(previous);
+    } else {
+        // It has already emitted or terminated (inside `subscribe`), has nothing running, or
+        // the sequence was disposed: cancel it, which is harmless if it has finished.
+        drop(state);
+        subscription.dispose();
+    }
+}
+
+/// Subscribes one attempt and keeps its handle where `dispose` reaches it, unless the attempt
+/// has already ended.
+fn attempt<S, O, P, F>(shared: &Arc<Shared<S, O, P, F>>, observer: O, source: S)
+where
+    S: Subscribe<ResubscribeObserver<S, O, P, F>>,
+    F: Flavour
+        + BoxSubscription<'static, <S as Subscribe<ResubscribeObserver<S, O, P, F>>>::Subscription>,
+{
+    let subscription = source.subscribe_observer(ResubscribeObserver {
+        observer,
+        shared: shared.clone(),
+    });
+    // Acquire on both: see what the attempt's end did. Closed, whether by `dispose` (which
+    // sets `closed` before taking the lock, so a handle stored after this load is found by
+    // it) or by the delivered terminal: cancel the handle, which is harmless if the attempt
+    // has ended. Another iteration asked for: the attempt has ended and parked the observer
+    // for the next one (nothing else raises `pending` while an attempt runs), so its handle
+    // has nothing left to cancel. Neither takes the lock: the synchronous source's path.
+    if shared.closed.load(Ordering::Acquire) {
+        subscription.dispose();
+        return;
+    }
+    if shared.pending.load(Ordering::Acquire) > 1 {
+        return;
+    }
+    // Not kept if it reports itself disposed, as the notifier's. Asked before locking.
+    let finished = subscription.is_disposed();
+    let mut state = shared.state.lock();
+    if shared.closed.load(Ordering::Acquire) {
+        drop(state);
+        subscription.dispose();
+    } else if state.observer.is_none() && finished {
+        // Nothing runs behind the handle: not kept, as the notifier's (a `never()`'s holds
+        // this attempt's observer, and kept it would be a cycle); a zero-sized `Finished` (no
+        // allocation) says so in its place. The sequence stays open: a source may still owe
+        // the observer a terminal it queued (a subject subscribed from inside its own
+        // delivery).
+        let previous = state.current.replace(F::box_send(Finished));
+        drop(state);
+        drop(previous);
+        drop(subscription);
+    } else if state.observer.is_none() {
+        let previous = state.current.replace(F::box_subscription(subscription));
+        drop(state);
+        drop(previous);
+    }
+    // Otherwise the attempt has ended meanwhile and parked the observer for the next one:
+    // its handle has nothing left to cancel.
 }
 
 /// The observer [`Retry`](crate::operators::Retry), [`Repeat`](crate::operators::Repeat) and
@@ -389,16 +460,19 @@ fn resubscribe<S, O, P: Policy, F: Flavour>(
         let decision = if downstream_disposed {
             Decision::Deliver
         } else {
-            shared.policy.lock().decide(ended)
+            // SAFETY: the live attempt's observer, in its terminal notification, holds the
+            // turn.
+            unsafe { shared.policy(|policy| policy.decide(ended)) }
         };
+        if let Decision::Deliver = decision {
+            // No lock: nothing is parked or stored for this end, and `dispose`, which may
+            // race it, only needs the flag to start nothing more.
+            shared.closed.store(true, Ordering::Release);
+            return Some(this.observer);
+        }
         let mut state = shared.state.lock();
-        match decision {
-            Decision::Deliver => {
-                shared.closed.store(true, Ordering::Release);
-                return Some(this.observer);
-            }
-            Decision::Again => {}
-            Decision::Wait => state.waiting = true,
+        if let Decision::Wait = decision {
+            state.waiting = true;
         }
         state.observer = Some(this.observer);
         let finished = state.current.take();
