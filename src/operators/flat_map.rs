@@ -23,9 +23,8 @@
 use crate::Error;
 use crate::observable::{Observable, Subscribe};
 use crate::observer::Observer;
-use crate::operators::engine::merge_core::{Core, MergeSubscription};
+use crate::operators::engine::merge_core::{Core, MergeSubscription, Ptr};
 use crate::operators::try_flat_map::TryProjection;
-use crate::sync::Arc;
 use crate::sync::imp::BoxSubscription;
 use crate::sync::{Flavour, Joined, Shared};
 use std::collections::VecDeque;
@@ -249,7 +248,7 @@ where
         }
         let (mut f, mode) = (self.f, self.mode);
         let lent = f.lend();
-        let core = Arc::new(Core::new(observer, Flat::new(mode, lent)));
+        let core = Core::<_, _, _, FlavourOf<S, U>>::new(observer, Flat::new(mode, lent)).shared();
         core.subscribe_upstream(self.source, |id| FlatMapOuter {
             core: core.clone(),
             id,
@@ -312,9 +311,9 @@ impl<L: Lend> Flat<L> {
 type FlatCore<'a, O, U, Fl, L> = Core<'a, O, <U as Observable>::Item, Flat<L>, Fl>;
 
 /// Subscribes an inner observable with the given id.
-type SubscribeInner<'a, O, U, Fl, L> = fn(&Arc<FlatCore<'a, O, U, Fl, L>>, U, u64);
+type SubscribeInner<'a, O, U, Fl, L> = fn(&Ptr<FlatCore<'a, O, U, Fl, L>, Fl>, U, u64);
 
-fn subscribe_inner<'a, O, U, Fl, L>(core: &Arc<FlatCore<'a, O, U, Fl, L>>, inner: U, id: u64)
+fn subscribe_inner<'a, O, U, Fl, L>(core: &Ptr<FlatCore<'a, O, U, Fl, L>, Fl>, inner: U, id: u64)
 where
     U: Subscribe<FlatMapInner<'a, O, U, Fl, L>>,
     Fl: Flavour
@@ -332,7 +331,7 @@ where
 /// Subscribes queued inners while there are places; the caller has set `draining`, taken
 /// the projection (`lent`, given back here) and subscribed one itself.
 fn drain<'a, O, U: Observable, Fl: Flavour, L: Lend<Inner = U>>(
-    core: &Arc<FlatCore<'a, O, U, Fl, L>>,
+    core: &Ptr<FlatCore<'a, O, U, Fl, L>, Fl>,
     subscribe: SubscribeInner<'a, O, U, Fl, L>,
     mut lent: L,
 ) {
@@ -363,7 +362,7 @@ fn drain<'a, O, U: Observable, Fl: Flavour, L: Lend<Inner = U>>(
 /// The observer [`FlatMap`] (and the other flattening operators) subscribe to the outer
 /// observable.
 pub struct FlatMapOuter<'a, O, F, U: Observable, Fl: Flavour = Shared, L: Lend = Eager<U>> {
-    core: Arc<FlatCore<'a, O, U, Fl, L>>,
+    core: Ptr<FlatCore<'a, O, U, Fl, L>, Fl>,
     id: u64,
     f: F,
     mode: Mode,
@@ -426,7 +425,7 @@ where
         if let Mode::Merge { max } = self.mode
             && max != usize::MAX
         {
-            drain(&self.core, self.subscribe, lent);
+            drain::<O, U, Fl, L>(&self.core, self.subscribe, lent);
         } else if L::KEPT {
             // Only the outer observer subscribes inners in these modes: nobody else has
             // needed the projection meanwhile.
@@ -469,7 +468,7 @@ impl<O, F, U: Observable, Fl: Flavour, L: Lend> fmt::Debug for FlatMapOuter<'_, 
 /// The observer [`FlatMap`] (and the other flattening operators) subscribe to each inner
 /// observable.
 pub struct FlatMapInner<'a, O, U: Observable, Fl: Flavour = Shared, L: Lend = Eager<U>> {
-    core: Arc<FlatCore<'a, O, U, Fl, L>>,
+    core: Ptr<FlatCore<'a, O, U, Fl, L>, Fl>,
     id: u64,
     subscribe: SubscribeInner<'a, O, U, Fl, L>,
 }
@@ -530,7 +529,7 @@ where
                 let inner = lent.inner(queued);
                 subscribe(&core, inner, next);
             }
-            drain(&core, subscribe, lent);
+            drain::<O, U, Fl, L>(&core, subscribe, lent);
         }
     }
 
