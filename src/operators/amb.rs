@@ -11,9 +11,9 @@
 use crate::Error;
 use crate::observable::{Observable, Subscribe};
 use crate::observer::Observer;
-use crate::operators::engine::merge_core::{Core, MergeSubscription};
+use crate::operators::engine::merge_core::{Core, MergeSubscription, Ptr};
 use crate::sync::imp::BoxSubscription;
-use crate::sync::{Arc, Flavour, Joined, Shared};
+use crate::sync::{Flavour, Joined, Shared};
 use std::fmt;
 use std::marker::PhantomData;
 
@@ -73,7 +73,7 @@ where
     type Subscription = MergeSubscription<'a, FlavourOf<S1, S2>>;
 
     fn subscribe_observer(self, observer: O) -> Self::Subscription {
-        let core = AmbObserver::start(observer);
+        let core = AmbObserver::<_, _, FlavourOf<S1, S2>>::start(observer);
         let Some(core) = core else {
             return MergeSubscription::empty();
         };
@@ -87,7 +87,7 @@ type AmbCore<'a, O, T, F> = Core<'a, O, T, (), F>;
 
 /// The observer [`AmbWith`] and [`amb`](crate::source::amb) subscribe to each source.
 pub struct AmbObserver<'a, O, T, F: Flavour = Shared> {
-    core: Arc<AmbCore<'a, O, T, F>>,
+    core: Ptr<AmbCore<'a, O, T, F>, F>,
     id: u64,
     /// This source's place, from 1; what it writes into the core's tag when it wins.
     place: u64,
@@ -98,12 +98,12 @@ pub struct AmbObserver<'a, O, T, F: Flavour = Shared> {
 
 impl<'a, O: Observer<T>, T, F: Flavour> AmbObserver<'a, O, T, F> {
     /// The shared state, or `None` if the downstream is already disposed.
-    pub(crate) fn start(observer: O) -> Option<Arc<AmbCore<'a, O, T, F>>> {
-        (!observer.is_disposed()).then(|| Arc::new(Core::new(observer, ())))
+    pub(crate) fn start(observer: O) -> Option<Ptr<AmbCore<'a, O, T, F>, F>> {
+        (!observer.is_disposed()).then(|| Core::<_, _, _, F>::new(observer, ()).shared())
     }
 
     /// Subscribes the source in `place`, unless one has already won.
-    pub(crate) fn subscribe<S>(core: &Arc<AmbCore<'a, O, T, F>>, place: u64, source: S)
+    pub(crate) fn subscribe<S>(core: &Ptr<AmbCore<'a, O, T, F>, F>, place: u64, source: S)
     where
         S: Subscribe<Self>,
         F: BoxSubscription<'a, S::Subscription>,
@@ -120,7 +120,7 @@ impl<'a, O: Observer<T>, T, F: Flavour> AmbObserver<'a, O, T, F> {
     }
 
     /// Completes at once: there is no source to race.
-    pub(crate) fn complete_empty(core: &Arc<AmbCore<'a, O, T, F>>) {
+    pub(crate) fn complete_empty(core: &Ptr<AmbCore<'a, O, T, F>, F>) {
         core.lock().complete();
     }
 

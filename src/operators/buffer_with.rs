@@ -6,9 +6,9 @@
 use crate::Error;
 use crate::observable::{Observable, Subscribe};
 use crate::observer::Observer;
-use crate::operators::engine::merge_core::{Core, MergeSubscription};
+use crate::operators::engine::merge_core::{Core, MergeSubscription, Ptr};
 use crate::sync::imp::BoxSubscription;
-use crate::sync::{Arc, Flavour, Joined, Shared};
+use crate::sync::{Flavour, Joined, Shared};
 use std::fmt;
 use std::marker::PhantomData;
 
@@ -61,7 +61,7 @@ where
         if observer.is_disposed() {
             return MergeSubscription::empty();
         }
-        let core = Arc::new(Core::new(observer, Some(Vec::new())));
+        let core = Core::<_, _, _, FlavourOf<S, N>>::new(observer, Some(Vec::new())).shared();
         // The source first, as RxJS subscribes them.
         core.subscribe_upstream(self.source, |id| BufferWithObserver {
             core: core.clone(),
@@ -81,7 +81,7 @@ type BufferWithCore<'a, O, T, F> = Core<'a, O, Vec<T>, Option<Vec<T>>, F>;
 
 /// The observer [`BufferWith`] subscribes to its source.
 pub struct BufferWithObserver<'a, O, T, F: Flavour = Shared> {
-    core: Arc<BufferWithCore<'a, O, T, F>>,
+    core: Ptr<BufferWithCore<'a, O, T, F>, F>,
     id: u64,
 }
 
@@ -130,7 +130,7 @@ impl<O, T, F: Flavour> fmt::Debug for BufferWithObserver<'_, O, T, F> {
 
 /// The observer [`BufferWith`] subscribes to its notifier.
 pub struct BufferWithNotifier<'a, O, T, F: Flavour = Shared> {
-    core: Arc<BufferWithCore<'a, O, T, F>>,
+    core: Ptr<BufferWithCore<'a, O, T, F>, F>,
     id: u64,
 }
 

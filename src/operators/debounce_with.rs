@@ -8,9 +8,9 @@
 use crate::Error;
 use crate::observable::{Observable, Subscribe};
 use crate::observer::Observer;
-use crate::operators::engine::merge_core::{Core, MergeSubscription};
+use crate::operators::engine::merge_core::{Core, MergeSubscription, Ptr};
 use crate::sync::imp::BoxSubscription;
-use crate::sync::{Arc, Flavour, Joined, Shared};
+use crate::sync::{Flavour, Joined, Shared};
 use std::fmt;
 use std::marker::PhantomData;
 
@@ -80,13 +80,13 @@ where
         if observer.is_disposed() {
             return MergeSubscription::empty();
         }
-        let core = Arc::new(Core::new(
+        let core = Core::<_, _, _, FlavourOf<S, D>>::new(
             observer,
             Pending {
                 value: None,
                 duration: 0,
             },
-        ));
+        ).shared();
         core.subscribe_upstream(self.source, |id| DebounceWithObserver {
             core: core.clone(),
             id,
@@ -107,7 +107,7 @@ type DebounceCore<'a, O, T, Fl> = Core<'a, O, T, Pending<T>, Fl>;
 
 /// The observer [`DebounceWith`] subscribes to its source.
 pub struct DebounceWithObserver<'a, O, F, T, Fl: Flavour = Shared> {
-    core: Arc<DebounceCore<'a, O, T, Fl>>,
+    core: Ptr<DebounceCore<'a, O, T, Fl>, Fl>,
     id: u64,
     selector: F,
 }
@@ -185,7 +185,7 @@ impl<O, F, T, Fl: Flavour> fmt::Debug for DebounceWithObserver<'_, O, F, T, Fl> 
 
 /// The observer [`DebounceWith`] subscribes to the duration observable of each value.
 pub struct DurationObserver<'a, O, T, Fl: Flavour = Shared> {
-    core: Arc<DebounceCore<'a, O, T, Fl>>,
+    core: Ptr<DebounceCore<'a, O, T, Fl>, Fl>,
     id: u64,
 }
 

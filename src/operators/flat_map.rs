@@ -26,9 +26,8 @@ use crate::observer::Observer;
 use crate::operators::engine::inline_merge::{
     Emission, Inline, InlineObserver, InlineOuter, MergeLink, StatePtr,
 };
-use crate::operators::engine::merge_core::{Core, MergeSubscription};
+use crate::operators::engine::merge_core::{Core, MergeSubscription, Ptr};
 use crate::operators::try_flat_map::TryProjection;
-use crate::sync::Arc;
 use crate::sync::imp::BoxSubscription;
 use crate::sync::{Flavour, Joined, Shared};
 use std::collections::VecDeque;
@@ -279,7 +278,7 @@ where
             drop(self.source.subscribe_observer(MergeLink::inline(outer)));
             return MergeSubscription::empty();
         }
-        let core = Arc::new(Core::new(observer, Flat::new(mode, lent)));
+        let core = Core::<_, _, _, FlavourOf<S, U>>::new(observer, Flat::new(mode, lent)).shared();
         core.subscribe_upstream(self.source, |id| {
             MergeLink::core(FlatMapOuter {
                 core: core.clone(),
@@ -355,9 +354,9 @@ impl<L: Lend> Flat<L> {
 type FlatCore<'a, O, U, Fl, L> = Core<'a, O, <U as Observable>::Item, Flat<L>, Fl>;
 
 /// Subscribes an inner observable with the given id.
-type SubscribeInner<'a, O, U, Fl, L> = fn(&Arc<FlatCore<'a, O, U, Fl, L>>, U, u64);
+type SubscribeInner<'a, O, U, Fl, L> = fn(&Ptr<FlatCore<'a, O, U, Fl, L>, Fl>, U, u64);
 
-fn subscribe_inner<'a, O, U, Fl, L>(core: &Arc<FlatCore<'a, O, U, Fl, L>>, inner: U, id: u64)
+fn subscribe_inner<'a, O, U, Fl, L>(core: &Ptr<FlatCore<'a, O, U, Fl, L>, Fl>, inner: U, id: u64)
 where
     U: Subscribe<InnerLink<'a, O, U, Fl, L>>,
     Fl: Flavour + BoxSubscription<'a, <U as Subscribe<InnerLink<'a, O, U, Fl, L>>>::Subscription>,
@@ -374,7 +373,7 @@ where
 /// Subscribes queued inners while there are places; the caller has set `draining`, taken
 /// the projection (`lent`, given back here) and subscribed one itself.
 fn drain<'a, O, U: Observable, Fl: Flavour, L: Lend<Inner = U>>(
-    core: &Arc<FlatCore<'a, O, U, Fl, L>>,
+    core: &Ptr<FlatCore<'a, O, U, Fl, L>, Fl>,
     subscribe: SubscribeInner<'a, O, U, Fl, L>,
     mut lent: L,
 ) {
@@ -405,7 +404,7 @@ fn drain<'a, O, U: Observable, Fl: Flavour, L: Lend<Inner = U>>(
 /// The observer [`FlatMap`] (and the other flattening operators) subscribe to the outer
 /// observable.
 pub struct FlatMapOuter<'a, O, F, U: Observable, Fl: Flavour = Shared, L: Lend = Eager<U>> {
-    core: Arc<FlatCore<'a, O, U, Fl, L>>,
+    core: Ptr<FlatCore<'a, O, U, Fl, L>, Fl>,
     id: u64,
     f: F,
     mode: Mode,
@@ -468,7 +467,7 @@ where
         if let Mode::Merge { max } = self.mode
             && max != usize::MAX
         {
-            drain(&self.core, self.subscribe, lent);
+            drain::<O, U, Fl, L>(&self.core, self.subscribe, lent);
         } else if L::KEPT {
             // Only the outer observer subscribes inners in these modes: nobody else has
             // needed the projection meanwhile.
@@ -511,7 +510,7 @@ impl<O, F, U: Observable, Fl: Flavour, L: Lend> fmt::Debug for FlatMapOuter<'_, 
 /// The observer [`FlatMap`] (and the other flattening operators) subscribe to each inner
 /// observable.
 pub struct FlatMapInner<'a, O, U: Observable, Fl: Flavour = Shared, L: Lend = Eager<U>> {
-    core: Arc<FlatCore<'a, O, U, Fl, L>>,
+    core: Ptr<FlatCore<'a, O, U, Fl, L>, Fl>,
     id: u64,
     subscribe: SubscribeInner<'a, O, U, Fl, L>,
 }
@@ -572,7 +571,7 @@ where
                 let inner = lent.inner(queued);
                 subscribe(&core, inner, next);
             }
-            drain(&core, subscribe, lent);
+            drain::<O, U, Fl, L>(&core, subscribe, lent);
         }
     }
 

@@ -4,9 +4,9 @@ use crate::Error;
 use crate::observable::{Observable, Subscribe};
 use crate::observer::Observer;
 use crate::operators::engine::inline_merge::{Emission, Inline, InlineObserver, MergeLink};
-use crate::operators::engine::merge_core::{Core, MergeSubscription};
+use crate::operators::engine::merge_core::{Core, MergeSubscription, Ptr};
 use crate::sync::imp::BoxSubscription;
-use crate::sync::{Arc, Flavour, Joined, Shared};
+use crate::sync::{Flavour, Joined, Shared};
 use std::fmt;
 use std::marker::PhantomData;
 
@@ -84,7 +84,7 @@ where
             return MergeSubscription::empty();
         }
         // Both sources are live until they complete.
-        let core = Arc::new(Core::with_upstreams(observer, 2, 2));
+        let core = Core::<_, _, _, FlavourOf<S1, S2>>::with_upstreams(observer, 2, 2).shared();
         core.subscribe_reserved(1, self.first, |id| {
             MergeLink::core(MergeWithObserver {
                 core: core.clone(),
@@ -104,7 +104,7 @@ where
 /// The observer [`MergeWith`] subscribes to each of its two sources.
 pub struct MergeWithObserver<'a, O, T, F: Flavour = Shared> {
     /// The extra state is the number of sources that have not completed.
-    core: Arc<Core<'a, O, T, usize, F>>,
+    core: Ptr<Core<'a, O, T, usize, F>, F>,
     id: u64,
 }
 

@@ -6,9 +6,9 @@
 use crate::Error;
 use crate::observable::{Observable, Subscribe};
 use crate::observer::Observer;
-use crate::operators::engine::merge_core::{Core, MergeSubscription};
+use crate::operators::engine::merge_core::{Core, MergeSubscription, Ptr};
 use crate::sync::imp::BoxSubscription;
-use crate::sync::{Arc, Flavour, Joined, Shared};
+use crate::sync::{Flavour, Joined, Shared};
 use std::fmt;
 use std::marker::PhantomData;
 
@@ -61,7 +61,7 @@ where
         if observer.is_disposed() {
             return MergeSubscription::empty();
         }
-        let core = Arc::new(Core::new(observer, None));
+        let core = Core::<_, _, _, FlavourOf<S, N>>::new(observer, None).shared();
         // The source first, as RxJS subscribes them.
         core.subscribe_upstream(self.source, |id| SampleWithObserver {
             core: core.clone(),
@@ -80,7 +80,7 @@ type SampleWithCore<'a, O, T, F> = Core<'a, O, T, Option<T>, F>;
 
 /// The observer [`SampleWith`] subscribes to its source.
 pub struct SampleWithObserver<'a, O, T, F: Flavour = Shared> {
-    core: Arc<SampleWithCore<'a, O, T, F>>,
+    core: Ptr<SampleWithCore<'a, O, T, F>, F>,
     id: u64,
 }
 
@@ -128,7 +128,7 @@ impl<O, T, F: Flavour> fmt::Debug for SampleWithObserver<'_, O, T, F> {
 
 /// The observer [`SampleWith`] subscribes to its notifier.
 pub struct SampleWithNotifier<'a, O, T, F: Flavour = Shared> {
-    core: Arc<SampleWithCore<'a, O, T, F>>,
+    core: Ptr<SampleWithCore<'a, O, T, F>, F>,
     id: u64,
 }
 

@@ -3,9 +3,9 @@
 use crate::Error;
 use crate::observable::{Observable, Subscribe};
 use crate::observer::Observer;
-use crate::operators::engine::merge_core::{Core, MergeSubscription};
+use crate::operators::engine::merge_core::{Core, MergeSubscription, Ptr};
 use crate::sync::imp::BoxSubscription;
-use crate::sync::{Arc, Flavour, Joined, Shared};
+use crate::sync::{Flavour, Joined, Shared};
 use std::fmt;
 use std::marker::PhantomData;
 
@@ -58,7 +58,7 @@ where
         if observer.is_disposed() {
             return MergeSubscription::empty();
         }
-        let core = Arc::new(Core::new(observer, ()));
+        let core = Core::<_, _, _, FlavourOf<S, N>>::new(observer, ()).shared();
         // The notifier first, so a notifier that signals at once lets every value through.
         core.subscribe_upstream(self.notifier, |id| SkipUntilNotifier {
             core: core.clone(),
@@ -80,7 +80,7 @@ const OPEN: u64 = 1;
 
 /// The observer [`SkipUntil`] subscribes to its source.
 pub struct SkipUntilObserver<'a, O, T, F: Flavour = Shared> {
-    core: Arc<SkipUntilCore<'a, O, T, F>>,
+    core: Ptr<SkipUntilCore<'a, O, T, F>, F>,
     id: u64,
 }
 
@@ -119,7 +119,7 @@ impl<O, T, F: Flavour> fmt::Debug for SkipUntilObserver<'_, O, T, F> {
 
 /// The observer [`SkipUntil`] subscribes to its notifier.
 pub struct SkipUntilNotifier<'a, O, T, F: Flavour = Shared> {
-    core: Arc<SkipUntilCore<'a, O, T, F>>,
+    core: Ptr<SkipUntilCore<'a, O, T, F>, F>,
     id: u64,
     /// Whether this notifier has opened the gate: it wants nothing more.
     opened: bool,

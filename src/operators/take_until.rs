@@ -3,9 +3,9 @@
 use crate::Error;
 use crate::observable::{Observable, Subscribe};
 use crate::observer::Observer;
-use crate::operators::engine::merge_core::{Core, MergeSubscription};
+use crate::operators::engine::merge_core::{Core, MergeSubscription, Ptr};
 use crate::sync::imp::BoxSubscription;
-use crate::sync::{Arc, Flavour, Joined, Shared};
+use crate::sync::{Flavour, Joined, Shared};
 use std::fmt;
 use std::marker::PhantomData;
 
@@ -61,7 +61,7 @@ where
         if observer.is_disposed() {
             return MergeSubscription::empty();
         }
-        let core = Arc::new(Core::with_upstreams(observer, (), 2));
+        let core = Core::<_, _, _, FlavourOf<S, N>>::with_upstreams(observer, (), 2).shared();
         // The notifier first: if it fires at once, the source is never subscribed.
         core.subscribe_reserved(1, self.notifier, |id| TakeUntilNotifier {
             core: core.clone(),
@@ -79,7 +79,7 @@ type TakeUntilCore<'a, O, T, F> = Core<'a, O, T, (), F>;
 
 /// The observer [`TakeUntil`] subscribes to its source.
 pub struct TakeUntilObserver<'a, O, T, F: Flavour = Shared> {
-    core: Arc<TakeUntilCore<'a, O, T, F>>,
+    core: Ptr<TakeUntilCore<'a, O, T, F>, F>,
     id: u64,
 }
 
@@ -115,7 +115,7 @@ impl<O, T, F: Flavour> fmt::Debug for TakeUntilObserver<'_, O, T, F> {
 
 /// The observer [`TakeUntil`] subscribes to its notifier.
 pub struct TakeUntilNotifier<'a, O, T, F: Flavour = Shared> {
-    core: Arc<TakeUntilCore<'a, O, T, F>>,
+    core: Ptr<TakeUntilCore<'a, O, T, F>, F>,
     id: u64,
 }
 

@@ -94,7 +94,7 @@ where
     type Subscription = MergeSubscription<'a, FlavourOf<I>>;
 
     fn subscribe_observer(self, observer: O) -> Self::Subscription {
-        let Some(core) = AmbObserver::start(observer) else {
+        let Some(core) = AmbObserver::<_, _, FlavourOf<I>>::start(observer) else {
             return MergeSubscription::empty();
         };
         let mut count = 0;
@@ -106,7 +106,7 @@ where
             }
         }
         if count == 0 {
-            AmbObserver::complete_empty(&core);
+            AmbObserver::<_, _, FlavourOf<I>>::complete_empty(&core);
         }
         core.handle()
     }

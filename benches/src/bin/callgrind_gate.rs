@@ -19,6 +19,7 @@
 use rx::prelude::*;
 use rx::schedulers::{CurrentThread, Immediate, Reschedule, Scheduler, Worker};
 use rx::source::{concat, create, from_iter, interval, just, never};
+use rx::subjects::{PublishSubject, local};
 use std::hint::black_box;
 use std::path::{Path, PathBuf};
 use std::process::{Command, ExitCode};
@@ -32,7 +33,7 @@ const TOLERANCE: f64 = 0.10;
 const ITERS: u64 = 2_000;
 
 /// The cases: a short id (the budget file's key) and RPP's name for the case.
-const CASES: [(&str, &str); 24] = [
+const CASES: [(&str, &str); 26] = [
     (
         "merge_with",
         "immediate_just(1) + merge_with(immediate_just(2)) + subscribe",
@@ -119,6 +120,14 @@ const CASES: [(&str, &str); 24] = [
     (
         "retry_when",
         "create(on_error())+retry_when(immediate_just)+subscribe",
+    ),
+    (
+        "mix_operators",
+        "mix operators with disposables and without disposables",
+    ),
+    (
+        "merge_with_local_subject",
+        "local publish_subject + merge_with(immediate_just(1)) + subscribe + on_next + on_completed",
     ),
 ];
 
@@ -308,6 +317,33 @@ fn run_case(case: &str, iters: u64) -> Result<(), String> {
                     .subscribe_with(|_| {}, sink, || {});
             })
         }
+        "mix_operators" => run_op(iters, || {
+            let subject = PublishSubject::<i32>::new();
+            subject
+                .observable()
+                .filter(|v| *v != 0)
+                .map(|v| v * 2)
+                .take(10)
+                .merge_with(just(black_box(1)))
+                .scan(0, |acc, v| acc + v)
+                .distinct_until_changed()
+                .subscribe(sink);
+            let mut observer = subject.observer();
+            for v in 0..10 {
+                observer.on_next(black_box(v));
+            }
+            observer.on_completed();
+        }),
+        "merge_with_local_subject" => run_op(iters, || {
+            let subject = local::PublishSubject::<i32>::new();
+            subject
+                .observable()
+                .merge_with(just(black_box(1)))
+                .subscribe(sink);
+            let mut observer = subject.observer();
+            observer.on_next(black_box(2));
+            observer.on_completed();
+        }),
         other => return Err(format!("no case named {other:?}")),
     }
     Ok(())

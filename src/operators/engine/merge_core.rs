@@ -6,22 +6,25 @@
 //!
 //! Several upstreams deliver to one downstream observer, possibly from several threads at
 //! once, and Rx requires that the downstream never sees two calls at once and sees exactly one
-//! terminal call, after the last value. All of it lives in a [`Core`], behind one `Arc` per
-//! subscription: the downstream observer in a cell owned by whoever holds an atomic delivery
-//! role, the rest under a [`Mutex`].
+//! terminal call, after the last value. All of it lives in a [`Core`], behind one pointer
+//! per subscription: the downstream observer in a cell owned by whoever holds a delivery
+//! role word, the rest under a lock. Pointer, words, cell and lock are the flavour's (see
+//! below): `Arc`, atomics and a mutex, or `Rc`, `Cell`s and a `RefCell`.
 //!
 //! **Emitter loop, no lock held while delivering.** A value takes the delivery role with one
 //! compare-exchange (from free to held), delivers, and gives the role back with another (from
 //! held to free). A value that arrives while another thread (or, reentrantly, the same
 //! thread, from inside the downstream's `on_next`) holds the role takes the lock, queues
-//! itself and marks the role word (`WORK`, one `fetch_or`, which takes the role instead when
+//! itself and marks the role word (`WORK`, one compare-exchange, which takes the role instead when
 //! it was free meanwhile); the holder's give-back then fails, and it takes the lock and
 //! delivers what was queued too (RxJava's `SerializedObserver`, with the lock only where calls
 //! overlap). A terminal event or a disposal marks the role the same way, and the role is
 //! never given back once the downstream has had its terminal event or was dropped. No lock
 //! is ever held while user code runs, so reentrancy cannot deadlock and a panicking callback
 //! leaves no lock held; the queue allocates only when deliveries actually overlap. Once a
-//! handle exists, a value takes the lock first, so that a disposal through it is seen.
+//! handle exists, a value reads its control block's `disposed` flag (through an address the
+//! core keeps) before it takes the role: a disposal through the handle sends it through the
+//! lock, which closes the core.
 //!
 //! **The delivery role is handed over.** An emitter drains what others queued, so a producer
 //! that happens to find the downstream free could be kept delivering other threads' values
@@ -61,6 +64,16 @@
 //! what the sources say about their handles, so the [`MergeSubscription`] is `Send` exactly
 //! when every upstream's handle is.
 //!
+//! **The whole state follows the flavour.** With `Local` (an upstream is a local subject's
+//! observable, or a `boxed_local` one) the core is an `Rc`, its words `Cell`s and its lock a
+//! `RefCell`: a value, a completion and a disposal take no atomic read-modify-write and no
+//! lock. Sound because the upstream observers then hold an `Rc` and cannot leave the thread,
+//! so no other thread can call in; the price is that a `Local` merge cannot also take a
+//! source that delivers on another thread (its `Send` bound rejects the observer at compile
+//! time). The hand-over of the delivery role is only for a threaded flavour: one thread has
+//! nobody to hand over to. The successor waits on a condition variable with a small mutex of
+//! its own (`parked`), not the flavour's lock, which may be a `RefCell`.
+//!
 //! **Cheap when nothing is deferred.** What must run after the lock is released (see
 //! [`Locked`]) is a set of empty `Option`s unless something was deferred: the common lock
 //! builds and drops it for a few checks.
@@ -73,7 +86,7 @@
 //!
 //! **What a synchronous merge costs.** `just(1).merge_with(just(2))` takes one allocation
 //! (the core), two compare-exchanges per value (take and give back the role), a lock per
-//! completion, the completion's `fetch_or` on the role, and five reference counts (the two
+//! completion, the completion's compare-exchange marking the role, and five reference counts (the two
 //! upstream observers' clones and drops, the last drop): fifteen atomic read-modify-writes,
 //! about 800 instructions under callgrind. Operators with a fixed set of
 //! upstreams reserve their ids when the core is built ([`Core::with_upstreams`]), so
@@ -101,14 +114,14 @@ use crate::Error;
 use crate::observable::Subscribe;
 use crate::observer::Observer;
 use crate::subscription::Subscription;
-use crate::sync::imp::{BoxSubscription, Machinery};
-use crate::sync::{
-    Arc, AtomicBool, AtomicU64, AtomicUsize, Condvar, Flavour, Mutex, MutexGuard, Ordering, Shared,
-    UnsafeCell, thread,
-};
+use crate::sync::imp::{BoxSubscription, Counter, Flag, Lock, Machinery, RoleCell};
+use crate::sync::{Condvar, Flavour, Mutex, Ordering, Shared, thread};
 use std::collections::{BTreeMap, VecDeque};
 use std::fmt;
 use std::mem;
+
+/// The flavour's shared pointer (`Arc` or `Rc`), as the upstream observers hold a core.
+pub(crate) type Ptr<C, F> = <F as Machinery>::Ptr<C>;
 
 /// A kept upstream handle. `'a` bounds what it borrows.
 pub(crate) type Handle<'a, F> = <F as Machinery>::BoxedSubscription<'a>;
@@ -119,36 +132,44 @@ pub(crate) struct Core<'a, O, T, X, F: Flavour = Shared> {
     /// Set once nothing more will be delivered (terminated, disposed, or the downstream lost
     /// interest); what the upstream observers' `is_disposed` reads. Release/Acquire: it is
     /// set under the lock, and an upstream that sees it stops, without needing anything else.
-    done: AtomicBool,
+    done: F::Flag,
     /// One word the operator reads without the lock: the current inner's id for
     /// `switch_map`, the open gate for `skip_until`, the winner for `amb`. Zero means unset.
-    tag: AtomicU64,
+    tag: F::Counter,
     /// The upstreams whose `subscribe` is running, as `id << 1 | CANCELLED`, zero when free.
     /// At most two at once in every operator here (the outer and one inner of `flat_map`; the
     /// others subscribe one at a time). Written only under the lock; read without it by
     /// [`end_subscribe`](Core::end_subscribe), so that an upstream that finished inside its
     /// `subscribe` (which frees its slot) costs no second lock.
-    subscribing: [AtomicU64; 2],
-    /// Set, under the lock and before the core can close, when the control block is
-    /// allocated: a closed core without one needs no lock to build an empty handle.
-    controlled: AtomicBool,
+    subscribing: [F::Counter; 2],
+    /// The address of the control block's `disposed` flag, zero until the block is
+    /// allocated: set (Release), under the lock and before the core can close, when it is,
+    /// so that a value reads whether a disposal through the handle happened without taking
+    /// the lock, and a closed core without a block needs no lock to build an empty handle.
+    /// The block is kept in `state` from then on until the core drops, so the address stays
+    /// valid for as long as anyone can read it through the core.
+    control_flag: F::Counter,
     /// The delivery role: [`HELD`] while a thread owns `downstream` (and delivers to it),
     /// with [`WORK`] set when the holder must take the lock before giving the role back
     /// (values queued, a terminal event pending, the core closed, a successor waiting).
     /// Taken by a compare-exchange from zero (Acquire: the holder sees what the last holder
     /// wrote to `downstream`), given back by one from `HELD` to zero (Release, for the next
     /// holder), which fails once `WORK` is set. `WORK` is set only under the lock, by one
-    /// `fetch_or` that also takes the role when it was free, so a value is queued only
+    /// compare-exchange that also takes the role when it was free, so a value is queued only
     /// while someone holds the role and will find it. Once the core has closed and its
     /// downstream is gone the role is never given back.
-    role: AtomicUsize,
+    role: F::Counter,
     /// The downstream observer, touched only by the holder of the role; `None` once it has
     /// been given its terminal event or dropped.
-    downstream: UnsafeCell<Option<O>>,
-    state: Mutex<State<'a, T, X, F>>,
+    downstream: F::RoleCell<Option<O>>,
+    state: F::Lock<State<'a, T, X, F>>,
     /// Where a producer that took over the delivery role waits for the in-flight `on_next`
-    /// of the emitter it succeeds ([`Handover`]).
+    /// of the emitter it succeeds ([`Handover`]), holding `parked` (never `state`, which is
+    /// the flavour's lock and may be a `RefCell`). Only a threaded flavour hands over.
     handed: Condvar,
+    /// Taken by a successor before it lets go of `state`, and by the emitter (under `state`)
+    /// to notify it: so the notification cannot fall between the two.
+    parked: Mutex<()>,
 }
 
 // SAFETY: `Core` is `Sync` where its lock is, except for `downstream`, which only the holder
@@ -156,8 +177,11 @@ pub(crate) struct Core<'a, O, T, X, F: Flavour = Shared> {
 // (Acquire on taking, Release on giving back, see `role`), so no two threads touch the cell
 // at once and each holder sees the last one's writes; the observer moves between threads with
 // the role, hence `O: Send`.
-unsafe impl<'a, O: Send, T, X, F: Flavour> Sync for Core<'a, O, T, X, F> where
-    Mutex<State<'a, T, X, F>>: Sync
+unsafe impl<'a, O: Send, T, X, F: Flavour> Sync for Core<'a, O, T, X, F>
+where
+    F::Lock<State<'a, T, X, F>>: Sync,
+    F::Counter: Sync,
+    F::Flag: Sync,
 {
 }
 
@@ -220,14 +244,22 @@ enum Terminal {
 /// Bookkeeping of the upstream subscriptions.
 struct Upstreams<'a, F: Flavour> {
     next_id: u64,
-    /// Where live handles are kept; allocated on first need.
-    control: Option<Arc<Control<'a, F>>>,
+    /// Where live handles are kept; allocated on first need, and never taken out.
+    control: Option<F::Ptr<Control<'a, F>>>,
 }
 
 /// The bit of a subscribing slot set when the operator disposed the upstream inside its
 /// `subscribe`: its handle is disposed when `subscribe` returns. An upstream that terminates
 /// inside its `subscribe` frees its slot instead: its handle is dropped when it returns.
-const CANCELLED: u64 = 1;
+const CANCELLED: usize = 1;
+
+/// An id (or a tag, which is an id) as the flavour's counter word holds it. Ids count the
+/// upstreams of one subscription from one: a 64-bit word holds every id; on a 32-bit target a
+/// subscription that subscribed more than 2^31 upstreams would see ids wrap.
+#[inline]
+fn word(id: u64) -> usize {
+    id as usize
+}
 
 impl<'a, O, T, X, F: Flavour> Core<'a, O, T, X, F> {
     pub(crate) fn new(downstream: O, extra: X) -> Self {
@@ -247,15 +279,15 @@ impl<'a, O, T, X, F: Flavour> Core<'a, O, T, X, F> {
     }
 
     fn reserving(downstream: O, extra: X, reserved: u64) -> Self {
-        let slot = |id: u64| AtomicU64::new(if id <= reserved { id << 1 } else { 0 });
+        let slot = |id: u64| Counter::new(if id <= reserved { word(id << 1) } else { 0 });
         Core {
-            done: AtomicBool::new(false),
-            tag: AtomicU64::new(0),
+            done: Flag::new(false),
+            tag: Counter::new(0),
             subscribing: [slot(1), slot(2)],
-            controlled: AtomicBool::new(false),
-            role: AtomicUsize::new(0),
-            downstream: UnsafeCell::new(Some(downstream)),
-            state: Mutex::new(State {
+            control_flag: Counter::new(0),
+            role: Counter::new(0),
+            downstream: RoleCell::new(Some(downstream)),
+            state: Lock::new(State {
                 closed: false,
                 pending: None,
                 queue: VecDeque::new(),
@@ -269,6 +301,28 @@ impl<'a, O, T, X, F: Flavour> Core<'a, O, T, X, F> {
                 extra,
             }),
             handed: Condvar::new(),
+            parked: Mutex::new(()),
+        }
+    }
+
+    /// The core behind the flavour's pointer, as the upstream observers hold it.
+    #[inline]
+    pub(crate) fn shared(self) -> F::Ptr<Self> {
+        F::new_ptr(self)
+    }
+
+    /// Whether a disposal through the handle has happened (and not yet been seen under the
+    /// lock, if the core is still open): the control block's flag, read without the lock.
+    #[inline]
+    fn disposed_through_handle(&self) -> bool {
+        let flag = self.control_flag.load(Ordering::Acquire);
+        flag != 0 && {
+            // SAFETY: a nonzero `control_flag` is the address of the `disposed` flag of the
+            // control block in `state.upstreams.control`, stored (Release, read Acquire here)
+            // after the block was allocated; the block is never taken out of `state`, so it
+            // lives as long as the core, which `&self` keeps alive.
+            let flag = unsafe { &*std::ptr::with_exposed_provenance::<F::Flag>(flag) };
+            flag.load(Ordering::Acquire)
         }
     }
 
@@ -282,21 +336,21 @@ impl<'a, O, T, X, F: Flavour> Core<'a, O, T, X, F> {
 
     #[inline]
     pub(crate) fn tag(&self) -> u64 {
-        self.tag.load(Ordering::Acquire)
+        self.tag.load(Ordering::Acquire) as u64
     }
 
     /// Sets the tag; Release pairs with the Acquire in [`tag`](Core::tag), so a reader that
     /// sees the new tag sees what was done before it was set.
     #[inline]
     pub(crate) fn set_tag(&self, tag: u64) {
-        self.tag.store(tag, Ordering::Release);
+        self.tag.store(word(tag), Ordering::Release);
     }
 
     /// Tries to set the tag from zero to `tag`: the first caller wins.
     #[inline]
     pub(crate) fn claim_tag(&self, tag: u64) -> bool {
         self.tag
-            .compare_exchange(0, tag, Ordering::AcqRel, Ordering::Acquire)
+            .compare_exchange(0, word(tag), Ordering::AcqRel, Ordering::Acquire)
             .is_ok()
     }
 
@@ -395,7 +449,7 @@ impl<'a, O, T, X, F: Flavour> Core<'a, O, T, X, F> {
     pub(crate) fn handle(&self) -> MergeSubscription<'a, F> {
         // Acquire pairs with the Release of `done`, which the core stores after allocating
         // its control block if it ever does: once closed, the block cannot appear.
-        if self.is_done() && !self.controlled.load(Ordering::Relaxed) {
+        if self.is_done() && self.control_flag.load(Ordering::Relaxed) == 0 {
             return MergeSubscription::empty();
         }
         let mut locked = self.lock();
@@ -413,28 +467,28 @@ impl<'a, O, T, X, F: Flavour> Core<'a, O, T, X, F> {
     fn is_subscribing(&self, id: u64) -> bool {
         self.subscribing
             .iter()
-            .any(|slot| slot.load(Ordering::Acquire) >> 1 == id)
+            .any(|slot| slot.load(Ordering::Acquire) >> 1 == word(id))
     }
 
     /// The slot holding upstream `id`, under the lock.
-    fn slot(&self, id: u64) -> Option<(&AtomicU64, u64)> {
+    fn slot(&self, id: u64) -> Option<(&F::Counter, usize)> {
         self.subscribing.iter().find_map(|slot| {
             let value = slot.load(Ordering::Relaxed);
-            (value != 0 && value >> 1 == id).then_some((slot, value))
+            (value != 0 && value >> 1 == word(id)).then_some((slot, value))
         })
     }
 
     /// Delivers `value` downstream, or queues it if another call is delivering: what an
-    /// upstream observer's `on_next` calls. When nobody delivers and nothing can dispose the
-    /// core from outside (no handle was built), it takes the delivery role with one
-    /// compare-exchange and no lock; otherwise through [`Locked::next`], which notices a
-    /// disposal through the handle.
+    /// upstream observer's `on_next` calls. When nobody delivers and nothing was disposed
+    /// through the handle, it takes the delivery role with one compare-exchange and no lock;
+    /// otherwise through [`Locked::next`], which closes the core on a disposal through the
+    /// handle.
     #[inline]
     pub(crate) fn next(&self, value: T)
     where
         O: Observer<T>,
     {
-        if !self.controlled.load(Ordering::Relaxed)
+        if !self.disposed_through_handle()
             && self
                 .role
                 .compare_exchange(0, HELD, Ordering::Acquire, Ordering::Relaxed)
@@ -444,6 +498,13 @@ impl<'a, O, T, X, F: Flavour> Core<'a, O, T, X, F> {
         } else {
             self.lock().next(value);
         }
+    }
+
+    /// Wakes the successor waiting in [`Locked::succeed`]; called under the lock.
+    #[cold]
+    fn wake_successor(&self) {
+        let _parked = self.parked.lock();
+        self.handed.notify_all();
     }
 
     /// Takes the downstream observer out of its cell, for good: the role is never given back
@@ -526,7 +587,7 @@ impl<'a, O, T, X, F: Flavour> Core<'a, O, T, X, F> {
                 // third caller starts delivering in between.
                 locked.state.handover = Handover::Handed;
                 guard.armed = false;
-                self.handed.notify_all();
+                self.wake_successor();
                 return;
             }
             match locked.state.queue.pop_front() {
@@ -539,7 +600,9 @@ impl<'a, O, T, X, F: Flavour> Core<'a, O, T, X, F> {
                         "an emitter delivered past the successor waiting for it"
                     );
                     value = next;
-                    if delivered >= BATCH && locked.state.handover == Handover::Idle {
+                    // Only a threaded flavour has other threads to hand over to.
+                    if F::THREADED && delivered >= BATCH && locked.state.handover == Handover::Idle
+                    {
                         // Read once a batch: `thread::current` is not free.
                         locked.state.handover = Handover::Wanted(thread::current().id());
                         wanted = true;
@@ -611,9 +674,13 @@ impl<O, T, X, F: Flavour> Drop for PanicGuard<'_, '_, O, T, X, F> {
 /// dropped, after the lock is released (fields drop in declaration order).
 pub(crate) struct Locked<'c, 'a, O, T, X, F: Flavour> {
     core: &'c Core<'a, O, T, X, F>,
-    state: MutexGuard<'c, State<'a, T, X, F>>,
+    state: StateGuard<'c, 'a, T, X, F>,
     after: After<'a, O, T, F>,
 }
+
+/// The core's lock held: the flavour's mutex guard, or its `RefCell`'s.
+type StateGuard<'c, 'a, T, X, F> =
+    <<F as Machinery>::Lock<State<'a, T, X, F>> as Lock<State<'a, T, X, F>>>::Guard<'c>;
 
 /// What runs once the lock is released: nothing unless something was deferred. One `Option`
 /// around all of it, so the common lock builds and drops it for one check (a `Locked` is
@@ -625,7 +692,7 @@ struct Deferred<'a, O, T, F: Flavour> {
     dispose_handle: Option<Handle<'a, F>>,
     /// In subscription order.
     dispose_handles: BTreeMap<u64, Handle<'a, F>>,
-    dispose_control: Option<Arc<Control<'a, F>>>,
+    dispose_control: Option<F::Ptr<Control<'a, F>>>,
     downstream: Option<O>,
     queue: Option<VecDeque<T>>,
 }
@@ -673,7 +740,7 @@ impl<'a, O, T, F: Flavour> After<'a, O, T, F> {
 
     /// Disposes the control block (every kept handle) once the lock is released.
     #[inline]
-    fn defer_dispose_control(&mut self, control: Option<Arc<Control<'a, F>>>) {
+    fn defer_dispose_control(&mut self, control: Option<F::Ptr<Control<'a, F>>>) {
         if control.is_some() {
             self.deferred().dispose_control = control;
         }
@@ -735,7 +802,7 @@ impl<'a, O, T, X, F: Flavour> Locked<'_, 'a, O, T, X, F> {
             .iter()
             .find(|slot| slot.load(Ordering::Relaxed) == 0);
         match free {
-            Some(slot) => slot.store(id << 1, Ordering::Release),
+            Some(slot) => slot.store(word(id << 1), Ordering::Release),
             // Never with the operators here; untracked, an upstream's handle would be dropped
             // when its `subscribe` returns, as if it had terminated, and not be cancellable.
             None => debug_assert!(false, "more than two upstreams subscribing at once"),
@@ -768,7 +835,7 @@ impl<'a, O, T, X, F: Flavour> Locked<'_, 'a, O, T, X, F> {
     pub(crate) fn dispose_upstreams_except(&mut self, id: u64) {
         for slot in &self.core.subscribing {
             let value = slot.load(Ordering::Relaxed);
-            if value != 0 && value >> 1 != id {
+            if value != 0 && value >> 1 != word(id) {
                 slot.store(value | CANCELLED, Ordering::Release);
             }
         }
@@ -792,13 +859,24 @@ impl<'a, O, T, X, F: Flavour> Locked<'_, 'a, O, T, X, F> {
     }
 
     /// Takes the delivery role if it is free, or else marks it so that its holder takes the
-    /// lock before giving it back; `true` when taken. One `fetch_or` either way: the holder's
+    /// lock before giving it back; `true` when taken. One read-modify-write either way: the holder's
     /// give-back fails once `WORK` is set, so whatever is queued or pending under this lock
     /// is found.
     #[inline]
     fn take_role(&mut self) -> bool {
-        // Acquire: a new holder sees what the last one wrote to the cell.
-        let prev = self.core.role.fetch_or(HELD | WORK, Ordering::Acquire);
+        // Acquire: a new holder sees what the last one wrote to the cell. A compare-exchange
+        // loop, as the flavour's counter has no `fetch_or`: uncontended, one read-modify-write
+        // all the same.
+        let role = &self.core.role;
+        let mut prev = role.load(Ordering::Relaxed);
+        while let Err(now) = role.compare_exchange(
+            prev,
+            prev | HELD | WORK,
+            Ordering::Acquire,
+            Ordering::Relaxed,
+        ) {
+            prev = now;
+        }
         prev & HELD == 0
     }
 
@@ -841,28 +919,40 @@ impl<'a, O, T, X, F: Flavour> Locked<'_, 'a, O, T, X, F> {
         {
             self.state.successions += 1;
         }
+        let core = self.core;
         let deadline = std::time::Instant::now() + PATIENCE;
-        while self.state.handover == Handover::Taken {
-            if self.core.handed.wait_until(&mut self.state, deadline)
-                && self.state.handover == Handover::Taken
-            {
+        let mut locked = self;
+        loop {
+            let Locked { state, after, .. } = locked;
+            // `parked` before `state` is let go: the emitter notifies holding both, so the
+            // notification cannot fall between letting go and waiting.
+            let mut parked = core.parked.lock();
+            drop(state);
+            let timed_out = core.handed.wait_until(&mut parked, deadline);
+            drop(parked);
+            // What was deferred is user code: it runs with no lock held.
+            drop(after);
+            locked = core.lock();
+            if locked.state.handover != Handover::Taken {
+                break;
+            }
+            if timed_out {
                 // The emitter is still in its `on_next`, and still delivering: it will
                 // deliver this caller's value too.
-                self.state.handover = Handover::Wanted(emitter);
+                locked.state.handover = Handover::Wanted(emitter);
                 return;
             }
         }
-        if self.state.handover != Handover::Handed {
+        if locked.state.handover != Handover::Handed {
             // The emitter stopped (closed, or the queue was dropped by an error).
             return;
         }
         // The role is this thread's now, as the emitter left it.
-        self.state.handover = Handover::Idle;
-        let Some(value) = self.state.queue.pop_front() else {
+        locked.state.handover = Handover::Idle;
+        let Some(value) = locked.state.queue.pop_front() else {
             unreachable!("an emitter hands the role over only with values queued");
         };
-        let core = self.core;
-        drop(self);
+        drop(locked);
         core.emit(value);
     }
 
@@ -872,7 +962,7 @@ impl<'a, O, T, X, F: Flavour> Locked<'_, 'a, O, T, X, F> {
     fn release_successor(&mut self) {
         if self.state.handover != Handover::Idle {
             if self.state.handover == Handover::Taken {
-                self.core.handed.notify_all();
+                self.core.wake_successor();
             }
             self.state.handover = Handover::Idle;
         }
@@ -947,28 +1037,27 @@ impl<'a, O, T, X, F: Flavour> Locked<'_, 'a, O, T, X, F> {
 
     /// Frees the subscribing slot of `id`, returning its `CANCELLED` bit; `None` when the
     /// upstream has freed it by terminating.
-    fn take_slot(&mut self, id: u64) -> Option<u64> {
+    fn take_slot(&mut self, id: u64) -> Option<usize> {
         let (slot, value) = self.core.slot(id)?;
         slot.store(0, Ordering::Release);
         Some(value & CANCELLED)
     }
 
     /// The control block, allocated on first need.
-    fn control(&mut self) -> Arc<Control<'a, F>> {
-        self.core.controlled.store(true, Ordering::Relaxed);
-        self.state
-            .upstreams
-            .control
-            .get_or_insert_with(|| {
-                Arc::new(Control {
-                    disposed: AtomicBool::new(false),
-                    live: Mutex::new(Live {
-                        closed: false,
-                        handles: BTreeMap::new(),
-                    }),
-                })
+    fn control(&mut self) -> F::Ptr<Control<'a, F>> {
+        let control = self.state.upstreams.control.get_or_insert_with(|| {
+            F::new_ptr(Control {
+                disposed: Flag::new(false),
+                live: Lock::new(Live {
+                    closed: false,
+                    handles: BTreeMap::new(),
+                }),
             })
-            .clone()
+        });
+        // The block stays in `state` until the core drops: see `Core::control_flag`.
+        let flag = std::ptr::from_ref(&control.disposed).expose_provenance();
+        self.core.control_flag.store(flag, Ordering::Release);
+        control.clone()
     }
 }
 
@@ -977,8 +1066,8 @@ impl<'a, O, T, X, F: Flavour> Locked<'_, 'a, O, T, X, F> {
 pub(crate) struct Control<'a, F: Flavour> {
     /// Set by `dispose`, and when the subscription ends. Release/Acquire: the core that sees
     /// it closes, and needs nothing else from the disposer.
-    disposed: AtomicBool,
-    live: Mutex<Live<'a, F>>,
+    disposed: F::Flag,
+    live: F::Lock<Live<'a, F>>,
 }
 
 struct Live<'a, F: Flavour> {
@@ -1016,12 +1105,17 @@ impl<'a, F: Flavour> Control<'a, F> {
     }
 
     fn dispose(&self) {
-        if self.disposed.swap(true, Ordering::AcqRel) {
+        if self.is_disposed() {
             return;
         }
         let handles = {
             let mut live = self.live.lock();
+            if live.closed {
+                return;
+            }
             live.closed = true;
+            // Under the lock that `closed` is read under: one disposer takes the handles.
+            self.disposed.store(true, Ordering::Release);
             mem::take(&mut live.handles)
         };
         // In subscription order, with no lock held: a handle's `dispose` is user code.
@@ -1047,7 +1141,7 @@ impl<'a, F: Flavour> Control<'a, F> {
 /// ```
 #[derive(Clone)]
 pub struct MergeSubscription<'a, F: Flavour = Shared> {
-    control: Option<Arc<Control<'a, F>>>,
+    control: Option<F::Ptr<Control<'a, F>>>,
 }
 
 impl<F: Flavour> Subscription for MergeSubscription<'_, F> {
@@ -1255,6 +1349,81 @@ pub(crate) mod testkit {
     }
 }
 
+#[cfg(all(test, not(loom)))]
+mod tests {
+    use super::Core;
+    use crate::notification::Notification::*;
+    use crate::observer::Observer;
+    use crate::subscription::Subscription;
+    use crate::sync::{Local, Shared};
+    use crate::testing::TestObserver;
+    use std::cell::Cell;
+    use std::rc::Rc;
+
+    /// Once the handle exists (the control block is allocated), values still take the role
+    /// without the lock; the block's flag, read through the address the core keeps, stops
+    /// them once the handle is disposed.
+    #[test]
+    fn a_disposal_through_the_handle_stops_the_lock_free_path() {
+        let o = TestObserver::new();
+        let core = Core::<_, i32, usize, Shared>::new(o.clone(), 1).shared();
+        let handle = core.handle();
+        core.next(1);
+        core.next(2);
+        handle.dispose();
+        core.next(3);
+        core.lock().complete();
+        o.assert_notifications(&[Next(1), Next(2)]);
+        assert!(core.is_done() && handle.is_disposed());
+    }
+
+    /// An observer that holds `Rc` state, which a `Local` core keeps (in an `Rc`, with
+    /// `Cell`s and a `RefCell`): it is never required to be `Send`.
+    struct Counting(Rc<Cell<i32>>, TestObserver<i32>);
+
+    impl Observer<i32> for Counting {
+        fn on_next(&mut self, value: i32) {
+            self.0.set(self.0.get() + value);
+            self.1.on_next(value);
+        }
+        fn on_error(self, error: crate::Error) {
+            self.1.on_error(error);
+        }
+        fn on_completed(self) {
+            self.1.on_completed();
+        }
+    }
+
+    #[test]
+    fn a_local_core_delivers_disposes_and_completes_once() {
+        let sum = Rc::new(Cell::new(0));
+        let o = TestObserver::new();
+        let core = Core::<_, i32, usize, Local>::new(Counting(sum.clone(), o.clone()), 2).shared();
+        let handle = core.handle();
+        core.next(1);
+        core.lock().next(2);
+        {
+            let mut locked = core.lock();
+            *locked.extra() -= 1;
+        }
+        core.lock().complete();
+        core.next(4);
+        core.lock().complete();
+        o.assert_notifications(&[Next(1), Next(2), Completed]);
+        assert_eq!(sum.get(), 3);
+        assert!(handle.is_disposed());
+
+        let o = TestObserver::new();
+        let core = Core::<_, i32, usize, Local>::new(o.clone(), 1).shared();
+        let handle = core.handle();
+        core.next(1);
+        handle.dispose();
+        core.next(2);
+        o.assert_notifications(&[Next(1)]);
+        assert!(core.is_done());
+    }
+}
+
 /// Models of the serialising core. Run with
 /// `RUSTFLAGS="--cfg loom" LOOM_MAX_PREEMPTIONS=2 cargo test --profile loom --lib loom_merge`.
 #[cfg(all(test, loom))]
@@ -1263,6 +1432,7 @@ mod loom_merge {
     use crate::Error;
     use crate::observer::Observer;
     use crate::subscription::Subscription;
+    use crate::sync::imp::{Counter, Lock};
     use crate::sync::{Arc, AtomicBool, AtomicUsize, Ordering::SeqCst, thread};
 
     /// Checks the Rx rules as it records: no two `on_next` at once, nothing after the
@@ -1647,6 +1817,31 @@ mod loom_merge {
             // after it, nothing.
             assert!(handle.is_disposed());
             assert_eq!(recorder.terminals.load(SeqCst), 1);
+        });
+    }
+
+    /// With a control block allocated, a value still takes the role without the lock, and
+    /// reads the block's flag through the address the core keeps: a disposal racing it
+    /// either comes after the value (delivered) or before it (dropped, and the core closes
+    /// at the next lock); nothing is delivered once the disposal has been seen.
+    #[test]
+    fn loom_merge_dispose_races_the_lock_free_value() {
+        loom::model(|| {
+            let recorder = Recorder::default();
+            let core = Arc::new(TestCore::new(recorder.clone(), 1));
+            let handle = core.handle();
+            let other = core.clone();
+            let t = thread::spawn(move || other.next(1));
+            handle.dispose();
+            t.join().unwrap();
+            assert!(recorder.values.load(SeqCst) <= 1);
+            core.next(2);
+            assert!(
+                recorder.values.load(SeqCst) <= 1,
+                "a value after the disposal"
+            );
+            assert!(core.is_done() && handle.is_disposed());
+            assert_eq!(recorder.terminals.load(SeqCst), 0);
         });
     }
 
