@@ -403,6 +403,10 @@ struct Delivery<T> {
 /// How many observers a dropped subject moves out of its table before freeing it.
 const DROP_FIRST: usize = 128;
 
+/// The fewest observers for which that pays: below it, the consolidation it avoids is of a
+/// few chunks, cheaper than moving the table onto the stack.
+const DROP_FIRST_FROM: usize = 16;
+
 impl<T> Drop for Delivery<T> {
     fn drop(&mut self) {
         // The table's buffer is freed before the observers it holds. Grown last, it usually
@@ -411,7 +415,7 @@ impl<T> Drop for Delivery<T> {
         // observers just freed), and the next subject's observers are then carved out of the
         // consolidated chunk the slow way. Freed first, it merges while those chunks are still
         // in use, and the observers go back to the allocator's fast bins.
-        if self.slots.len() <= DROP_FIRST {
+        if (DROP_FIRST_FROM..=DROP_FIRST).contains(&self.slots.len()) {
             let mut held: [Option<BoxedSink<T>>; DROP_FIRST] = [const { None }; DROP_FIRST];
             // The moving iterator frees the buffer when the loop ends; `held` drops after.
             for (slot, sink) in held.iter_mut().zip(mem::take(&mut self.slots)) {
