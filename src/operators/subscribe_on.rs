@@ -187,37 +187,59 @@ impl Subscription for Slot {
     }
 }
 
-/// The observer [`SubscribeOn`] subscribes upstream: forwards everything, and reports
-/// disposed once the handle is, so a synchronous source running on the worker stops.
+/// The observer [`SubscribeOn`] subscribes upstream: forwards everything until the handle is
+/// disposed, and reports disposed from then on, so a synchronous source running on the worker
+/// stops.
 pub struct SubscribeOnObserver<O> {
     observer: O,
     /// `None` when the source was subscribed inline: the handle is then upstream's own.
     slot: Option<Arc<Slot>>,
 }
 
+impl<O> SubscribeOnObserver<O> {
+    /// Whether the handle was disposed. A disposal can return while the worker is still
+    /// inside upstream's `subscribe`, before there is an upstream handle to dispose; what
+    /// upstream started by then (a timer on another scheduler) may call in afterwards, even
+    /// on the thread that disposed, and must find the door shut.
+    #[inline]
+    fn closed(&self) -> bool {
+        self.slot.as_ref().is_some_and(|slot| slot.is_disposed())
+    }
+}
+
 impl<T, O: Observer<T>> Observer<T> for SubscribeOnObserver<O> {
     #[inline]
     fn on_next(&mut self, value: T) {
-        self.observer.on_next(value)
+        if !self.closed() {
+            self.observer.on_next(value)
+        }
     }
 
     fn on_error(self, error: Error) {
-        self.observer.on_error(error);
         if let Some(slot) = self.slot {
-            slot.dispose();
+            if !slot.is_disposed() {
+                self.observer.on_error(error);
+                slot.dispose();
+            }
+        } else {
+            self.observer.on_error(error);
         }
     }
 
     fn on_completed(self) {
-        self.observer.on_completed();
         if let Some(slot) = self.slot {
-            slot.dispose();
+            if !slot.is_disposed() {
+                self.observer.on_completed();
+                slot.dispose();
+            }
+        } else {
+            self.observer.on_completed();
         }
     }
 
     #[inline]
     fn is_disposed(&self) -> bool {
-        self.slot.as_ref().is_some_and(|slot| slot.is_disposed()) || self.observer.is_disposed()
+        self.closed() || self.observer.is_disposed()
     }
 }
 
@@ -333,6 +355,57 @@ mod tests {
         handle.dispose();
         assert!(sch.is_empty());
         o.assert_values(&[0, 1]);
+    }
+
+    /// A source that, inside `subscribe`, hands its observer to the test thread and then
+    /// waits to be let go: what a chain does that starts a timer on another scheduler while
+    /// the worker is still subscribing it.
+    struct HandsOver {
+        observer: std::sync::mpsc::Sender<Box<dyn FnOnce() + Send>>,
+        release: std::sync::mpsc::Receiver<()>,
+    }
+
+    impl crate::Observable for HandsOver {
+        type Item = i32;
+        type Flavour = crate::sync::Shared;
+    }
+
+    impl<O: crate::Observer<i32> + Send + 'static> crate::Subscribe<O> for HandsOver {
+        type Subscription = crate::subscription::Finished;
+
+        fn subscribe_observer(self, mut observer: O) -> Self::Subscription {
+            let call = Box::new(move || {
+                observer.on_next(1);
+                observer.on_error(Error::msg("late"));
+            });
+            self.observer.send(call).unwrap();
+            self.release.recv().unwrap();
+            crate::subscription::Finished
+        }
+    }
+
+    #[test]
+    fn nothing_arrives_after_dispose_returned_while_upstream_was_still_subscribing() {
+        use crate::schedulers::NewThread;
+        use std::sync::mpsc::channel;
+
+        let (observer_tx, observer_rx) = channel();
+        let (release_tx, release_rx) = channel();
+        let o = TestObserver::new();
+        let handle = HandsOver {
+            observer: observer_tx,
+            release: release_rx,
+        }
+        .subscribe_on(NewThread)
+        .subscribe_observer(o.clone());
+        let late_call = observer_rx.recv().unwrap();
+        handle.dispose();
+        assert!(handle.is_disposed());
+        // The worker is still inside upstream's `subscribe`; upstream calls in from here.
+        late_call();
+        o.assert_values(&[]);
+        o.assert_not_terminated();
+        release_tx.send(()).unwrap();
     }
 
     #[test]
