@@ -123,3 +123,29 @@ fn window_and_group_by() {
     });
     println!("from_iter(0..10).group_by(odd).subscribe(..): {n} allocation(s)");
 }
+
+#[test]
+fn combine_latest_all_of_synchronous_sources_allocates_only_its_rows() {
+    // Sources that finish inside `subscribe` are combined on the stack: no shared state, one
+    // `Vec` per row.
+    let n = allocations_in(|| {
+        rx::source::combine_latest_all(vec![just(black_box(1)), just(black_box(2))]).subscribe(
+            |v| {
+                black_box(v);
+            },
+        );
+    });
+    println!("combine_latest_all(vec![just, just]).subscribe(..): {n} allocation(s)");
+    assert_eq!(n, 2, "the Vec of sources and the one row");
+
+    let n = allocations_in(|| {
+        rx::source::combine_latest_all(vec![
+            from_iter(black_box(0..3)),
+            from_iter(black_box(0..3)),
+        ])
+        .subscribe(|v| {
+            black_box(v);
+        });
+    });
+    assert_eq!(n, 4, "the Vec of sources and three rows, nothing else");
+}

@@ -13,12 +13,14 @@
 
 use super::engine::combine_core::{CombineSubscription, Core, Step};
 use super::engine::combine_slots::{Buffer, Handle, Slot, SlotAt, Slots};
+use super::engine::inline_merge::Emission;
 use crate::Error;
 use crate::observable::{Observable, Subscribe};
 use crate::observer::Observer;
 use crate::subscription::Subscription;
 use crate::sync::imp::BoxSubscription;
 use crate::sync::{Arc, Flavour, Shared};
+use std::cell::UnsafeCell;
 use std::collections::VecDeque;
 use std::fmt;
 use std::marker::PhantomData;
@@ -327,9 +329,34 @@ impl<T> Kind<T> for PairedValues {
 
 /// The observer [`CombineAll`] subscribes to each of its sources.
 pub struct CombineAllObserver<'a, T, O, K, F: Flavour = Shared> {
-    core: Arc<Core<VecSlots<'a, T, F>, Vec<T>, O>>,
+    link: Link<'a, T, O, F>,
     index: usize,
     _kind: PhantomData<fn() -> K>,
+}
+
+/// Where a source's notifications go: the shared core, or, when every source finishes
+/// inside `subscribe`, the state on the stack of [`CombineAll`]'s `subscribe`. One observer
+/// type for both, so each source needs one `Subscribe` bound (as `MergeLink`).
+enum Link<'a, T, O, F: Flavour> {
+    Core(Arc<Core<VecSlots<'a, T, F>, Vec<T>, O>>),
+    Inline(InlinePtr<'a, T, O, F>),
+}
+
+/// What the observer does with one notification of its source, on either path.
+impl<'a, T, O, F: Flavour> Link<'a, T, O, F>
+where
+    O: Observer<Vec<T>>,
+{
+    #[inline]
+    fn update<G>(
+        &self,
+        step: impl FnOnce(&mut VecSlots<'a, T, F>, &mut Buffer<Vec<T>>) -> (Step, G),
+    ) {
+        match self {
+            Link::Core(core) => core.update(step),
+            Link::Inline(ptr) => ptr.get().update(step),
+        }
+    }
 }
 
 impl<T, O, K, F: Flavour> Observer<T> for CombineAllObserver<'_, T, O, K, F>
@@ -339,7 +366,7 @@ where
 {
     fn on_next(&mut self, value: T) {
         let i = self.index;
-        self.core.update(|slots, rows| {
+        self.link.update(|slots, rows| {
             let (complete, garbage) = K::next(slots, i, value, rows);
             let step = if complete {
                 Step::Complete
@@ -351,12 +378,12 @@ where
     }
 
     fn on_error(self, error: Error) {
-        self.core.update(|_, _| (Step::Fail(error), ()));
+        self.link.update(|_, _| (Step::Fail(error), ()));
     }
 
     fn on_completed(self) {
         let i = self.index;
-        self.core.update(|slots, rows| {
+        self.link.update(|slots, rows| {
             slots.slots[i].done = true;
             slots.finished += 1;
             let step = if K::completed(slots, i, rows) {
@@ -370,7 +397,10 @@ where
 
     #[inline]
     fn is_disposed(&self) -> bool {
-        self.core.is_stopped()
+        match &self.link {
+            Link::Core(core) => core.is_stopped(),
+            Link::Inline(ptr) => ptr.get().is_ended(),
+        }
     }
 }
 
@@ -382,9 +412,155 @@ impl<T, O, K, F: Flavour> fmt::Debug for CombineAllObserver<'_, T, O, K, F> {
     }
 }
 
+/// The state of a [`CombineAll`] whose sources all finish inside `subscribe`
+/// ([`Observable::EMISSION`]), a local of its `subscribe`: the slots and the downstream,
+/// with no lock, no reference count and no allocation of its own.
+///
+/// Every call reaches it down one call stack, from the `subscribe` of a source that this
+/// `subscribe` is running, on this thread; the downstream cannot reach a source's observer,
+/// which belongs to a frame below it. So no two calls overlap: each borrow of the slots ends
+/// before the downstream is called, and each borrow of the downstream lasts for one call
+/// (the argument of `engine::inline_merge`).
+struct InlineAll<'a, T, O, F: Flavour> {
+    slots: UnsafeCell<VecSlots<'a, T, F>>,
+    /// Rows made by a notification, delivered before it returns: empty between calls, and
+    /// kept here so that each call does not make and drop a queue of its own.
+    rows: UnsafeCell<Buffer<Vec<T>>>,
+    /// `None` once the sequence has ended (terminated, or the downstream is disposed).
+    downstream: UnsafeCell<Option<O>>,
+}
+
+impl<'a, T, O: Observer<Vec<T>>, F: Flavour> InlineAll<'a, T, O, F> {
+    /// Whether the sequence has ended: what the sources' observers report as disposed, as
+    /// the core's stopped flag.
+    #[inline]
+    fn is_ended(&self) -> bool {
+        // SAFETY: no mutable borrow of the downstream is live: they last for one call into
+        // it, which cannot reach a source's observer (type docs).
+        unsafe { (*self.downstream.get()).is_none() }
+    }
+
+    /// A pointer to this state for the sources' observers.
+    ///
+    /// # Safety
+    ///
+    /// Every observer built on the pointer must be given only to observables whose
+    /// [`EMISSION`](Observable::EMISSION) is inside `subscribe`, subscribed while `self` is
+    /// alive and not moved: then no call through it happens after the state is gone or on
+    /// another thread.
+    #[inline]
+    unsafe fn ptr(&self) -> InlinePtr<'a, T, O, F> {
+        InlinePtr(self)
+    }
+
+    /// Ends the sequence: the downstream, to be called or dropped by the caller.
+    #[inline]
+    fn take(&self) -> Option<O> {
+        // SAFETY: as in `is_ended`; the borrow ends before the downstream is called.
+        unsafe { (*self.downstream.get()).take() }
+    }
+
+    /// [`Core::update`] without the core: the same decisions, in the same order.
+    #[inline]
+    fn update<G>(
+        &self,
+        step: impl FnOnce(&mut VecSlots<'a, T, F>, &mut Buffer<Vec<T>>) -> (Step, G),
+    ) {
+        if self.is_ended() {
+            return;
+        }
+        // SAFETY: the only borrows of the slots and the rows: they end with `step`, which
+        // runs no code that can reach this state (`K`'s rules and clones of values; type
+        // docs).
+        let (next, garbage) = step(unsafe { &mut *self.slots.get() }, unsafe {
+            &mut *self.rows.get()
+        });
+        match next {
+            Step::Continue => {
+                // SAFETY: as in `is_ended`.
+                let gone = unsafe { &*self.downstream.get() }
+                    .as_ref()
+                    .is_some_and(O::is_disposed);
+                if gone {
+                    drop(self.take());
+                }
+                // SAFETY: as for `step`: a borrow that ends here.
+                if gone || unsafe { (*self.rows.get()).is_empty() } {
+                    drop(garbage);
+                    return;
+                }
+            }
+            Step::Complete => {}
+            Step::Fail(error) => {
+                // Queued rows are dropped, as on the core's path.
+                // SAFETY: as for `step`: a borrow that ends here.
+                let rows = std::mem::take(unsafe { &mut *self.rows.get() });
+                if let Some(downstream) = self.take() {
+                    drop(rows);
+                    downstream.on_error(error);
+                }
+                drop(garbage);
+                return;
+            }
+        }
+        let complete = matches!(next, Step::Complete);
+        // SAFETY: as for `step`: a borrow that ends before the downstream is called.
+        while let Some(row) = unsafe { (*self.rows.get()).pop() } {
+            // SAFETY: the only borrow of the downstream while it runs; what it runs cannot
+            // reach this state (type docs).
+            let Some(downstream) = (unsafe { &mut *self.downstream.get() }) else {
+                return;
+            };
+            downstream.on_next(row);
+            if downstream.is_disposed() {
+                drop(self.take());
+                // SAFETY: as for `step`: a borrow that ends here.
+                drop(std::mem::take(unsafe { &mut *self.rows.get() }));
+                return;
+            }
+        }
+        if complete && let Some(downstream) = self.take() {
+            downstream.on_completed();
+        }
+        drop(garbage);
+    }
+}
+
+/// A pointer to an [`InlineAll`] on the stack of a `subscribe` that is running.
+struct InlinePtr<'a, T, O, F: Flavour>(*const InlineAll<'a, T, O, F>);
+
+// SAFETY: `Send` exactly when the core's pointer is, so that the sources' observers meet the
+// bounds they meet on the core's path. It never crosses a thread: it is given only to
+// sources whose `EMISSION` says they call their observer on the subscribing thread, inside
+// `subscribe`, and keep it nowhere.
+unsafe impl<'a, T, O, F: Flavour> Send for InlinePtr<'a, T, O, F> where
+    Arc<Core<VecSlots<'a, T, F>, Vec<T>, O>>: Send
+{
+}
+
+// SAFETY: as `Send`: nothing is ever reached through it from another thread.
+unsafe impl<'a, T, O, F: Flavour> Sync for InlinePtr<'a, T, O, F> where
+    Arc<Core<VecSlots<'a, T, F>, Vec<T>, O>>: Sync
+{
+}
+
+impl<'a, T, O, F: Flavour> InlinePtr<'a, T, O, F> {
+    #[inline]
+    fn get(&self) -> &InlineAll<'a, T, O, F> {
+        // SAFETY: the state outlives every call through this pointer and does not move
+        // meanwhile (it is a local of the `subscribe` that subscribes the sources, which
+        // have finished when their `subscribe` returns), and it is only read through shared
+        // references.
+        unsafe { &*self.0 }
+    }
+}
+
 impl<S: Observable, K> Observable for CombineAll<'_, S, K> {
     type Item = Vec<S::Item>;
     type Flavour = <S as Observable>::Flavour;
+    // Sources that finish inside `subscribe` are combined on the stack, and have ended the
+    // sequence (every rule ends it once all sources have ended) when it returns.
+    const EMISSION: Emission = S::EMISSION;
 }
 
 /// The observer [`CombineAll`] subscribes to each source, as a type.
@@ -413,6 +589,35 @@ where
             missing: n,
             finished: 0,
         };
+        if const { S::EMISSION.is_inside_subscribe() } {
+            // Every source finishes inside its `subscribe`: one after the other, with the
+            // state here. Their handles have nothing left to cancel, so none is kept.
+            if observer.is_disposed() {
+                return CombineSubscription::finished();
+            }
+            let state = InlineAll {
+                slots: UnsafeCell::new(slots),
+                rows: UnsafeCell::new(Buffer::new()),
+                downstream: UnsafeCell::new(Some(observer)),
+            };
+            if n == 0 {
+                state.update(|_, _| (Step::Complete, ()));
+            }
+            for (index, source) in self.sources.into_iter().enumerate() {
+                if state.is_ended() {
+                    break;
+                }
+                // SAFETY: the source emits only inside this call, on this thread, and keeps
+                // no observer (its `EMISSION`); `state` outlives the call and stays put.
+                let link = Link::Inline(unsafe { state.ptr() });
+                drop(source.subscribe_observer(CombineAllObserver {
+                    link,
+                    index,
+                    _kind: PhantomData,
+                }));
+            }
+            return CombineSubscription::finished();
+        }
         let core = Arc::new(Core::new(slots, observer));
         if n == 0 {
             // Nothing can ever be combined.
@@ -424,7 +629,7 @@ where
                 break;
             }
             let handle = source.subscribe_observer(CombineAllObserver {
-                core: core.clone(),
+                link: Link::Core(core.clone()),
                 index,
                 _kind: PhantomData,
             });
@@ -437,5 +642,173 @@ where
             }
         }
         CombineSubscription::new(core)
+    }
+}
+
+#[cfg(all(test, not(loom)))]
+mod tests {
+    use crate::Error;
+    use crate::notification::Notification::{self, *};
+    use crate::observable::{Observable, Subscribe};
+    use crate::prelude::*;
+    use crate::source::{combine_latest_all, fork_join_all, from_iter, just, zip_all};
+    use crate::testing::TestObserver;
+    use std::cell::Cell;
+    use std::fmt::Debug;
+
+    /// `source` with the default [`Observable::EMISSION`]: its combinations take the core.
+    #[derive(Clone)]
+    struct Later<S>(S);
+
+    impl<S: Observable> Observable for Later<S> {
+        type Item = S::Item;
+        type Flavour = S::Flavour;
+    }
+
+    impl<S: Subscribe<O>, O> Subscribe<O> for Later<S> {
+        type Subscription = S::Subscription;
+        fn subscribe_observer(self, observer: O) -> S::Subscription {
+            self.0.subscribe_observer(observer)
+        }
+    }
+
+    fn inline<S: Observable>(_: &S) -> bool {
+        S::EMISSION.is_inside_subscribe()
+    }
+
+    fn later<S>(sources: Vec<S>) -> Vec<Later<S>> {
+        sources.into_iter().map(Later).collect()
+    }
+
+    /// Subscribes the inline form and the core form, asserts which path each takes, and that
+    /// both deliver `expected` and return a finished handle.
+    fn both<T, A, B>(fast: A, slow: B, expected: &[Notification<T>])
+    where
+        T: PartialEq + Debug + Clone,
+        A: Subscribe<TestObserver<T>>,
+        B: Subscribe<TestObserver<T>>,
+    {
+        assert!(inline(&fast), "the fast form takes the inline path");
+        assert!(!inline(&slow), "the slow form takes the core");
+        let (a, b) = (TestObserver::new(), TestObserver::new());
+        let handle = fast.subscribe_observer(a.clone());
+        assert!(handle.is_disposed());
+        let handle = slow.subscribe_observer(b.clone());
+        assert!(handle.is_disposed());
+        a.assert_notifications(expected);
+        b.assert_notifications(expected);
+    }
+
+    fn sources() -> Vec<crate::source::FromIter<Vec<i32>>> {
+        vec![
+            from_iter(vec![1, 2]),
+            from_iter(vec![10]),
+            from_iter(vec![20, 30]),
+        ]
+    }
+
+    #[test]
+    fn the_three_kinds_give_the_same_notifications_on_both_paths() {
+        both(
+            combine_latest_all(sources()),
+            combine_latest_all(later(sources())),
+            &[Next(vec![2, 10, 20]), Next(vec![2, 10, 30]), Completed],
+        );
+        both(
+            zip_all(sources()),
+            zip_all(later(sources())),
+            &[Next(vec![1, 10, 20]), Completed],
+        );
+        both(
+            fork_join_all(sources()),
+            fork_join_all(later(sources())),
+            &[Next(vec![2, 10, 30]), Completed],
+        );
+        for n in [1, 2, 3, 5] {
+            let each = || {
+                (0..n)
+                    .map(|i| from_iter(vec![i, i + 10]))
+                    .collect::<Vec<_>>()
+            };
+            let last: Vec<i32> = (0..n).map(|i| i + 10).collect();
+            let mut first = last.clone();
+            first[n as usize - 1] = n - 1;
+            both(
+                combine_latest_all(each()),
+                combine_latest_all(later(each())),
+                &[Next(first), Next(last), Completed],
+            );
+        }
+    }
+
+    #[test]
+    fn completion_and_errors_on_both_paths() {
+        both(
+            combine_latest_all(Vec::<crate::source::Just<i32>>::new()),
+            combine_latest_all(Vec::<Later<crate::source::Just<i32>>>::new()),
+            &[Completed],
+        );
+        // A source that completes without a value ends the sequence and spares the rest.
+        let subscribed = Cell::new(0);
+        let counted = |values: Vec<i32>| {
+            let subscribed = &subscribed;
+            crate::source::defer(move || {
+                subscribed.set(subscribed.get() + 1);
+                from_iter(values.clone())
+            })
+        };
+        let three = || vec![counted(vec![1]), counted(vec![]), counted(vec![3])];
+        both(
+            combine_latest_all(three()),
+            combine_latest_all(later(three())),
+            &[Completed],
+        );
+        assert_eq!(subscribed.get(), 4, "the third source is never subscribed");
+        both(
+            combine_latest_all(vec![fallible(Ok(1)), fallible(Err(Error::msg("boom")))]),
+            combine_latest_all(later(vec![
+                fallible(Ok(1)),
+                fallible(Err(Error::msg("boom"))),
+            ])),
+            &[Error(Error::msg("boom"))],
+        );
+    }
+
+    type Fallible = crate::operators::TryMap<crate::source::Just<Result<i32, Error>>, Identity>;
+    type Identity = fn(Result<i32, Error>) -> Result<i32, Error>;
+
+    fn fallible(value: Result<i32, Error>) -> Fallible {
+        just(value).try_map(std::convert::identity as Identity)
+    }
+
+    #[test]
+    fn endless_sources_stop_at_a_downstream_take_on_both_paths() {
+        both(
+            combine_latest_all(vec![
+                from_iter(0..).take(1),
+                from_iter(0..).take(usize::MAX),
+            ])
+            .take(3),
+            combine_latest_all(later(vec![
+                from_iter(0..).take(1),
+                from_iter(0..).take(usize::MAX),
+            ]))
+            .take(3),
+            &[
+                Next(vec![0, 0]),
+                Next(vec![0, 1]),
+                Next(vec![0, 2]),
+                Completed,
+            ],
+        );
+    }
+
+    #[test]
+    fn a_disposed_downstream_gets_nothing_on_both_paths() {
+        let a = TestObserver::<Vec<i32>>::new();
+        a.dispose();
+        combine_latest_all(vec![just(1), just(2)]).subscribe_observer(a.clone());
+        combine_latest_all(later(vec![just(1), just(2)])).subscribe_observer(a.clone());
+        a.assert_notifications(&[]);
     }
 }

@@ -42,7 +42,10 @@ use crate::operators::CombineLatestAll;
 ///
 /// One allocation per subscription for the shared state (and one for its slots beyond two sources),
 /// one per source whose handle is still live when its `subscribe` returns, and one `Vec` per row.
-/// Each value takes one uncontended lock and clones every latest value into the row.
+/// Each value takes one uncontended lock and clones every latest value into the row. When
+/// every source finishes inside `subscribe` (`just`, `from_iter`, `range`, ... and `map` and
+/// the like over them), the state lives on the stack instead: no shared state, no lock, only
+/// the `Vec` per row.
 #[doc(alias = "combineLatest")]
 #[doc(alias = "combineLatestAll")]
 pub fn combine_latest_all<'a, S>(sources: Vec<S>) -> CombineLatestAll<'a, S> {

@@ -264,29 +264,42 @@ impl<L: Slots, R, O: Observer<R>> Core<L, R, O> {
 /// and [`WithLatestFrom`](crate::operators::WithLatestFrom) return: disposing it disposes every
 /// source and delivers nothing more.
 pub struct CombineSubscription<L, R, O> {
-    core: Arc<Core<L, R, O>>,
+    /// `None` for a sequence that had ended when `subscribe` returned and kept no core.
+    core: Option<Arc<Core<L, R, O>>>,
 }
 
 impl<L, R, O> CombineSubscription<L, R, O> {
     pub(crate) fn new(core: Arc<Core<L, R, O>>) -> Self {
-        CombineSubscription { core }
+        CombineSubscription { core: Some(core) }
+    }
+
+    /// The handle of a sequence that ended inside `subscribe` without a core: nothing to
+    /// cancel.
+    pub(crate) fn finished() -> Self {
+        CombineSubscription { core: None }
     }
 }
 
 impl<L: Slots, R, O: Observer<R>> Subscription for CombineSubscription<L, R, O> {
     fn dispose(&self) {
-        self.core.dispose();
+        if let Some(core) = &self.core {
+            core.dispose();
+        }
     }
 
     fn is_disposed(&self) -> bool {
-        self.core.is_disposed()
+        self.core.as_ref().is_none_or(|core| core.is_disposed())
     }
 }
 
 impl<L, R, O> fmt::Debug for CombineSubscription<L, R, O> {
     fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        let stopped = self
+            .core
+            .as_ref()
+            .is_none_or(|core| core.stopped.load(Ordering::Relaxed));
         f.debug_struct("CombineSubscription")
-            .field("stopped", &self.core.stopped.load(Ordering::Relaxed))
+            .field("stopped", &stopped)
             .finish_non_exhaustive()
     }
 }
