@@ -648,55 +648,17 @@ where
 #[cfg(all(test, not(loom)))]
 mod tests {
     use crate::Error;
-    use crate::notification::Notification::{self, *};
-    use crate::observable::{Observable, Subscribe};
+    use crate::notification::Notification::*;
+    use crate::observable::Subscribe;
     use crate::prelude::*;
     use crate::source::{combine_latest_all, fork_join_all, from_iter, just, zip_all};
     use crate::testing::TestObserver;
     use std::cell::Cell;
-    use std::fmt::Debug;
 
-    /// `source` with the default [`Observable::EMISSION`]: its combinations take the core.
-    #[derive(Clone)]
-    struct Later<S>(S);
-
-    impl<S: Observable> Observable for Later<S> {
-        type Item = S::Item;
-        type Flavour = S::Flavour;
-    }
-
-    impl<S: Subscribe<O>, O> Subscribe<O> for Later<S> {
-        type Subscription = S::Subscription;
-        fn subscribe_observer(self, observer: O) -> S::Subscription {
-            self.0.subscribe_observer(observer)
-        }
-    }
-
-    fn inline<S: Observable>(_: &S) -> bool {
-        S::EMISSION.is_inside_subscribe()
-    }
+    use crate::operators::engine::inline_merge::test_support::{Later, both};
 
     fn later<S>(sources: Vec<S>) -> Vec<Later<S>> {
         sources.into_iter().map(Later).collect()
-    }
-
-    /// Subscribes the inline form and the core form, asserts which path each takes, and that
-    /// both deliver `expected` and return a finished handle.
-    fn both<T, A, B>(fast: A, slow: B, expected: &[Notification<T>])
-    where
-        T: PartialEq + Debug + Clone,
-        A: Subscribe<TestObserver<T>>,
-        B: Subscribe<TestObserver<T>>,
-    {
-        assert!(inline(&fast), "the fast form takes the inline path");
-        assert!(!inline(&slow), "the slow form takes the core");
-        let (a, b) = (TestObserver::new(), TestObserver::new());
-        let handle = fast.subscribe_observer(a.clone());
-        assert!(handle.is_disposed());
-        let handle = slow.subscribe_observer(b.clone());
-        assert!(handle.is_disposed());
-        a.assert_notifications(expected);
-        b.assert_notifications(expected);
     }
 
     fn sources() -> Vec<crate::source::FromIter<Vec<i32>>> {

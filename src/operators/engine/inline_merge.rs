@@ -418,20 +418,19 @@ impl<O, F, L, U> fmt::Debug for InlineOuter<O, F, L, U> {
     }
 }
 
+/// What the tests of the synchronous paths (here and in the combine operators) share.
 #[cfg(all(test, not(loom)))]
-mod tests {
-    use crate::Error;
-    use crate::notification::Notification::{self, *};
+pub(crate) mod test_support {
+    use crate::notification::Notification;
     use crate::observable::{Observable, Subscribe};
-    use crate::prelude::*;
-    use crate::source::{defer, empty, from_iter, just, throw};
+    use crate::subscription::Subscription;
     use crate::testing::TestObserver;
-    use std::cell::Cell;
     use std::fmt::Debug;
 
-    /// `source` with the default [`Observable::EMISSION`]: its merges take the core.
+    /// `source` with the default [`Observable::EMISSION`]: what is built on it takes the
+    /// shared core.
     #[derive(Clone)]
-    struct Later<S>(S);
+    pub(crate) struct Later<S>(pub(crate) S);
 
     impl<S: Observable> Observable for Later<S> {
         type Item = S::Item;
@@ -445,13 +444,9 @@ mod tests {
         }
     }
 
-    fn inline<S: Observable>(_: &S) -> bool {
-        S::EMISSION.is_inside_subscribe()
-    }
-
     /// Subscribes the inline form and the core form, asserts which path each takes, and that
     /// both deliver `expected` and return a finished handle.
-    fn both<T, A, B>(fast: A, slow: B, expected: &[Notification<T>])
+    pub(crate) fn both<T, A, B>(fast: A, slow: B, expected: &[Notification<T>])
     where
         T: PartialEq + Debug + Clone,
         A: Subscribe<TestObserver<T>>,
@@ -467,6 +462,24 @@ mod tests {
         a.assert_notifications(expected);
         b.assert_notifications(expected);
     }
+
+    /// Whether `source` takes the synchronous path.
+    pub(crate) fn inline<S: Observable>(_: &S) -> bool {
+        S::EMISSION.is_inside_subscribe()
+    }
+}
+
+#[cfg(all(test, not(loom)))]
+mod tests {
+    use crate::Error;
+    use crate::notification::Notification::*;
+    use crate::observable::Subscribe;
+    use crate::prelude::*;
+    use crate::source::{defer, empty, from_iter, just, throw};
+    use crate::testing::TestObserver;
+    use std::cell::Cell;
+
+    use super::test_support::{Later, both, inline};
 
     #[test]
     fn the_constant_follows_the_sources() {
