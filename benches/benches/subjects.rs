@@ -12,11 +12,11 @@ use criterion::Criterion;
 use futures::stream::{self, StreamExt};
 use rx::prelude::*;
 use rx::schedulers::CurrentThread;
-use rx::source::{create, from_iter, just};
+use rx::source::{create, from_iter};
 use rx::subjects::PublishSubject;
 use rx::subjects::local::PublishSubject as LocalSubject;
 use rx_benches::subjects::{
-    local_subject_with_one_observer, subject_with_one_observer, subscriber,
+    local_subject_with_one_observer, mix_operators, subject_with_one_observer, subscriber,
 };
 use rxrust::prelude::{Local, Observable as _, ObservableFactory as _, Observer as _, Shared};
 use std::cell::Cell;
@@ -267,23 +267,7 @@ pub fn scenarios(c: &mut Criterion) {
                 }
             }
         })
-        .rx(|| {
-            let subject = PublishSubject::<i32>::new();
-            subject
-                .observable()
-                .filter(|v| *v != 0)
-                .map(|v| v * 2)
-                .take(10)
-                .merge_with(just(black_box(1)))
-                .scan(0, |acc, v| acc + v)
-                .distinct_until_changed()
-                .subscribe(sink);
-            let mut observer = subject.observer();
-            for v in 0..10 {
-                observer.on_next(black_box(v));
-            }
-            observer.on_completed();
-        })
+        .rx(|| mix_operators(sink))
         .note(LOCAL_SUBJECT)
         .rxrust(|| {
             let mut subject = Local::subject::<i32, NoError>();

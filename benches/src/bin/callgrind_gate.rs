@@ -19,7 +19,7 @@
 use rx::prelude::*;
 use rx::schedulers::{CurrentThread, Immediate, Reschedule, Scheduler, Worker};
 use rx::source::{concat, create, from_iter, interval, just, never};
-use rx::subjects::{PublishSubject, local};
+use rx::subjects::local;
 use std::hint::black_box;
 use std::path::{Path, PathBuf};
 use std::process::{Command, ExitCode};
@@ -317,23 +317,7 @@ fn run_case(case: &str, iters: u64) -> Result<(), String> {
                     .subscribe_with(|_| {}, sink, || {});
             })
         }
-        "mix_operators" => run_op(iters, || {
-            let subject = PublishSubject::<i32>::new();
-            subject
-                .observable()
-                .filter(|v| *v != 0)
-                .map(|v| v * 2)
-                .take(10)
-                .merge_with(just(black_box(1)))
-                .scan(0, |acc, v| acc + v)
-                .distinct_until_changed()
-                .subscribe(sink);
-            let mut observer = subject.observer();
-            for v in 0..10 {
-                observer.on_next(black_box(v));
-            }
-            observer.on_completed();
-        }),
+        "mix_operators" => run_op(iters, || rx_benches::subjects::mix_operators(sink)),
         "merge_with_local_subject" => run_op(iters, || {
             let subject = local::PublishSubject::<i32>::new();
             subject
