@@ -205,6 +205,18 @@ impl<O> SubscribeOnObserver<O> {
     fn closed(&self) -> bool {
         self.slot.as_ref().is_some_and(|slot| slot.is_disposed())
     }
+
+    /// Delivers a terminal unless the handle was disposed, then releases the slot's handle.
+    fn terminate(self, deliver: impl FnOnce(O)) {
+        match self.slot {
+            Some(slot) if slot.is_disposed() => {}
+            Some(slot) => {
+                deliver(self.observer);
+                slot.dispose();
+            }
+            None => deliver(self.observer),
+        }
+    }
 }
 
 impl<T, O: Observer<T>> Observer<T> for SubscribeOnObserver<O> {
@@ -216,25 +228,11 @@ impl<T, O: Observer<T>> Observer<T> for SubscribeOnObserver<O> {
     }
 
     fn on_error(self, error: Error) {
-        if let Some(slot) = self.slot {
-            if !slot.is_disposed() {
-                self.observer.on_error(error);
-                slot.dispose();
-            }
-        } else {
-            self.observer.on_error(error);
-        }
+        self.terminate(|observer| observer.on_error(error));
     }
 
     fn on_completed(self) {
-        if let Some(slot) = self.slot {
-            if !slot.is_disposed() {
-                self.observer.on_completed();
-                slot.dispose();
-            }
-        } else {
-            self.observer.on_completed();
-        }
+        self.terminate(O::on_completed);
     }
 
     #[inline]
