@@ -325,6 +325,9 @@ pub(crate) mod imp {
         fn new_ptr<T>(value: T) -> Self::Ptr<T>;
         fn downgrade<T>(ptr: &Self::Ptr<T>) -> Self::Weak<T>;
         fn upgrade<T>(weak: &Self::Weak<T>) -> Option<Self::Ptr<T>>;
+        /// Whether a [`Weak`](Machinery::Weak) to `ptr`'s target may exist; `true` when it
+        /// cannot be told (under loom, whose weak pointers are strong).
+        fn has_weak<T>(ptr: &Self::Ptr<T>) -> bool;
 
         /// Whether several threads may call in at once: what decides whether a delivery role
         /// can be handed over to another thread (see `subjects::core`).
@@ -430,6 +433,17 @@ impl Machinery for Shared {
         weak.upgrade()
     }
 
+    #[cfg(not(loom))]
+    #[inline]
+    fn has_weak<T>(ptr: &Arc<T>) -> bool {
+        Arc::weak_count(ptr) != 0
+    }
+
+    #[cfg(loom)]
+    fn has_weak<T>(_: &Arc<T>) -> bool {
+        true
+    }
+
     // loom has no `Weak`: under loom a weak handle keeps its target alive, and the models never
     // depend on the target being freed.
     #[cfg(loom)]
@@ -481,6 +495,11 @@ impl Machinery for Local {
     #[inline]
     fn upgrade<T>(weak: &std::rc::Weak<T>) -> Option<std::rc::Rc<T>> {
         weak.upgrade()
+    }
+
+    #[inline]
+    fn has_weak<T>(ptr: &std::rc::Rc<T>) -> bool {
+        std::rc::Rc::weak_count(ptr) != 0
     }
 
     const THREADED: bool = false;

@@ -16,7 +16,8 @@ use rx::source::{create, from_iter};
 use rx::subjects::PublishSubject;
 use rx::subjects::local::PublishSubject as LocalSubject;
 use rx_benches::subjects::{
-    local_subject_with_one_observer, mix_operators, subject_with_one_observer, subscriber,
+    local_subject_with_100_observers, local_subject_with_one_observer, mix_operators,
+    subject_with_100_observers, subject_with_one_observer, subscriber,
 };
 use rxrust::prelude::{Local, Observable as _, ObservableFactory as _, Observer as _, Shared};
 use std::cell::Cell;
@@ -120,13 +121,11 @@ pub fn subjects(c: &mut Criterion) {
     let mut hand: Observers = (0..100)
         .map(|k| Box::new(subscriber(k)) as Box<dyn FnMut(i32)>)
         .collect();
-    let local = LocalSubject::<i32>::new();
-    let subject = PublishSubject::<i32>::new();
+    let local = local_subject_with_100_observers();
+    let subject = subject_with_100_observers();
     let mut rxrust_subject = Local::subject::<i32, NoError>();
     let mut shared_subject = Shared::subject::<i32, NoError>();
     for k in 0..100 {
-        local.observable().subscribe(subscriber(k));
-        subject.observable().subscribe(subscriber(k));
         rxrust_subject.clone().subscribe(subscriber(k));
         shared_subject.clone().subscribe(subscriber(k));
     }

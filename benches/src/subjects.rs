@@ -29,6 +29,25 @@ pub fn local_subject_with_one_observer() -> local::PublishSubject<i32> {
     subject
 }
 
+/// The setup of `100 on_next to 100 observers to publish_subject (thread-safe)`: a thread-safe
+/// subject with 100 subscribers whose handles are dropped; the op is 100 `on_next`.
+pub fn subject_with_100_observers() -> PublishSubject<i32> {
+    let subject = PublishSubject::new();
+    for k in 0..100 {
+        subject.observable().subscribe(subscriber(k));
+    }
+    subject
+}
+
+/// The setup of `100 on_next to 100 observers to publish_subject`: the same, single-threaded.
+pub fn local_subject_with_100_observers() -> local::PublishSubject<i32> {
+    let subject = local::PublishSubject::new();
+    for k in 0..100 {
+        subject.observable().subscribe(subscriber(k));
+    }
+    subject
+}
+
 /// The op of `mix operators with disposables and without disposables`: a thread-safe subject
 /// through filter, map, take, a merge, scan and distinct_until_changed, fed ten values and
 /// completed.

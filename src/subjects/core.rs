@@ -71,6 +71,8 @@ use std::time::{Duration, Instant};
 pub trait Sink<T> {
     /// Delivers `value` unless the observer is disposed; answers whether it wants more.
     fn next(&mut self, value: T) -> bool;
+    /// Whether the observer wants no more: what [`next`](Self::next) last answered, negated.
+    fn is_done(&self) -> bool;
     fn error(self: Box<Self>, error: Error);
     fn completed(self: Box<Self>);
 }
@@ -83,6 +85,10 @@ impl<T, O: Observer<T>> Sink<T> for O {
         }
         self.on_next(value);
         !self.is_disposed()
+    }
+
+    fn is_done(&self) -> bool {
+        self.is_disposed()
     }
 
     fn error(self: Box<Self>, error: Error) {
@@ -552,27 +558,31 @@ impl<T, F: Flavour> Core<T, F> {
 }
 
 impl<T: Clone, F: Flavour> Core<T, F> {
+    // An associated function, not a method: it asks the pointer whether handles exist.
     #[inline(always)]
-    pub(crate) fn on_next(&self, value: T) {
+    pub(crate) fn on_next(this: &F::Ptr<Self>, value: T) {
+        let core: &Self = this;
         // Acquire pairs with the Release that gave the role up, so this thread sees the last
         // holder's writes to `delivery`.
-        if self
+        if core
             .wip
             .compare_exchange(0, 1, Ordering::Acquire, Ordering::Relaxed)
             .is_ok()
         {
-            self.hold_role(|d| {
+            core.hold_role(|d| {
                 // Acquire pairs with the Release store in `terminate`.
-                if self.plain.load(Ordering::Acquire) {
-                    d.broadcast_synced(self, value)
+                if core.plain.load(Ordering::Acquire) {
+                    // Only subscription handles point weakly at the core; asked only when
+                    // there are several observers.
+                    d.broadcast_synced(core, value, || F::has_weak(this))
                 } else {
-                    self.next_held(d, value);
+                    core.next_held(d, value);
                     true
                 }
             });
             return;
         }
-        self.queue_next(value);
+        core.queue_next(value);
     }
 
     /// `on_next` with the role held, for the kinds that keep values or once terminated.
@@ -634,6 +644,9 @@ impl<T: Clone, F: Flavour> Core<T, F> {
         F: Accepts<T, O>,
     {
         let sink = F::box_sink(observer);
+        // Made before the observer is registered, so a holder that sees it registered sees the
+        // handle too (see `Delivery::broadcast_to_undisposable`).
+        let handle = F::downgrade(this);
         // Acquire, as in `on_next`. Taken before the lock, as everywhere: the holder takes the
         // lock, never the other way round.
         let holds_role = this
@@ -670,7 +683,7 @@ impl<T: Clone, F: Flavour> Core<T, F> {
             }
         }
         SubjectSubscription {
-            core: F::downgrade(this),
+            core: handle,
             key: key.unwrap_or(NO_KEY),
             id,
         }
@@ -1156,7 +1169,7 @@ impl<T: Clone> Delivery<T> {
     #[inline]
     fn broadcast<F: Flavour>(&mut self, core: &Core<T, F>, value: T) {
         self.sync(core);
-        if !self.broadcast_synced(core, value) {
+        if !self.broadcast_synced(core, value, || true) {
             self.remove(core, 0);
         }
     }
@@ -1170,17 +1183,63 @@ impl<T: Clone> Delivery<T> {
     #[inline]
     ///
     /// Answers `false` when the only observer said it is disposed: the caller removes it.
+    ///
+    /// `handles` answers whether a subscription handle may exist; without one, no observer
+    /// can be disposed while the value goes round.
     #[must_use]
-    fn broadcast_synced<F: Flavour>(&mut self, core: &Core<T, F>, value: T) -> bool {
+    fn broadcast_synced<F: Flavour>(
+        &mut self,
+        core: &Core<T, F>,
+        value: T,
+        handles: impl FnOnce() -> bool,
+    ) -> bool {
         // One subscriber is the common case; keep its path short and the loop out of line.
         if self.slots.len() == 1 {
             if let Some(sink) = &mut self.slots[0] {
                 return sink.next(value);
             }
-        } else {
+        } else if handles() {
             self.broadcast_to_many(core, value);
+        } else {
+            self.broadcast_to_undisposable(core, value);
         }
         true
+    }
+
+    /// [`broadcast_to_many`](Self::broadcast_to_many) when no subscription handle exists:
+    /// only a handle disposes a subscription, and a handle is made only by `subscribe`, whose
+    /// observer is registered after this broadcast; so no observer in the table is disposed
+    /// while this runs, and the loop is the calls alone (RPP drops disposables it can prove
+    /// unused in the same way, at compile time). An observer that ends itself is found after
+    /// the loop.
+    #[inline(never)]
+    fn broadcast_to_undisposable<F: Flavour>(&mut self, core: &Core<T, F>, value: T) {
+        let Some((last, rest)) = self.slots.split_last_mut() else {
+            return;
+        };
+        let mut wanting = true;
+        for sink in rest.iter_mut().flatten() {
+            wanting &= sink.next(value.clone());
+        }
+        // The last observer gets the value itself, not a clone.
+        if let Some(sink) = last {
+            wanting &= sink.next(value);
+        }
+        if !wanting {
+            self.forget_done(core);
+        }
+    }
+
+    /// Forgets every observer that wants no more.
+    #[cold]
+    #[inline(never)]
+    fn forget_done<F: Flavour>(&mut self, core: &Core<T, F>) {
+        for key in 0..self.slots.len() {
+            if self.slots[key].as_ref().is_some_and(|sink| sink.is_done()) {
+                forget(core, &mut self.slots, key);
+            }
+        }
+        self.trim();
     }
 
     /// The loop of [`broadcast`](Self::broadcast) over several slots, kept to a load, a call
@@ -1519,7 +1578,7 @@ impl<T, F: Flavour> fmt::Debug for SubjectObserver<T, F> {
 impl<T: Clone, F: Flavour> Observer<T> for SubjectObserver<T, F> {
     #[inline]
     fn on_next(&mut self, value: T) {
-        self.core.on_next(value)
+        Core::<T, F>::on_next(&self.core, value)
     }
 
     fn on_error(self, error: Error) {

@@ -212,7 +212,7 @@ macro_rules! subject_handle {
             #[doc(alias = "next")]
             #[inline(always)]
             pub fn on_next(&self, value: T) {
-                self.core.on_next(value)
+                $crate::subjects::core::Core::<T, F>::on_next(&self.core, value)
             }
 
             /// Terminates the subject with `error`, unless it has terminated already: what an

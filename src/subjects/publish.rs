@@ -183,6 +183,56 @@ mod tests {
         }
 
         #[test]
+        fn observers_that_end_themselves_are_removed_when_no_handle_is_kept() {
+            // Every handle is dropped at once, so the broadcast loop makes the calls alone and
+            // looks for finished observers afterwards.
+            let s = PublishSubject::new();
+            let (once, twice, always) = (TestObserver::new(), TestObserver::new(), TestObserver::new());
+            s.observable().take(1).subscribe_observer(once.clone());
+            s.observable().take(2).subscribe_observer(twice.clone());
+            s.observable().subscribe_observer(always.clone());
+            let mut input = s.observer();
+            for v in 1..=3 {
+                input.on_next(v);
+            }
+            once.assert_notifications(&[Notification::Next(1), Notification::Completed]);
+            twice.assert_notifications(&[
+                Notification::Next(1),
+                Notification::Next(2),
+                Notification::Completed,
+            ]);
+            always.assert_values(&[1, 2, 3]);
+            always.dispose();
+            input.on_next(4);
+            assert!(!s.has_observers(), "the finished observers were forgotten");
+        }
+
+        #[test]
+        // In the local copy the handle is not `Send`, so neither is the `Arc`: harmless here.
+        #[allow(clippy::arc_with_non_send_sync)]
+        fn one_kept_handle_among_dropped_ones_still_stops_its_observer_within_the_value() {
+            let s = PublishSubject::new();
+            let slot = Arc::new(Mutex::new(None::<SubjectSubscription<i32>>));
+            let h = slot.clone();
+            s.observable().subscribe(move |v: i32| {
+                if v == 1 {
+                    h.lock().unwrap().as_ref().unwrap().dispose();
+                }
+            });
+            let (before, target, after) = (TestObserver::new(), TestObserver::new(), TestObserver::new());
+            s.observable().subscribe_observer(before.clone());
+            *slot.lock().unwrap() = Some(s.observable().subscribe_observer(target.clone()));
+            s.observable().subscribe_observer(after.clone());
+            let mut input = s.observer();
+            input.on_next(0);
+            input.on_next(1);
+            input.on_next(2);
+            before.assert_values(&[0, 1, 2]);
+            target.assert_values(&[0]);
+            after.assert_values(&[0, 1, 2]);
+        }
+
+        #[test]
         fn an_observer_subscribed_inside_on_next_gets_the_next_value_not_the_current_one() {
             let s = PublishSubject::new();
             let inner = TestObserver::new();

@@ -33,7 +33,7 @@ const TOLERANCE: f64 = 0.10;
 const ITERS: u64 = 2_000;
 
 /// The cases: a short id (the budget file's key) and RPP's name for the case.
-const CASES: [(&str, &str); 26] = [
+const CASES: [(&str, &str); 28] = [
     (
         "merge_with",
         "immediate_just(1) + merge_with(immediate_just(2)) + subscribe",
@@ -57,6 +57,14 @@ const CASES: [(&str, &str); 26] = [
     (
         "subject_local_on_next",
         "publish_subject with 1 observer - on_next",
+    ),
+    (
+        "subject_100x100",
+        "100 on_next to 100 observers to publish_subject (thread-safe)",
+    ),
+    (
+        "subject_local_100x100",
+        "100 on_next to 100 observers to publish_subject",
     ),
     (
         "current_thread_schedule",
@@ -174,6 +182,22 @@ fn run_case(case: &str, iters: u64) -> Result<(), String> {
         "subject_local_on_next" => {
             let subject = rx_benches::subjects::local_subject_with_one_observer();
             run_op(iters, || subject.on_next(black_box(1)));
+        }
+        "subject_100x100" => {
+            let subject = rx_benches::subjects::subject_with_100_observers();
+            run_op(iters, || {
+                for v in 0..100 {
+                    subject.on_next(black_box(v));
+                }
+            });
+        }
+        "subject_local_100x100" => {
+            let subject = rx_benches::subjects::local_subject_with_100_observers();
+            run_op(iters, || {
+                for v in 0..100 {
+                    subject.on_next(black_box(v));
+                }
+            });
         }
         "current_thread_schedule" => {
             let observer = |_: i32| {};
