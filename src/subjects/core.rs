@@ -73,33 +73,42 @@ pub trait Sink<T> {
     fn next(&mut self, value: T) -> bool;
     /// Whether the observer wants no more: what [`next`](Self::next) last answered, negated.
     fn is_done(&self) -> bool;
+    /// Whether this is the placeholder of an empty slot ([`Vacant`]).
+    fn is_vacant(&self) -> bool {
+        false
+    }
     fn error(self: Box<Self>, error: Error);
     fn completed(self: Box<Self>);
 }
 
-impl<T, O: Observer<T>> Sink<T> for O {
+/// An observer in the registry: the [`Sink`] of any observer (a wrapper, not a blanket impl, so
+/// that [`Vacant`] can be a `Sink` too).
+#[repr(transparent)]
+struct Registered<O>(O);
+
+impl<T, O: Observer<T>> Sink<T> for Registered<O> {
     #[inline]
     fn next(&mut self, value: T) -> bool {
-        if self.is_disposed() {
+        if self.0.is_disposed() {
             return false;
         }
-        self.on_next(value);
-        !self.is_disposed()
+        self.0.on_next(value);
+        !self.0.is_disposed()
     }
 
     fn is_done(&self) -> bool {
-        self.is_disposed()
+        self.0.is_disposed()
     }
 
     fn error(self: Box<Self>, error: Error) {
-        if !self.is_disposed() {
-            (*self).on_error(error)
+        if !self.0.is_disposed() {
+            self.0.on_error(error)
         }
     }
 
     fn completed(self: Box<Self>) {
-        if !self.is_disposed() {
-            (*self).on_completed()
+        if !self.0.is_disposed() {
+            self.0.on_completed()
         }
     }
 }
@@ -107,6 +116,61 @@ impl<T, O: Observer<T>> Sink<T> for O {
 /// One trait object type for both flavours; a shared core keeps only `Send` ones (see
 /// [`Accepts`] and the `Send` impl of [`Core`]).
 type BoxedSink<T> = Box<dyn Sink<T>>;
+
+/// A place in the observer table: an observer, or [`Vacant`]. Not an `Option`: the broadcast
+/// loop calls every slot as it is, without a test for the empty ones in between.
+struct Slot<T>(BoxedSink<T>);
+
+/// What an empty slot holds: takes values and wants more, so the loop passes over it. Zero-sized,
+/// so making one does not allocate.
+struct Vacant;
+
+impl<T> Sink<T> for Vacant {
+    fn next(&mut self, _: T) -> bool {
+        true
+    }
+
+    fn is_done(&self) -> bool {
+        false
+    }
+
+    fn is_vacant(&self) -> bool {
+        true
+    }
+
+    fn error(self: Box<Self>, _: Error) {}
+
+    fn completed(self: Box<Self>) {}
+}
+
+impl<T> Slot<T> {
+    fn vacant() -> Self {
+        Slot(Box::new(Vacant))
+    }
+
+    fn is_vacant(&self) -> bool {
+        self.0.is_vacant()
+    }
+
+    /// Empties the slot; answers the observer it held.
+    fn take(&mut self) -> Option<BoxedSink<T>> {
+        if self.is_vacant() {
+            None
+        } else {
+            Some(mem::replace(&mut self.0, Box::new(Vacant)))
+        }
+    }
+
+    /// [`Sink::next`] of the observer held, or nothing for an empty slot (which answers `true`).
+    #[inline(always)]
+    fn next(&mut self, value: T) -> bool {
+        self.0.next(value)
+    }
+
+    fn is_done(&self) -> bool {
+        self.0.is_done()
+    }
+}
 
 /// The observers a subject of flavour `Self` can keep: any for [`Local`], `Send` ones for
 /// [`Shared`]. The only place observers are boxed into a subject.
@@ -123,14 +187,14 @@ pub trait Accepts<T, O>: Flavour {
 impl<T, O: Observer<T> + Send + 'static> Accepts<T, O> for Shared {
     #[inline]
     fn box_sink(observer: O) -> BoxedSink<T> {
-        Box::new(observer)
+        Box::new(Registered(observer))
     }
 }
 
 impl<T, O: Observer<T> + 'static> Accepts<T, O> for Local {
     #[inline]
     fn box_sink(observer: O) -> BoxedSink<T> {
-        Box::new(observer)
+        Box::new(Registered(observer))
     }
 }
 
@@ -395,7 +459,7 @@ enum Event<T> {
 
 struct Delivery<T> {
     /// Indexed by key; trailing empty slots are trimmed, so the last slot, if any, is live.
-    slots: Vec<Option<BoxedSink<T>>>,
+    slots: Vec<Slot<T>>,
     state: State<T>,
     /// The terminal notification, once delivered.
     terminal: Option<Terminal>,
@@ -422,10 +486,10 @@ impl<T> Drop for Delivery<T> {
         // consolidated chunk the slow way. Freed first, it merges while those chunks are still
         // in use, and the observers go back to the allocator's fast bins.
         if (DROP_FIRST_FROM..=DROP_FIRST).contains(&self.slots.len()) {
-            let mut held: [Option<BoxedSink<T>>; DROP_FIRST] = [const { None }; DROP_FIRST];
+            let mut held: [Option<Slot<T>>; DROP_FIRST] = [const { None }; DROP_FIRST];
             // The moving iterator frees the buffer when the loop ends; `held` drops after.
             for (slot, sink) in held.iter_mut().zip(mem::take(&mut self.slots)) {
-                *slot = sink;
+                *slot = Some(sink);
             }
         }
     }
@@ -1088,7 +1152,7 @@ impl<T: Clone> Delivery<T> {
         }
         for &key in &self.vacated {
             if let Some(slot) = self.slots.get_mut(key) {
-                *slot = None;
+                *slot = Slot::vacant();
             }
         }
         self.trim();
@@ -1100,7 +1164,7 @@ impl<T: Clone> Delivery<T> {
     }
 
     fn trim(&mut self) {
-        while let Some(None) = self.slots.last() {
+        while self.slots.last().is_some_and(Slot::is_vacant) {
             self.slots.pop();
         }
     }
@@ -1195,9 +1259,7 @@ impl<T: Clone> Delivery<T> {
     ) -> bool {
         // One subscriber is the common case; keep its path short and the loop out of line.
         if self.slots.len() == 1 {
-            if let Some(sink) = &mut self.slots[0] {
-                return sink.next(value);
-            }
+            return self.slots[0].next(value);
         } else if handles() {
             self.broadcast_to_many(core, value);
         } else {
@@ -1218,13 +1280,11 @@ impl<T: Clone> Delivery<T> {
             return;
         };
         let mut wanting = true;
-        for sink in rest.iter_mut().flatten() {
-            wanting &= sink.next(value.clone());
+        for slot in rest {
+            wanting &= slot.next(value.clone());
         }
         // The last observer gets the value itself, not a clone.
-        if let Some(sink) = last {
-            wanting &= sink.next(value);
-        }
+        wanting &= last.next(value);
         if !wanting {
             self.forget_done(core);
         }
@@ -1235,7 +1295,7 @@ impl<T: Clone> Delivery<T> {
     #[inline(never)]
     fn forget_done<F: Flavour>(&mut self, core: &Core<T, F>) {
         for key in 0..self.slots.len() {
-            if self.slots[key].as_ref().is_some_and(|sink| sink.is_done()) {
+            if self.slots[key].is_done() {
                 forget(core, &mut self.slots, key);
             }
         }
@@ -1255,9 +1315,7 @@ impl<T: Clone> Delivery<T> {
         let vacated = &mut self.vacated;
         let slots = &mut self.slots[..];
         for key in 0..last {
-            if let Some(sink) = &mut slots[key]
-                && !sink.next(value.clone())
-            {
+            if !slots[key].next(value.clone()) {
                 forget(core, slots, key);
             }
             // Acquire pairs with the Release increment in `unsubscribe`: a callback may have
@@ -1267,9 +1325,7 @@ impl<T: Clone> Delivery<T> {
             }
         }
         // The last observer gets the value itself, not a clone.
-        if let Some(sink) = &mut slots[last]
-            && !sink.next(value)
-        {
+        if !slots[last].next(value) {
             forget(core, slots, last);
         }
         self.seen_disposals = seen;
@@ -1293,15 +1349,15 @@ impl<T: Clone> Delivery<T> {
                 break;
             }
             if let Some(value) = &last
-                && let Some(sink) = &mut self.slots[key]
+                && !self.slots[key].is_vacant()
             {
-                if !sink.next(value.clone()) {
-                    self.slots[key] = None;
+                if !self.slots[key].next(value.clone()) {
+                    self.slots[key] = Slot::vacant();
                 }
                 // The value's callback may have disposed this very subscription.
                 self.sync(core);
             }
-            if let Some(sink) = self.slots.get_mut(key).and_then(Option::take) {
+            if let Some(sink) = self.slots.get_mut(key).and_then(Slot::take) {
                 deliver_terminal(sink, &terminal);
             }
             key += 1;
@@ -1352,14 +1408,14 @@ impl<T: Clone> Delivery<T> {
     fn register<F: Flavour>(&mut self, core: &Core<T, F>, key: usize, sink: BoxedSink<T>) {
         // Registered before the replay, so a disposal made by a replayed value's callback
         // finds it.
-        let entry = Some(sink);
+        let entry = Slot(sink);
         if key == self.slots.len() {
             // The common case: the slab hands out keys in order while none is freed.
             self.slots.push(entry);
         } else if key < self.slots.len() {
             self.slots[key] = entry;
         } else {
-            self.slots.resize_with(key, || None);
+            self.slots.resize_with(key, Slot::vacant);
             self.slots.push(entry);
         }
         match &mut self.state {
@@ -1393,8 +1449,8 @@ impl<T: Clone> Delivery<T> {
     fn send_to<F: Flavour>(&mut self, core: &Core<T, F>, key: usize, value: T) -> bool {
         self.sync(core);
         match self.slots.get_mut(key) {
-            Some(Some(sink)) => {
-                if sink.next(value) {
+            Some(slot) if !slot.is_vacant() => {
+                if slot.next(value) {
                     true
                 } else {
                     self.remove(core, key);
@@ -1417,7 +1473,7 @@ fn deliver_terminal<T>(sink: BoxedSink<T>, terminal: &Terminal) {
 /// said it is disposed and frees its key, but leaves the table's length alone.
 #[cold]
 #[inline(never)]
-fn forget<T, F: Flavour>(core: &Core<T, F>, slots: &mut [Option<BoxedSink<T>>], key: usize) {
+fn forget<T, F: Flavour>(core: &Core<T, F>, slots: &mut [Slot<T>], key: usize) {
     let Some(sink) = slots[key].take() else {
         return;
     };
@@ -1439,7 +1495,7 @@ fn forget<T, F: Flavour>(core: &Core<T, F>, slots: &mut [Option<BoxedSink<T>>], 
 #[inline(never)]
 fn take_disposals<T, F: Flavour>(
     core: &Core<T, F>,
-    slots: &mut [Option<BoxedSink<T>>],
+    slots: &mut [Slot<T>],
     vacated: &mut Vec<usize>,
 ) -> usize {
     let seen = {
@@ -1453,7 +1509,7 @@ fn take_disposals<T, F: Flavour>(
     // Dropped with no lock held, as dropping an observer runs its owner's code.
     for &key in vacated.iter() {
         if let Some(slot) = slots.get_mut(key) {
-            *slot = None;
+            *slot = Slot::vacant();
         }
     }
     let mut inbox = core.inbox.lock();
