@@ -240,6 +240,11 @@ fn flat_map_inners(group: &mut BenchmarkGroup<'_, WallTime>) {
         label: "rx",
         note: Some("inners are rx::subjects::PublishSubject (thread-safe)"),
     };
+    const RX_LOCAL_FLAT: Implementation = Implementation {
+        id: "rx-local",
+        label: "rx local",
+        note: Some("inners are rx::subjects::local::PublishSubject (single-threaded)"),
+    };
     const RXRUST_FLAT: Implementation = Implementation {
         id: "rxrust",
         label: "rxrust",
@@ -266,6 +271,17 @@ fn flat_map_inners(group: &mut BenchmarkGroup<'_, WallTime>) {
         let outer: Vec<_> = inners.iter().map(|s| s.observable()).collect();
         from_iter(outer).flat_map(|o| o).subscribe(subscriber(0));
         curve.point(n, n, &RX_FLAT, || {
+            for (i, s) in inners.iter().enumerate() {
+                s.on_next(black_box(i as i32));
+            }
+        });
+        drop(inners);
+
+        let inners: Vec<local::PublishSubject<i32>> =
+            (0..n).map(|_| local::PublishSubject::new()).collect();
+        let outer: Vec<_> = inners.iter().map(|s| s.observable()).collect();
+        from_iter(outer).flat_map(|o| o).subscribe(subscriber(0));
+        curve.point(n, n, &RX_LOCAL_FLAT, || {
             for (i, s) in inners.iter().enumerate() {
                 s.on_next(black_box(i as i32));
             }
