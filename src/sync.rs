@@ -381,6 +381,63 @@ pub(crate) mod imp {
         fn with_mut<R>(&self, f: impl FnOnce(*mut T) -> R) -> R;
     }
 
+    /// The local flavour's shared pointer: an `Rc` under a name of its own, for the compiler's
+    /// message where one would cross threads. Through an `Rc`, that message is std's, "`Rc<..>`
+    /// cannot be sent between threads safely", which names neither the subject nor the fix;
+    /// `Send` and `Sync` are std's traits and take no message of ours, so this type has them
+    /// only under a bound that never holds, [`ThreadSafe`], whose message says what to do.
+    #[derive(Debug)]
+    #[repr(transparent)]
+    pub struct LocalRc<T>(pub(crate) std::rc::Rc<T>);
+
+    /// The weak pointer of [`LocalRc`]: `rc::Weak`, with the same message.
+    #[derive(Debug)]
+    #[repr(transparent)]
+    pub struct LocalWeak<T>(pub(crate) std::rc::Weak<T>);
+
+    /// What a local flavour's pointer would need to cross threads: implemented by no type, so
+    /// [`LocalRc`] and [`LocalWeak`] are neither `Send` nor `Sync`, as `Rc` is not. (`Sized`
+    /// keeps `dyn ThreadSafe` from being a type, which would implement it.)
+    #[diagnostic::on_unimplemented(
+        message = "a local subject, or a chain built on one, cannot leave its thread: cross threads with the subjects of `rx::subjects`, not `rx::subjects::local`",
+        label = "this holds a local subject, or a handle of a chain built on one",
+        note = "`rx::subjects::PublishSubject` and the other subjects of `rx::subjects` are thread-safe; a chain built on a `boxed_local()` source is local too, and `boxed()` is its thread-safe form"
+    )]
+    pub trait ThreadSafe: Sized {}
+
+    // SAFETY: no type implements `ThreadSafe`, so these impls never apply and a `LocalRc` or
+    // `LocalWeak` is neither `Send` nor `Sync`, as the `Rc` or `Weak` in it. They exist for
+    // the message of `ThreadSafe`, which the compiler shows where one would cross threads.
+    unsafe impl<T: ThreadSafe> Send for LocalRc<T> {}
+    // SAFETY: as above.
+    unsafe impl<T: ThreadSafe> Sync for LocalRc<T> {}
+    // SAFETY: as above.
+    unsafe impl<T: ThreadSafe> Send for LocalWeak<T> {}
+    // SAFETY: as above.
+    unsafe impl<T: ThreadSafe> Sync for LocalWeak<T> {}
+
+    impl<T> Clone for LocalRc<T> {
+        #[inline]
+        fn clone(&self) -> Self {
+            LocalRc(self.0.clone())
+        }
+    }
+
+    impl<T> Deref for LocalRc<T> {
+        type Target = T;
+        #[inline]
+        fn deref(&self) -> &T {
+            &self.0
+        }
+    }
+
+    impl<T> Clone for LocalWeak<T> {
+        #[inline]
+        fn clone(&self) -> Self {
+            LocalWeak(self.0.clone())
+        }
+    }
+
     /// The shared flavour's lock: the crate's non-poisoning mutex.
     #[derive(Debug)]
     pub struct SharedLock<T>(pub(crate) super::Mutex<T>);
@@ -467,8 +524,8 @@ impl<'a, S: crate::subscription::Subscription + Send + 'a> BoxSubscription<'a, S
 }
 
 impl Machinery for Local {
-    type Ptr<T> = std::rc::Rc<T>;
-    type Weak<T> = std::rc::Weak<T>;
+    type Ptr<T> = imp::LocalRc<T>;
+    type Weak<T> = imp::LocalWeak<T>;
     type Counter = std::cell::Cell<usize>;
     type Flag = std::cell::Cell<bool>;
     type Lock<T> = std::cell::RefCell<T>;
@@ -483,23 +540,23 @@ impl Machinery for Local {
     }
 
     #[inline]
-    fn new_ptr<T>(value: T) -> std::rc::Rc<T> {
-        std::rc::Rc::new(value)
+    fn new_ptr<T>(value: T) -> imp::LocalRc<T> {
+        imp::LocalRc(std::rc::Rc::new(value))
     }
 
     #[inline]
-    fn downgrade<T>(ptr: &std::rc::Rc<T>) -> std::rc::Weak<T> {
-        std::rc::Rc::downgrade(ptr)
+    fn downgrade<T>(ptr: &imp::LocalRc<T>) -> imp::LocalWeak<T> {
+        imp::LocalWeak(std::rc::Rc::downgrade(&ptr.0))
     }
 
     #[inline]
-    fn upgrade<T>(weak: &std::rc::Weak<T>) -> Option<std::rc::Rc<T>> {
-        weak.upgrade()
+    fn upgrade<T>(weak: &imp::LocalWeak<T>) -> Option<imp::LocalRc<T>> {
+        weak.0.upgrade().map(imp::LocalRc)
     }
 
     #[inline]
-    fn has_weak<T>(ptr: &std::rc::Rc<T>) -> bool {
-        std::rc::Rc::weak_count(ptr) != 0
+    fn has_weak<T>(ptr: &imp::LocalRc<T>) -> bool {
+        std::rc::Rc::weak_count(&ptr.0) != 0
     }
 
     const THREADED: bool = false;

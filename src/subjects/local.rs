@@ -50,8 +50,11 @@
 //!
 //! ```compile_fail
 //! let subject = rx::subjects::local::PublishSubject::<i32>::new();
-//! std::thread::spawn(move || subject.on_next(1)); // `Rc<..>` cannot be sent between threads
+//! std::thread::spawn(move || subject.on_next(1)); // a local subject cannot leave its thread
 //! ```
+//!
+//! The compiler's message says so, and names the fix: the subjects of
+//! [`subjects`](crate::subjects) for values that cross threads.
 //!
 //! and a thread-safe subject does not take an observer that is not `Send`:
 //!

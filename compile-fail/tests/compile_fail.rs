@@ -1,6 +1,6 @@
 //! The wording of the compiler errors for the most common mistakes, pinned: each says what to
 //! do. The `.stderr` files are the expected messages; regenerate them with
-//! `TRYBUILD=overwrite cargo test --test compile_fail` after a deliberate change, and read
+//! `TRYBUILD=overwrite cargo test -p rx-compile-fail` after a deliberate change, and read
 //! the diff.
 //!
 //! - `opaque_return`: a function returns `impl Observable`, and its result is subscribed.
