@@ -75,43 +75,38 @@ where
     type Subscription =
         SubscribeOnSubscription<S::Subscription, <Sch::Worker as Worker>::TaskHandle>;
 
+    #[inline]
     fn subscribe_observer(self, observer: O) -> Self::Subscription {
+        let mut parts = Some((self.source, observer));
+        // Where a worker would run the subscription at once anyway, it is run here, with
+        // neither a worker, a task nor a slot to make; upstream's handle is then the handle.
+        if let Start::Now = self.start {
+            let inline = self.scheduler.run_now(|| {
+                let (source, observer) = parts.take().expect("taken once");
+                source.subscribe_observer(SubscribeOnObserver {
+                    observer,
+                    gate: Gate(None),
+                })
+            });
+            if let Some(upstream) = inline {
+                return SubscribeOnSubscription {
+                    mode: Mode::Direct(upstream),
+                };
+            }
+        }
+        let (source, observer) = parts.take().expect("not taken");
         // The worker handle is not kept: once the task has run, nothing here holds the worker,
         // so a thread-backed worker can end.
-        let worker = self.scheduler.worker();
-        let mut parts = Some((self.source, observer));
-        // Where the worker would run the subscription at once anyway, it is run here, with
-        // neither a task nor a slot to allocate; upstream's handle is then the handle.
-        let due = match self.start {
-            Start::Now => {
-                let inline = worker.run_now(|| {
-                    let (source, observer) = parts.take().expect("taken once");
-                    source.subscribe_observer(SubscribeOnObserver {
-                        observer,
-                        gate: Gate(None),
-                    })
-                });
-                if let Some(upstream) = inline {
-                    return SubscribeOnSubscription {
-                        mode: Mode::Direct(upstream),
-                    };
-                }
-                None
-            }
-            Start::After(delay) => Some(worker.now() + delay),
-            Start::At(due) => Some(due),
-        };
-        let (source, observer) = parts.take().expect("not taken");
-        schedule_subscription(&worker, due, source, observer)
+        schedule_subscription(&self.scheduler.worker(), self.start, source, observer)
     }
 }
 
-/// Schedules the task that subscribes `source`, due at `due` or now. Out of line, so that
-/// the inline path above keeps a small frame.
+/// Schedules the task that subscribes `source`, at `start`. Out of line, so that the inline
+/// path above keeps a small frame.
 #[inline(never)]
 fn schedule_subscription<W, S, O>(
     worker: &W,
-    due: Option<Instant>,
+    start: Start,
     source: S,
     observer: O,
 ) -> SubscribeOnSubscription<S::Subscription, W::TaskHandle>
@@ -121,6 +116,11 @@ where
     S::Subscription: Send + 'static,
     O: Observer<<S as Observable>::Item> + crate::schedulers::ThreadObserver,
 {
+    let due = match start {
+        Start::Now => None,
+        Start::After(delay) => Some(worker.now() + delay),
+        Start::At(due) => Some(due),
+    };
     let mut parts = Some((source, observer));
     let slot = Arc::new(Slot {
         disposed: AtomicBool::new(false),
