@@ -75,43 +75,38 @@ where
     type Subscription =
         SubscribeOnSubscription<S::Subscription, <Sch::Worker as Worker>::TaskHandle>;
 
+    #[inline]
     fn subscribe_observer(self, observer: O) -> Self::Subscription {
+        let mut parts = Some((self.source, observer));
+        // Where a worker would run the subscription at once anyway, it is run here, with
+        // neither a worker, a task nor a slot to make; upstream's handle is then the handle.
+        if let Start::Now = self.start {
+            let inline = self.scheduler.run_now(|| {
+                let (source, observer) = parts.take().expect("taken once");
+                source.subscribe_observer(SubscribeOnObserver {
+                    observer,
+                    gate: Gate(None),
+                })
+            });
+            if let Some(upstream) = inline {
+                return SubscribeOnSubscription {
+                    mode: Mode::Direct(upstream),
+                };
+            }
+        }
+        let (source, observer) = parts.take().expect("not taken");
         // The worker handle is not kept: once the task has run, nothing here holds the worker,
         // so a thread-backed worker can end.
-        let worker = self.scheduler.worker();
-        let mut parts = Some((self.source, observer));
-        // Where the worker would run the subscription at once anyway, it is run here, with
-        // neither a task nor a slot to allocate; upstream's handle is then the handle.
-        let due = match self.start {
-            Start::Now => {
-                let inline = worker.run_now(|| {
-                    let (source, observer) = parts.take().expect("taken once");
-                    source.subscribe_observer(SubscribeOnObserver {
-                        observer,
-                        slot: None,
-                    })
-                });
-                if let Some(upstream) = inline {
-                    return SubscribeOnSubscription {
-                        mode: Mode::Direct(upstream),
-                    };
-                }
-                None
-            }
-            Start::After(delay) => Some(worker.now() + delay),
-            Start::At(due) => Some(due),
-        };
-        let (source, observer) = parts.take().expect("not taken");
-        schedule_subscription(&worker, due, source, observer)
+        schedule_subscription(&self.scheduler.worker(), self.start, source, observer)
     }
 }
 
-/// Schedules the task that subscribes `source`, due at `due` or now. Out of line, so that
-/// the inline path above keeps a small frame.
+/// Schedules the task that subscribes `source`, at `start`. Out of line, so that the inline
+/// path above keeps a small frame.
 #[inline(never)]
 fn schedule_subscription<W, S, O>(
     worker: &W,
-    due: Option<Instant>,
+    start: Start,
     source: S,
     observer: O,
 ) -> SubscribeOnSubscription<S::Subscription, W::TaskHandle>
@@ -121,6 +116,11 @@ where
     S::Subscription: Send + 'static,
     O: Observer<<S as Observable>::Item> + crate::schedulers::ThreadObserver,
 {
+    let due = match start {
+        Start::Now => None,
+        Start::After(delay) => Some(worker.now() + delay),
+        Start::At(due) => Some(due),
+    };
     let mut parts = Some((source, observer));
     let slot = Arc::new(Slot {
         disposed: AtomicBool::new(false),
@@ -133,7 +133,7 @@ where
         {
             let upstream = source.subscribe_observer(SubscribeOnObserver {
                 observer,
-                slot: Some(task_slot.clone()),
+                gate: Gate(Some(task_slot.clone())),
             });
             task_slot.set(upstream);
         }
@@ -181,6 +181,7 @@ impl Subscription for Slot {
         }
     }
 
+    #[inline]
     fn is_disposed(&self) -> bool {
         // Acquire pairs with the AcqRel swap in `dispose`.
         self.disposed.load(Ordering::Acquire)
@@ -192,52 +193,90 @@ impl Subscription for Slot {
 /// stops.
 pub struct SubscribeOnObserver<O> {
     observer: O,
-    /// `None` when the source was subscribed inline: the handle is then upstream's own.
-    slot: Option<Arc<Slot>>,
+    gate: Gate,
 }
 
 impl<O> SubscribeOnObserver<O> {
-    /// Whether the handle was disposed. A disposal can return while the worker is still
-    /// inside upstream's `subscribe`, before there is an upstream handle to dispose; what
-    /// upstream started by then (a timer on another scheduler) may call in afterwards, even
-    /// on the thread that disposed, and must find the door shut.
-    #[inline]
-    fn closed(&self) -> bool {
-        self.slot.as_ref().is_some_and(|slot| slot.is_disposed())
-    }
-
     /// Delivers a terminal unless the handle was disposed, then releases the slot's handle.
+    #[inline]
     fn terminate(self, deliver: impl FnOnce(O)) {
-        match self.slot {
-            Some(slot) if slot.is_disposed() => {}
-            Some(slot) => {
-                deliver(self.observer);
-                slot.dispose();
-            }
-            None => deliver(self.observer),
+        let SubscribeOnObserver { observer, gate } = self;
+        if !gate.closed() {
+            deliver(observer);
+            gate.finish();
         }
     }
+}
+
+/// The observer's share of the handle's [`Slot`]: `None` when the source was subscribed
+/// inline, and the handle is then upstream's own.
+///
+/// Whether it is shut is asked on every value. A disposal can return while the worker is
+/// still inside upstream's `subscribe`, before there is an upstream handle to dispose; what
+/// upstream started by then (a timer on another scheduler) may call in afterwards, even on
+/// the thread that disposed, and must find the door shut.
+///
+/// The `Arc` only ever leaves by value, to functions out of line: were it dropped in place,
+/// the address of the field would be handed to `Arc::drop_slow`, and an observer whose
+/// address escapes is read back from memory after every opaque call downstream (a
+/// `black_box`, a sink), where the inline path keeps it in registers and folds the check.
+struct Gate(Option<Arc<Slot>>);
+
+impl Gate {
+    #[inline]
+    fn closed(&self) -> bool {
+        self.0.as_ref().is_some_and(|slot| slot.is_disposed())
+    }
+
+    /// After the terminal went through: disposes the slot, which releases upstream's handle.
+    #[inline]
+    fn finish(mut self) {
+        if let Some(slot) = self.0.take() {
+            dispose_slot(slot);
+        }
+    }
+}
+
+impl Drop for Gate {
+    #[inline]
+    fn drop(&mut self) {
+        if let Some(slot) = self.0.take() {
+            drop_slot(slot);
+        }
+    }
+}
+
+#[inline(never)]
+fn dispose_slot(slot: Arc<Slot>) {
+    slot.dispose();
+}
+
+#[inline(never)]
+fn drop_slot(slot: Arc<Slot>) {
+    drop(slot);
 }
 
 impl<T, O: Observer<T>> Observer<T> for SubscribeOnObserver<O> {
     #[inline]
     fn on_next(&mut self, value: T) {
-        if !self.closed() {
+        if !self.gate.closed() {
             self.observer.on_next(value)
         }
     }
 
+    #[inline]
     fn on_error(self, error: Error) {
         self.terminate(|observer| observer.on_error(error));
     }
 
+    #[inline]
     fn on_completed(self) {
         self.terminate(O::on_completed);
     }
 
     #[inline]
     fn is_disposed(&self) -> bool {
-        self.closed() || self.observer.is_disposed()
+        self.gate.closed() || self.observer.is_disposed()
     }
 }
 

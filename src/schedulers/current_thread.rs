@@ -72,6 +72,28 @@ impl Scheduler for CurrentThread {
     fn now(&self) -> Instant {
         Instant::now()
     }
+
+    /// As a new worker's [`run_now`](Worker::run_now), without the worker: a new one cannot
+    /// be disposed, so only the thread's queue is looked at.
+    #[inline]
+    fn run_now<R>(&self, f: impl FnOnce() -> R) -> Option<R> {
+        let owner = CurrentThreadWorker::claim()?;
+        let result = f();
+        if with_hot(|h| h.queued.get()) == 0 {
+            owner.release();
+        } else {
+            drain_queued(owner);
+        }
+        Some(result)
+    }
+}
+
+/// Drains what the owner's task queued, the owner's task being done.
+#[inline(never)]
+fn drain_queued(owner: Owner) {
+    CurrentThread
+        .worker()
+        .drain::<fn() -> Reschedule>(owner, None);
 }
 
 /// The worker of [`CurrentThread`]: schedules onto the calling thread's trampoline.
@@ -986,14 +1008,7 @@ impl Worker for CurrentThreadWorker {
         if self.is_disposed() {
             return None;
         }
-        let owner = Self::claim()?;
-        let result = f();
-        if with_hot(|h| h.queued.get()) == 0 {
-            owner.release();
-        } else {
-            self.drain::<fn() -> Reschedule>(owner, None);
-        }
-        Some(result)
+        CurrentThread.run_now(f)
     }
 
     #[inline]
@@ -1356,6 +1371,38 @@ mod tests {
             Reschedule::Done
         });
         assert_eq!(*log.lock().unwrap(), [1, 2, 3]);
+    }
+
+    #[test]
+    fn the_schedulers_run_now_needs_no_worker_and_drains_what_it_queued() {
+        let log = Log::default();
+        let worker = CurrentThread.worker();
+        let result = CurrentThread.run_now(|| {
+            worker.schedule(push(&log, 2));
+            log.lock().unwrap().push(1);
+            "ran"
+        });
+        assert_eq!(result, Some("ran"));
+        assert_eq!(*log.lock().unwrap(), [1, 2]);
+
+        // A disposed worker's tasks queued from it are dropped, not run.
+        let disposed = worker.clone();
+        let result = CurrentThread.run_now(|| {
+            disposed.schedule(push(&log, 3));
+            disposed.dispose();
+            worker.clone().schedule(push(&log, 4));
+        });
+        assert_eq!(result, Some(()));
+        assert_eq!(*log.lock().unwrap(), [1, 2]);
+
+        // Inside a task the queue is owned: it declines, without calling `f`.
+        let l = log.clone();
+        CurrentThread.worker().schedule(move || {
+            assert_eq!(CurrentThread.run_now(|| l.lock().unwrap().push(5)), None);
+            l.lock().unwrap().push(6);
+            Reschedule::Done
+        });
+        assert_eq!(*log.lock().unwrap(), [1, 2, 6]);
     }
 
     #[test]

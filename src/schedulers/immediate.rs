@@ -175,6 +175,20 @@ mod tests {
     }
 
     #[test]
+    fn the_schedulers_run_now_runs_inline() {
+        assert_eq!(Immediate.run_now(|| 7), Some(7));
+    }
+
+    #[test]
+    fn a_queueing_scheduler_declines_run_now_without_calling_f() {
+        use crate::schedulers::{NewThread, TestScheduler};
+        let mut called = false;
+        assert_eq!(NewThread.run_now(|| called = true), None);
+        assert_eq!(TestScheduler::new().run_now(|| called = true), None);
+        assert!(!called);
+    }
+
+    #[test]
     fn zero_sized() {
         assert_eq!(std::mem::size_of::<Immediate>(), 0);
         assert_eq!(std::mem::size_of::<ImmediateWorker>(), 0);

@@ -103,6 +103,23 @@ pub trait Scheduler: Clone + Send + Sync + 'static {
 
     /// The scheduler's clock: the wall clock, or virtual time for the test scheduler.
     fn now(&self) -> Instant;
+
+    /// Runs `f` on the calling thread and returns its result where a new worker's
+    /// [`run_now`](Worker::run_now) would, without making a worker for it; otherwise returns
+    /// `None` without calling `f`. A one-shot task that needs no handle (`subscribe_on`'s)
+    /// then costs neither a worker nor a check that it was disposed, which a new one never is.
+    ///
+    /// The default asks a new worker only where [`Worker::RUNS_INLINE`] is set, as making a
+    /// worker may start a thread; [`CurrentThread`] runs `f` when no queue is being drained
+    /// on the thread.
+    #[inline]
+    fn run_now<R>(&self, f: impl FnOnce() -> R) -> Option<R> {
+        if <Self::Worker as Worker>::RUNS_INLINE {
+            self.worker().run_now(f)
+        } else {
+            None
+        }
+    }
 }
 
 /// A [`Scheduler`] whose workers queue a task and return from `schedule` before running it:

@@ -33,7 +33,7 @@ const TOLERANCE: f64 = 0.10;
 const ITERS: u64 = 2_000;
 
 /// The cases: a short id (the budget file's key) and RPP's name for the case.
-const CASES: [(&str, &str); 28] = [
+const CASES: [(&str, &str); 31] = [
     (
         "merge_with",
         "immediate_just(1) + merge_with(immediate_just(2)) + subscribe",
@@ -137,7 +137,19 @@ const CASES: [(&str, &str); 28] = [
         "merge_with_local_subject",
         "local publish_subject + merge_with(immediate_just(1)) + subscribe + on_next + on_completed",
     ),
+    (
+        "subscribe_on_immediate",
+        "immediate_just(1)+subscribe_on(immediate)+subscribe",
+    ),
+    ("basic_sample", "basic sample"),
+    (
+        "basic_sample_immediate",
+        "basic sample with immediate scheduler",
+    ),
 ];
+
+/// The input of RPP's "basic sample" cases.
+const SAMPLE: [char; 7] = ['1', 'a', 'W', '2', '0', 'f', 'q'];
 
 fn sink<T>(value: T) {
     black_box(value);
@@ -351,6 +363,24 @@ fn run_case(case: &str, iters: u64) -> Result<(), String> {
             let mut observer = subject.observer();
             observer.on_next(black_box(2));
             observer.on_completed();
+        }),
+        "subscribe_on_immediate" => run_op(iters, || {
+            just(black_box(1)).subscribe_on(Immediate).subscribe(sink);
+        }),
+        "basic_sample" => run_op(iters, || {
+            from_iter(black_box(SAMPLE))
+                .subscribe_on(CurrentThread)
+                .take_while(|c| *c != '0')
+                .filter(|c| !c.is_ascii_digit())
+                .map(|c| c.to_ascii_uppercase())
+                .subscribe(sink);
+        }),
+        "basic_sample_immediate" => run_op(iters, || {
+            from_iter(black_box(SAMPLE))
+                .take_while(|c| *c != '0')
+                .filter(|c| !c.is_ascii_digit())
+                .map(|c| c.to_ascii_uppercase())
+                .subscribe(sink);
         }),
         other => return Err(format!("no case named {other:?}")),
     }
