@@ -565,6 +565,32 @@ fn memory() {
         );
     }
     {
+        let (a, b) = (
+            local::PublishSubject::<i32>::new(),
+            local::PublishSubject::<i32>::new(),
+        );
+        let reached = Rc::new(Cell::new(0));
+        records.push(
+            live(
+                scenario,
+                "rx local",
+                "two rx::subjects::local::PublishSubjects, a.merge_with(b): includes both \
+                 subjects' entries",
+            )
+            .measure(
+                || {
+                    a.observable()
+                        .merge_with(b.observable())
+                        .subscribe(counting_local(&reached))
+                },
+                || {
+                    a.on_next(1);
+                    reached.get()
+                },
+            ),
+        );
+    }
+    {
         let (mut a, b) = (
             Local::subject::<i32, NoError>(),
             Local::subject::<i32, NoError>(),
@@ -637,6 +663,35 @@ fn memory() {
                     a.on_next(1);
                     b.on_next(2);
                     reached.load(Ordering::Relaxed)
+                },
+            ),
+        );
+    }
+    {
+        let (a, b) = (
+            local::PublishSubject::<i32>::new(),
+            local::PublishSubject::<i32>::new(),
+        );
+        let reached = Rc::new(Cell::new(0));
+        records.push(
+            live(
+                scenario,
+                "rx local",
+                "two rx::subjects::local::PublishSubjects, a.zip(b): includes both subjects' \
+                 entries",
+            )
+            .measure(
+                || {
+                    let reached = reached.clone();
+                    a.observable().zip(b.observable()).subscribe(move |(x, y)| {
+                        sink(x + y);
+                        reached.set(reached.get() + 1);
+                    })
+                },
+                || {
+                    a.on_next(1);
+                    b.on_next(2);
+                    reached.get()
                 },
             ),
         );

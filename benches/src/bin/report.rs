@@ -1319,9 +1319,7 @@ fn scaling_memory_table(md: &mut String, memory: &[MemoryRecord]) {
          the allocations per subscription. The merge and zip scenarios subscribe to two \
          subjects each time, so their figures include two subject entries (the subject row \
          is one). Handles are kept in a vector allocated beforehand; their size is held by \
-         the caller on top. rx local has no merge or zip row: merge and zip keep their \
-         upstreams' handles as `Send`, and a `subjects::local` subject's handle is not, so \
-         they do not compile over local subjects.",
+         the caller on top.",
         memory[0].subscriptions, memory[0].subscriptions
     );
     let _ = writeln!(md);
