@@ -17,7 +17,7 @@ use rx::subjects::PublishSubject;
 use rx::subjects::local::PublishSubject as LocalSubject;
 use rx_benches::subjects::{
     local_subject_with_100_observers, local_subject_with_one_observer, mix_operators,
-    subject_with_100_observers, subject_with_one_observer, subscriber,
+    mix_operators_local, subject_with_100_observers, subject_with_one_observer, subscriber,
 };
 use rxrust::prelude::{Local, Observable as _, ObservableFactory as _, Observer as _, Shared};
 use std::cell::Cell;
@@ -243,30 +243,32 @@ pub fn scenarios(c: &mut Criterion) {
             )
         });
 
-    g.case("mix operators with disposables and without disposables")
-        .hand(|| {
-            // filter | map | take(10), then merge_with(just(1)) (which arrives first, as
-            // just(1) emits on subscribe), scan(0, +) and distinct_until_changed.
-            let mut acc = 0;
-            let mut last = None;
-            let mut emit = |v: i32| {
-                acc += v;
-                if last != Some(acc) {
-                    last = Some(acc);
-                    sink(acc);
-                }
-            };
-            emit(black_box(1));
-            let mut taken = 0;
-            for v in 0..10 {
-                let v = black_box(v);
-                if v != 0 && taken < 10 {
-                    taken += 1;
-                    emit(v * 2);
-                }
+    let hand_mix = || {
+        // filter | map | take(10), then merge_with(just(1)) (which arrives first, as
+        // just(1) emits on subscribe), scan(0, +) and distinct_until_changed.
+        let mut acc = 0;
+        let mut last = None;
+        let mut emit = |v: i32| {
+            acc += v;
+            if last != Some(acc) {
+                last = Some(acc);
+                sink(acc);
             }
-        })
-        .rx(|| mix_operators(sink))
+        };
+        emit(black_box(1));
+        let mut taken = 0;
+        for v in 0..10 {
+            let v = black_box(v);
+            if v != 0 && taken < 10 {
+                taken += 1;
+                emit(v * 2);
+            }
+        }
+    };
+    g.case("mix operators with disposables and without disposables")
+        .hand(hand_mix)
+        .note(RX_LOCAL)
+        .rx(|| mix_operators_local(sink))
         .note(LOCAL_SUBJECT)
         .rxrust(|| {
             let mut subject = Local::subject::<i32, NoError>();
@@ -284,7 +286,14 @@ pub fn scenarios(c: &mut Criterion) {
             }
             subject.complete();
         })
-        .rxrust_shared(|| {
+        .not_applicable("futures", "no multicast stream in futures");
+
+    g.case("mix operators with disposables and without disposables (thread-safe)")
+        .hand(hand_mix)
+        .note(SHARED_SUBJECT)
+        .rx(|| mix_operators(sink))
+        .note(SHARED_SUBJECT)
+        .rxrust(|| {
             let mut subject = Shared::subject::<i32, NoError>();
             subject
                 .clone()

@@ -48,11 +48,31 @@ pub fn local_subject_with_100_observers() -> local::PublishSubject<i32> {
     subject
 }
 
-/// The op of `mix operators with disposables and without disposables`: a thread-safe subject
-/// through filter, map, take, a merge, scan and distinct_until_changed, fed ten values and
-/// completed.
+/// The op of `mix operators with disposables and without disposables (thread-safe)`: a
+/// thread-safe subject through filter, map, take, a merge, scan and distinct_until_changed,
+/// fed ten values and completed.
 pub fn mix_operators(sink: impl FnMut(i32) + Send + 'static) {
     let subject = PublishSubject::<i32>::new();
+    subject
+        .observable()
+        .filter(|v| *v != 0)
+        .map(|v| v * 2)
+        .take(10)
+        .merge_with(just(black_box(1)))
+        .scan(0, |acc, v| acc + v)
+        .distinct_until_changed()
+        .subscribe(sink);
+    let mut observer = subject.observer();
+    for v in 0..10 {
+        observer.on_next(black_box(v));
+    }
+    observer.on_completed();
+}
+
+/// The op of `mix operators with disposables and without disposables`: the same chain over
+/// the single-threaded subject, the twin of rxRust's `Local` context.
+pub fn mix_operators_local(sink: impl FnMut(i32) + 'static) {
+    let subject = local::PublishSubject::<i32>::new();
     subject
         .observable()
         .filter(|v| *v != 0)

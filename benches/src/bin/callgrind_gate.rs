@@ -33,7 +33,7 @@ const TOLERANCE: f64 = 0.10;
 const ITERS: u64 = 2_000;
 
 /// The cases: a short id (the budget file's key) and RPP's name for the case.
-const CASES: [(&str, &str); 31] = [
+const CASES: [(&str, &str); 32] = [
     (
         "merge_with",
         "immediate_just(1) + merge_with(immediate_just(2)) + subscribe",
@@ -131,6 +131,10 @@ const CASES: [(&str, &str); 31] = [
     ),
     (
         "mix_operators",
+        "mix operators with disposables and without disposables (thread-safe)",
+    ),
+    (
+        "mix_operators_local",
         "mix operators with disposables and without disposables",
     ),
     (
@@ -354,6 +358,7 @@ fn run_case(case: &str, iters: u64) -> Result<(), String> {
             })
         }
         "mix_operators" => run_op(iters, || rx_benches::subjects::mix_operators(sink)),
+        "mix_operators_local" => run_op(iters, || rx_benches::subjects::mix_operators_local(sink)),
         "merge_with_local_subject" => run_op(iters, || {
             let subject = local::PublishSubject::<i32>::new();
             subject
