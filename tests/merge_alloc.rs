@@ -13,7 +13,7 @@
 use rx::prelude::*;
 use rx::schedulers::TestScheduler;
 use rx::source::{from_iter, just, never};
-use rx::subjects::PublishSubject;
+use rx::subjects::{PublishSubject, local};
 use std::time::Duration;
 
 mod support;
@@ -346,4 +346,72 @@ fn subjects_are_released_after_completion_error_and_dispose() {
             b.observer().on_completed();
         },
     );
+}
+
+#[test]
+fn live_upstreams_cost_the_core_and_one_control_block_and_no_box_or_map_node() {
+    // Each subject keeps its subscriber's entry (an allocation for a subscriber that captures
+    // something, as the merge's observer does): what the merge adds on top of the same
+    // subjects with plain subscribers is the core and the control block, which keeps the
+    // handles in place.
+    let k = 1;
+    let capturing = move |v: i32| {
+        std::hint::black_box(v + k);
+    };
+    let count = |f: &dyn Fn()| {
+        let before = allocations();
+        f();
+        allocations() - before
+    };
+    let merged = count(&|| {
+        let (a, b) = (PublishSubject::<i32>::new(), PublishSubject::<i32>::new());
+        a.observable()
+            .merge_with(b.observable())
+            .subscribe(|_| {})
+            .dispose();
+    });
+    let plain = count(&|| {
+        let (a, b) = (PublishSubject::<i32>::new(), PublishSubject::<i32>::new());
+        a.observable().subscribe(capturing).dispose();
+        b.observable().subscribe(capturing).dispose();
+    });
+    assert_eq!(merged - plain, 2, "merge_with of two subjects");
+    let merged = count(&|| {
+        let (a, b) = (
+            local::PublishSubject::<i32>::new(),
+            local::PublishSubject::new(),
+        );
+        a.observable()
+            .merge_with(b.observable())
+            .subscribe(|_| {})
+            .dispose();
+    });
+    let plain = count(&|| {
+        let (a, b) = (
+            local::PublishSubject::<i32>::new(),
+            local::PublishSubject::new(),
+        );
+        a.observable().subscribe(capturing).dispose();
+        b.observable().subscribe(capturing).dispose();
+    });
+    assert_eq!(merged - plain, 2, "merge_with of two local subjects");
+    // A flat_map keeps its outer's handle and its first live inner's in place; the second
+    // live inner is the third handle, kept in the map, whose node is the one allocation it
+    // costs more than the inner after it.
+    let with_inners = |n: usize| {
+        count(&|| {
+            let outer = PublishSubject::<usize>::new();
+            let inners: Vec<_> = (0..3).map(|_| PublishSubject::<i32>::new()).collect();
+            let handle = outer
+                .observable()
+                .flat_map(move |i: usize| inners[i].observable())
+                .subscribe(|_| {});
+            for i in 0..n {
+                outer.on_next(i);
+            }
+            handle.dispose();
+        })
+    };
+    let (one, two, three) = (with_inners(1), with_inners(2), with_inners(3));
+    assert_eq!(two - one, three - two + 1, "the second live inner");
 }

@@ -50,16 +50,18 @@
 //! **Upstream handles.** Each upstream gets an id before it is subscribed. An inner error, a
 //! switch, or the winner of `amb` must dispose *other* upstreams, so their handles are kept
 //! where the core can reach them: in a [`Control`] block, type-erased (their types depend on
-//! the observer types, which name the core). A `Box` of a zero-sized handle allocates nothing,
-//! and a handle that reports [`is_disposed`](Subscription::is_disposed) when `subscribe`
+//! the observer types, which name the core). The first two kept at once sit in the block
+//! itself, a handle of up to three words without a box ([`kept`](super::kept)): a
+//! `merge_with` of two live sources costs the core and the block, nothing per upstream. A
+//! handle that reports [`is_disposed`](Subscription::is_disposed) when `subscribe`
 //! returns (every synchronous source's) is not kept at all. An upstream that terminates while
 //! its `subscribe` is still running frees the slot its id holds meanwhile, so its handle is
 //! dropped, not kept, when `subscribe` returns; the slots are atomics, so that this case (every
 //! synchronous source) needs no second lock then.
 //!
-//! The kept handles are boxed in the [flavour](crate::sync) `F` of the core, which the
-//! operator takes from its upstreams ([`Observable::Flavour`], joined): a `Send` box for
-//! `Shared`, a plain one for `Local`. The handles themselves cannot be named (their types
+//! The kept handles are erased (in place or boxed) as the [flavour](crate::sync) `F` of the
+//! core says, which the operator takes from its upstreams ([`Observable::Flavour`], joined):
+//! `Send` for `Shared`, not for `Local`. The handles themselves cannot be named (their types
 //! contain the core's), and Rust cannot pick a box by whether a type is `Send`; the flavour is
 //! what the sources say about their handles, so the [`MergeSubscription`] is `Send` exactly
 //! when every upstream's handle is.
@@ -113,18 +115,16 @@
 use crate::Error;
 use crate::observable::Subscribe;
 use crate::observer::Observer;
+use crate::operators::engine::kept::{Held, Kept};
 use crate::subscription::Subscription;
 use crate::sync::imp::{BoxSubscription, Counter, Flag, Lock, Machinery, RoleCell};
 use crate::sync::{Condvar, Flavour, Mutex, Ordering, Shared, thread};
-use std::collections::{BTreeMap, VecDeque};
+use std::collections::VecDeque;
 use std::fmt;
 use std::mem;
 
 /// The flavour's shared pointer (`Arc` or `Rc`), as the upstream observers hold a core.
 pub(crate) type Ptr<C, F> = <F as Machinery>::Ptr<C>;
-
-/// A kept upstream handle. `'a` bounds what it borrows.
-pub(crate) type Handle<'a, F> = <F as Machinery>::BoxedSubscription<'a>;
 
 /// The state several upstreams of one subscription share: the downstream observer `O` of
 /// values `T`, and the operator's own state `X`, under one lock.
@@ -437,7 +437,7 @@ impl<'a, O, T, X, F: Flavour> Core<'a, O, T, X, F> {
             handle.dispose();
         } else {
             let control = locked.control();
-            if let Err(handle) = control.insert(id, F::box_subscription(handle)) {
+            if let Err(handle) = control.insert(id, Held::new(handle)) {
                 // Disposed through the handle since the lock was taken.
                 drop(locked);
                 handle.dispose();
@@ -688,10 +688,9 @@ type StateGuard<'c, 'a, T, X, F> =
 struct After<'a, O, T, F: Flavour>(Option<Deferred<'a, O, T, F>>);
 
 struct Deferred<'a, O, T, F: Flavour> {
-    drop_handle: Option<Handle<'a, F>>,
-    dispose_handle: Option<Handle<'a, F>>,
-    /// In subscription order.
-    dispose_handles: BTreeMap<u64, Handle<'a, F>>,
+    drop_handle: Option<Held<'a, F>>,
+    dispose_handle: Option<Held<'a, F>>,
+    dispose_handles: Kept<'a, F>,
     dispose_control: Option<F::Ptr<Control<'a, F>>>,
     downstream: Option<O>,
     queue: Option<VecDeque<T>>,
@@ -708,7 +707,7 @@ impl<'a, O, T, F: Flavour> After<'a, O, T, F> {
         self.0.get_or_insert_with(|| Deferred {
             drop_handle: None,
             dispose_handle: None,
-            dispose_handles: BTreeMap::new(),
+            dispose_handles: Kept::new(),
             dispose_control: None,
             downstream: None,
             queue: None,
@@ -717,7 +716,7 @@ impl<'a, O, T, F: Flavour> After<'a, O, T, F> {
 
     /// Drops `handle` once the lock is released.
     #[inline]
-    fn defer_drop(&mut self, handle: Option<Handle<'a, F>>) {
+    fn defer_drop(&mut self, handle: Option<Held<'a, F>>) {
         if handle.is_some() {
             self.deferred().drop_handle = handle;
         }
@@ -725,14 +724,14 @@ impl<'a, O, T, F: Flavour> After<'a, O, T, F> {
 
     /// Disposes `handle` once the lock is released.
     #[inline]
-    fn defer_dispose(&mut self, handle: Option<Handle<'a, F>>) {
+    fn defer_dispose(&mut self, handle: Option<Held<'a, F>>) {
         if handle.is_some() {
             self.deferred().dispose_handle = handle;
         }
     }
 
     /// Disposes `handles`, in order, once the lock is released.
-    fn defer_dispose_all(&mut self, handles: BTreeMap<u64, Handle<'a, F>>) {
+    fn defer_dispose_all(&mut self, handles: Kept<'a, F>) {
         if !handles.is_empty() {
             self.deferred().dispose_handles = handles;
         }
@@ -768,9 +767,7 @@ impl<O, T, F: Flavour> Drop for Deferred<'_, O, T, F> {
         if let Some(handle) = self.dispose_handle.take() {
             handle.dispose();
         }
-        for (_, handle) in mem::take(&mut self.dispose_handles) {
-            handle.dispose();
-        }
+        mem::take(&mut self.dispose_handles).dispose_all();
         if let Some(control) = self.dispose_control.take() {
             control.dispose();
         }
@@ -1050,7 +1047,7 @@ impl<'a, O, T, X, F: Flavour> Locked<'_, 'a, O, T, X, F> {
                 disposed: Flag::new(false),
                 live: Lock::new(Live {
                     closed: false,
-                    handles: BTreeMap::new(),
+                    handles: Kept::new(),
                 }),
             })
         });
@@ -1073,8 +1070,8 @@ pub(crate) struct Control<'a, F: Flavour> {
 struct Live<'a, F: Flavour> {
     /// Set by `dispose`: a handle arriving later is disposed instead of kept.
     closed: bool,
-    /// Ordered by id, which is the order the upstreams were subscribed in.
-    handles: BTreeMap<u64, Handle<'a, F>>,
+    /// By id, which is the order the upstreams were subscribed in.
+    handles: Kept<'a, F>,
 }
 
 impl<'a, F: Flavour> Control<'a, F> {
@@ -1082,7 +1079,7 @@ impl<'a, F: Flavour> Control<'a, F> {
         self.disposed.load(Ordering::Acquire)
     }
 
-    fn insert(&self, id: u64, handle: Handle<'a, F>) -> Result<(), Handle<'a, F>> {
+    fn insert(&self, id: u64, handle: Held<'a, F>) -> Result<(), Held<'a, F>> {
         let mut live = self.live.lock();
         if live.closed {
             return Err(handle);
@@ -1091,17 +1088,12 @@ impl<'a, F: Flavour> Control<'a, F> {
         Ok(())
     }
 
-    fn remove(&self, id: u64) -> Option<Handle<'a, F>> {
-        self.live.lock().handles.remove(&id)
+    fn remove(&self, id: u64) -> Option<Held<'a, F>> {
+        self.live.lock().handles.remove(id)
     }
 
-    fn take_all_except(&self, id: u64) -> BTreeMap<u64, Handle<'a, F>> {
-        let mut live = self.live.lock();
-        let mut all = mem::take(&mut live.handles);
-        if let Some(keep) = all.remove(&id) {
-            live.handles.insert(id, keep);
-        }
-        all
+    fn take_all_except(&self, id: u64) -> Kept<'a, F> {
+        self.live.lock().handles.take_all_except(id)
     }
 
     fn dispose(&self) {
@@ -1119,9 +1111,7 @@ impl<'a, F: Flavour> Control<'a, F> {
             mem::take(&mut live.handles)
         };
         // In subscription order, with no lock held: a handle's `dispose` is user code.
-        for (_, handle) in handles {
-            handle.dispose();
-        }
+        handles.dispose_all();
     }
 }
 

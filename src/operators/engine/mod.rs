@@ -4,6 +4,7 @@
 //! - [`merge_core`]: the serialising core of the merge family (`merge_with`, `merge`,
 //!   `flat_map`, `switch_map`, `take_until`, `amb`, ...): one downstream, many upstreams on
 //!   any threads, one terminal event, and the kept upstream handles.
+//! - [`kept`]: the upstream handles the merge core keeps, the first two in place.
 //! - [`inline_merge`]: the same family without the core, for sources whose type says they
 //!   finish inside `subscribe`: state on the stack, no allocation, no atomic.
 //! - [`drain`]: delivery to one observer from an upstream and a timer on different threads,
@@ -29,6 +30,7 @@ pub(crate) mod combine_slots;
 pub(crate) mod drain;
 pub(crate) mod hand_over;
 pub(crate) mod inline_merge;
+pub(crate) mod kept;
 pub(crate) mod merge_core;
 pub(crate) mod resubscribe;
 pub(crate) mod split_core;

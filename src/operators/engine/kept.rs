@@ -1,0 +1,415 @@
+//! The upstream handles the [merge core](super::merge_core) keeps so that it can dispose
+//! them: [`Kept`], the first two in place and the rest in a map by id, each one a [`Held`]
+//! handle, type-erased in place when it is small and boxed otherwise.
+//!
+//! # Why in place
+//!
+//! A kept handle's type names the core's observer types, so the control block that keeps it
+//! (and the handle a user holds, which reaches it) must erase it. A `Box<dyn Subscription>`
+//! erases it at the price of an allocation per live upstream, and a map by id at the price of
+//! a node (a `BTreeMap` leaf: eleven entries, about 300 bytes) per subscription. Most merges
+//! keep one or two handles (`merge_with` of two live sources, `take_until`, `amb` of two, a
+//! `flat_map` with an inner or two alive), and most handles are a few words (a subject's is a
+//! weak pointer and two ids). So the first two handles sit in two slots of the block itself,
+//! and a handle of up to [`WORDS`] words sits in its slot without a box: a pointer to a
+//! table of three functions (what a `dyn` pointer's vtable holds) and the handle's bytes.
+//! Past two, or for a larger handle, the map and the box take over, as before.
+//!
+//! The order in which handles are disposed, the order their upstreams were subscribed in
+//! (by id), does not change.
+
+use crate::subscription::Subscription;
+use crate::sync::Flavour;
+use crate::sync::imp::{BoxSubscription, Machinery};
+use std::collections::BTreeMap;
+use std::fmt;
+use std::marker::PhantomData;
+use std::mem::{self, MaybeUninit};
+
+/// A flavour's boxed handle. `'a` bounds what it borrows.
+type Boxed<'a, F> = <F as Machinery>::BoxedSubscription<'a>;
+
+/// How many words a handle may take to be kept in place. Three: a subject's handle (a weak
+/// pointer and two ids) fits, as do the handles of the merge family and of the timers.
+const WORDS: usize = 3;
+
+/// One kept upstream handle, in place or boxed: a [`Subscription`] whatever its type was.
+pub(crate) struct Held<'a, F: Flavour>(Repr<'a, F>);
+
+enum Repr<'a, F: Flavour> {
+    InPlace(InPlace<'a, F>),
+    Boxed(Boxed<'a, F>),
+}
+
+impl<'a, F: Flavour> Held<'a, F> {
+    /// Keeps `handle`: in place when it fits, boxed in `F`'s box otherwise.
+    #[inline]
+    pub(crate) fn new<H>(handle: H) -> Self
+    where
+        H: Subscription,
+        F: BoxSubscription<'a, H>,
+    {
+        match InPlace::new(handle) {
+            Ok(handle) => Held(Repr::InPlace(handle)),
+            Err(handle) => Held(Repr::Boxed(F::box_subscription(handle))),
+        }
+    }
+
+    /// Whether it is kept without a box: what the tests check the layout by.
+    #[cfg(all(test, not(loom)))]
+    fn is_in_place(&self) -> bool {
+        matches!(self.0, Repr::InPlace(_))
+    }
+}
+
+impl<F: Flavour> Subscription for Held<'_, F> {
+    #[inline]
+    fn dispose(&self) {
+        match &self.0 {
+            Repr::InPlace(handle) => handle.dispose(),
+            Repr::Boxed(handle) => handle.dispose(),
+        }
+    }
+
+    #[inline]
+    fn is_disposed(&self) -> bool {
+        match &self.0 {
+            Repr::InPlace(handle) => handle.is_disposed(),
+            Repr::Boxed(handle) => handle.is_disposed(),
+        }
+    }
+}
+
+impl<F: Flavour> fmt::Debug for Held<'_, F> {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        f.debug_struct("Held").finish_non_exhaustive()
+    }
+}
+
+/// A handle of up to [`WORDS`] words, aligned to at most a word, stored by value with the
+/// functions that dispose it, ask it and drop it: a `Box<dyn Subscription>` without the heap.
+struct InPlace<'a, F: Flavour> {
+    bytes: MaybeUninit<[usize; WORDS]>,
+    table: &'static Table,
+    /// What `F`'s box of the same handle would be: `Send` for `Shared` (whose handles are
+    /// `Send`, see [`InPlace::new`]), neither `Send` nor `Sync` for `Local`; and `'a`.
+    _as_boxed: PhantomData<Boxed<'a, F>>,
+}
+
+/// The functions of one handle type, as a `dyn` pointer's vtable holds them.
+struct Table {
+    dispose: unsafe fn(*const ()),
+    is_disposed: unsafe fn(*const ()) -> bool,
+    drop: unsafe fn(*mut ()),
+}
+
+/// The [`Table`] of handle type `H`: a constant, so that `&H::TABLE` is a `'static` borrow.
+trait HasTable {
+    const TABLE: Table;
+}
+
+impl<H: Subscription> HasTable for H {
+    const TABLE: Table = Table {
+        dispose: dispose::<H>,
+        is_disposed: is_disposed::<H>,
+        drop: drop_in_place::<H>,
+    };
+}
+
+/// # Safety
+///
+/// `handle` points to a live `H`.
+unsafe fn dispose<H: Subscription>(handle: *const ()) {
+    // SAFETY: the caller's.
+    unsafe { (*handle.cast::<H>()).dispose() }
+}
+
+/// # Safety
+///
+/// `handle` points to a live `H`.
+unsafe fn is_disposed<H: Subscription>(handle: *const ()) -> bool {
+    // SAFETY: the caller's.
+    unsafe { (*handle.cast::<H>()).is_disposed() }
+}
+
+/// # Safety
+///
+/// `handle` points to a live `H`, which is not used again.
+unsafe fn drop_in_place<H>(handle: *mut ()) {
+    // SAFETY: the caller's.
+    unsafe { handle.cast::<H>().drop_in_place() }
+}
+
+impl<'a, F: Flavour> InPlace<'a, F> {
+    /// Whether an `H` fits in the bytes, at an alignment they give it.
+    const fn fits<H>() -> bool {
+        mem::size_of::<H>() <= mem::size_of::<[usize; WORDS]>()
+            && mem::align_of::<H>() <= mem::align_of::<[usize; WORDS]>()
+    }
+
+    /// Stores `handle`, or gives it back when it does not [fit](InPlace::fits) (known at
+    /// compile time: the branch not taken is not compiled). The bound is the one under which `F` boxes an `H`: for `Shared` it
+    /// holds only for a `Send` handle (`BoxSubscription` is implemented for every handle the
+    /// flavour can keep, and `Shared` keeps `Send` ones), which is what makes an `InPlace`
+    /// that is `Send` (through its marker) sound.
+    #[inline]
+    fn new<H>(handle: H) -> Result<Self, H>
+    where
+        H: Subscription,
+        F: BoxSubscription<'a, H>,
+    {
+        if !const { Self::fits::<H>() } {
+            return Err(handle);
+        }
+        let mut bytes = MaybeUninit::<[usize; WORDS]>::uninit();
+        // SAFETY: `fits` says the bytes are large enough for an `H` and aligned enough; they
+        // are ours and uninitialised, so nothing is overwritten that needed dropping.
+        unsafe { bytes.as_mut_ptr().cast::<H>().write(handle) };
+        Ok(InPlace {
+            bytes,
+            table: &<H as HasTable>::TABLE,
+            _as_boxed: PhantomData,
+        })
+    }
+
+    #[inline]
+    fn dispose(&self) {
+        // SAFETY: `bytes` hold the live handle `table` was made for (written in `new`,
+        // dropped only in `drop`); moving an `InPlace` moves the handle with it, which Rust
+        // values allow.
+        unsafe { (self.table.dispose)(self.bytes.as_ptr().cast()) }
+    }
+
+    #[inline]
+    fn is_disposed(&self) -> bool {
+        // SAFETY: as in `dispose`.
+        unsafe { (self.table.is_disposed)(self.bytes.as_ptr().cast()) }
+    }
+}
+
+impl<F: Flavour> Drop for InPlace<'_, F> {
+    fn drop(&mut self) {
+        // SAFETY: as in `dispose`; the handle is not touched again.
+        unsafe { (self.table.drop)(self.bytes.as_mut_ptr().cast()) }
+    }
+}
+
+/// The kept handles of one subscription, by id: the first two in slots, the rest in a map,
+/// which allocates only once a third is kept at once.
+pub(crate) struct Kept<'a, F: Flavour> {
+    slots: [Option<(u64, Held<'a, F>)>; 2],
+    more: BTreeMap<u64, Held<'a, F>>,
+}
+
+impl<'a, F: Flavour> Kept<'a, F> {
+    pub(crate) const fn new() -> Self {
+        Kept {
+            slots: [None, None],
+            more: BTreeMap::new(),
+        }
+    }
+
+    pub(crate) fn is_empty(&self) -> bool {
+        self.slots.iter().all(Option::is_none) && self.more.is_empty()
+    }
+
+    pub(crate) fn insert(&mut self, id: u64, handle: Held<'a, F>) {
+        debug_assert!(self.slots.iter().flatten().all(|(kept, _)| *kept != id));
+        match self.slots.iter_mut().find(|slot| slot.is_none()) {
+            Some(slot) => *slot = Some((id, handle)),
+            None => {
+                self.more.insert(id, handle);
+            }
+        }
+    }
+
+    pub(crate) fn remove(&mut self, id: u64) -> Option<Held<'a, F>> {
+        for slot in &mut self.slots {
+            if slot.as_ref().is_some_and(|(kept, _)| *kept == id) {
+                return slot.take().map(|(_, handle)| handle);
+            }
+        }
+        self.more.remove(&id)
+    }
+
+    /// Takes every handle but `id`'s, which stays.
+    pub(crate) fn take_all_except(&mut self, id: u64) -> Self {
+        let mut all = mem::take(self);
+        if let Some(keep) = all.remove(id) {
+            self.insert(id, keep);
+        }
+        all
+    }
+
+    /// Disposes every handle, in the order of their ids (the order their upstreams were
+    /// subscribed in), then drops them.
+    pub(crate) fn dispose_all(self) {
+        let Kept { mut slots, more } = self;
+        // The two slots in order, then merged into the map's order.
+        if let [Some((x, _)), Some((y, _))] = &slots
+            && y < x
+        {
+            slots.swap(0, 1);
+        }
+        let mut slots = slots.into_iter().flatten().peekable();
+        for (id, handle) in more {
+            while let Some((_, early)) = slots.next_if(|(slot_id, _)| *slot_id < id) {
+                early.dispose();
+            }
+            handle.dispose();
+        }
+        for (_, handle) in slots {
+            handle.dispose();
+        }
+    }
+}
+
+impl<F: Flavour> Default for Kept<'_, F> {
+    fn default() -> Self {
+        Kept::new()
+    }
+}
+
+#[cfg(all(test, not(loom)))]
+mod tests {
+    use super::*;
+    use crate::sync::{Local, Shared};
+    use std::cell::RefCell;
+    use std::rc::Rc;
+    use std::sync::{Arc, Mutex};
+
+    /// A handle that logs its disposal and its drop under its name.
+    struct Logged<L> {
+        name: &'static str,
+        log: L,
+    }
+
+    impl Subscription for Logged<Rc<RefCell<Vec<String>>>> {
+        fn dispose(&self) {
+            self.log.borrow_mut().push(format!("dispose {}", self.name));
+        }
+        fn is_disposed(&self) -> bool {
+            self.name == "done"
+        }
+    }
+
+    impl<L> Drop for Logged<L> {
+        fn drop(&mut self) {
+            // Recorded through a thread-local so that both log types share the check.
+            DROPS.with(|drops| drops.borrow_mut().push(self.name));
+        }
+    }
+
+    impl Subscription for Logged<Arc<Mutex<Vec<String>>>> {
+        fn dispose(&self) {
+            self.log
+                .lock()
+                .unwrap()
+                .push(format!("dispose {}", self.name));
+        }
+        fn is_disposed(&self) -> bool {
+            false
+        }
+    }
+
+    thread_local! {
+        static DROPS: RefCell<Vec<&'static str>> = const { RefCell::new(Vec::new()) };
+    }
+
+    fn drops() -> Vec<&'static str> {
+        DROPS.with(|drops| mem::take(&mut *drops.borrow_mut()))
+    }
+
+    /// A handle too large to be kept in place.
+    struct Large([u64; 8], Rc<RefCell<Vec<String>>>);
+
+    impl Subscription for Large {
+        fn dispose(&self) {
+            self.1
+                .borrow_mut()
+                .push(format!("dispose large {}", self.0[7]));
+        }
+        fn is_disposed(&self) -> bool {
+            false
+        }
+    }
+
+    #[test]
+    fn a_small_handle_is_kept_in_place_and_answers_drops_and_disposes_as_itself() {
+        drops();
+        let log = Rc::new(RefCell::new(Vec::new()));
+        let held = Held::<Local>::new(Logged {
+            name: "done",
+            log: log.clone(),
+        });
+        assert!(held.is_in_place());
+        assert!(held.is_disposed());
+        held.dispose();
+        held.dispose();
+        assert_eq!(*log.borrow(), ["dispose done", "dispose done"]);
+        assert_eq!(drops(), Vec::<&str>::new());
+        // Moved with what holds it, then dropped once.
+        let moved = vec![held];
+        drop(moved);
+        assert_eq!(drops(), ["done"]);
+    }
+
+    #[test]
+    fn a_large_handle_is_boxed() {
+        let log = Rc::new(RefCell::new(Vec::new()));
+        let held = Held::<Local>::new(Large([7; 8], log.clone()));
+        assert!(!held.is_in_place());
+        held.dispose();
+        assert_eq!(*log.borrow(), ["dispose large 7"]);
+    }
+
+    #[test]
+    fn a_thread_safe_handle_kept_in_place_is_disposed_and_dropped_on_another_thread() {
+        drops();
+        let log = Arc::new(Mutex::new(Vec::new()));
+        let held = Held::<Shared>::new(Logged {
+            name: "a",
+            log: log.clone(),
+        });
+        assert!(held.is_in_place());
+        let dropped = std::thread::spawn(move || {
+            held.dispose();
+            drop(held);
+            drops()
+        })
+        .join()
+        .unwrap();
+        assert_eq!(dropped, ["a"]);
+        assert_eq!(*log.lock().unwrap(), ["dispose a"]);
+    }
+
+    #[test]
+    fn kept_handles_are_disposed_in_subscription_order_wherever_they_are_kept() {
+        drops();
+        let log = Rc::new(RefCell::new(Vec::new()));
+        let logged = |name| {
+            Held::<Local>::new(Logged {
+                name,
+                log: log.clone(),
+            })
+        };
+        let mut kept = Kept::new();
+        kept.insert(1, logged("1"));
+        kept.insert(2, logged("2"));
+        kept.insert(3, logged("3"));
+        kept.insert(4, logged("4"));
+        // A slot freed and taken by a later id: the slots are out of order.
+        assert!(kept.remove(1).is_some());
+        assert_eq!(drops(), ["1"]);
+        kept.insert(5, logged("5"));
+        assert!(!kept.is_empty());
+        let rest = kept.take_all_except(3);
+        rest.dispose_all();
+        assert_eq!(*log.borrow(), ["dispose 2", "dispose 4", "dispose 5"]);
+        assert_eq!(drops(), ["2", "4", "5"]);
+        assert!(kept.remove(2).is_none());
+        assert!(kept.remove(3).is_some());
+        assert!(kept.is_empty());
+        assert_eq!(drops(), ["3"]);
+    }
+}
