@@ -209,7 +209,8 @@ impl<'a, F: Flavour> Kept<'a, F> {
         }
     }
 
-    pub(crate) fn is_empty(&self) -> bool {
+    #[cfg(all(test, not(loom)))]
+    fn is_empty(&self) -> bool {
         self.slots.iter().all(Option::is_none) && self.more.is_empty()
     }
 

@@ -688,9 +688,13 @@ type StateGuard<'c, 'a, T, X, F> =
 struct After<'a, O, T, F: Flavour>(Option<Deferred<'a, O, T, F>>);
 
 struct Deferred<'a, O, T, F: Flavour> {
-    drop_handle: Option<Held<'a, F>>,
-    dispose_handle: Option<Held<'a, F>>,
-    dispose_handles: Kept<'a, F>,
+    /// An upstream's handle taken out of the control block, disposed first if `dispose`.
+    /// One: no operator here releases or disposes two upstreams under one lock, and a
+    /// [`Held`] is four words, which every `Locked` carries.
+    handle: Option<Held<'a, F>>,
+    dispose: bool,
+    /// Every kept handle but this id's, taken and disposed in subscription order.
+    dispose_except: Option<(F::Ptr<Control<'a, F>>, u64)>,
     dispose_control: Option<F::Ptr<Control<'a, F>>>,
     downstream: Option<O>,
     queue: Option<VecDeque<T>>,
@@ -705,9 +709,9 @@ impl<'a, O, T, F: Flavour> After<'a, O, T, F> {
     #[cold]
     fn deferred(&mut self) -> &mut Deferred<'a, O, T, F> {
         self.0.get_or_insert_with(|| Deferred {
-            drop_handle: None,
-            dispose_handle: None,
-            dispose_handles: Kept::new(),
+            handle: None,
+            dispose: false,
+            dispose_except: None,
             dispose_control: None,
             downstream: None,
             queue: None,
@@ -718,7 +722,7 @@ impl<'a, O, T, F: Flavour> After<'a, O, T, F> {
     #[inline]
     fn defer_drop(&mut self, handle: Option<Held<'a, F>>) {
         if handle.is_some() {
-            self.deferred().drop_handle = handle;
+            self.deferred().keep_handle(handle, false);
         }
     }
 
@@ -726,15 +730,13 @@ impl<'a, O, T, F: Flavour> After<'a, O, T, F> {
     #[inline]
     fn defer_dispose(&mut self, handle: Option<Held<'a, F>>) {
         if handle.is_some() {
-            self.deferred().dispose_handle = handle;
+            self.deferred().keep_handle(handle, true);
         }
     }
 
-    /// Disposes `handles`, in order, once the lock is released.
-    fn defer_dispose_all(&mut self, handles: Kept<'a, F>) {
-        if !handles.is_empty() {
-            self.deferred().dispose_handles = handles;
-        }
+    /// Disposes every handle `control` keeps but `id`'s, in order, once the lock is released.
+    fn defer_dispose_except(&mut self, control: F::Ptr<Control<'a, F>>, id: u64) {
+        self.deferred().dispose_except = Some((control, id));
     }
 
     /// Disposes the control block (every kept handle) once the lock is released.
@@ -762,12 +764,34 @@ impl<'a, O, T, F: Flavour> After<'a, O, T, F> {
     }
 }
 
+impl<'a, O, T, F: Flavour> Deferred<'a, O, T, F> {
+    fn keep_handle(&mut self, handle: Option<Held<'a, F>>, dispose: bool) {
+        debug_assert!(
+            self.handle.is_none(),
+            "two upstream handles released under one lock"
+        );
+        if let Some(earlier) = self.handle.take()
+            && self.dispose
+        {
+            // Not reached by the operators here (see `handle`); disposed under the lock
+            // rather than not at all.
+            earlier.dispose();
+        }
+        self.handle = handle;
+        self.dispose = dispose;
+    }
+}
+
 impl<O, T, F: Flavour> Drop for Deferred<'_, O, T, F> {
     fn drop(&mut self) {
-        if let Some(handle) = self.dispose_handle.take() {
+        if let Some(handle) = self.handle.take()
+            && self.dispose
+        {
             handle.dispose();
         }
-        mem::take(&mut self.dispose_handles).dispose_all();
+        if let Some((control, id)) = self.dispose_except.take() {
+            control.take_all_except(id).dispose_all();
+        }
         if let Some(control) = self.dispose_control.take() {
             control.dispose();
         }
@@ -836,9 +860,11 @@ impl<'a, O, T, X, F: Flavour> Locked<'_, 'a, O, T, X, F> {
                 slot.store(value | CANCELLED, Ordering::Release);
             }
         }
-        if let Some(control) = &self.state.upstreams.control {
-            let handles = control.take_all_except(id);
-            self.after.defer_dispose_all(handles);
+        // Taken once the lock is released, so that the handles are not moved through it: a
+        // handle kept meanwhile is another upstream's (`id`'s is kept anyway), which this
+        // disposes as it would have been.
+        if let Some(control) = self.state.upstreams.control.clone() {
+            self.after.defer_dispose_except(control, id);
         }
     }
 
