@@ -33,66 +33,16 @@ type Boxed<'a, F> = <F as Machinery>::BoxedSubscription<'a>;
 /// pointer and two ids) fits, as do the handles of the merge family and of the timers.
 const WORDS: usize = 3;
 
-/// One kept upstream handle, in place or boxed: a [`Subscription`] whatever its type was.
-pub(crate) struct Held<'a, F: Flavour>(Repr<'a, F>);
-
-enum Repr<'a, F: Flavour> {
-    InPlace(InPlace<'a, F>),
-    Boxed(Boxed<'a, F>),
-}
-
-impl<'a, F: Flavour> Held<'a, F> {
-    /// Keeps `handle`: in place when it fits, boxed in `F`'s box otherwise.
-    #[inline]
-    pub(crate) fn new<H>(handle: H) -> Self
-    where
-        H: Subscription,
-        F: BoxSubscription<'a, H>,
-    {
-        match InPlace::new(handle) {
-            Ok(handle) => Held(Repr::InPlace(handle)),
-            Err(handle) => Held(Repr::Boxed(F::box_subscription(handle))),
-        }
-    }
-
-    /// Whether it is kept without a box: what the tests check the layout by.
-    #[cfg(all(test, not(loom)))]
-    fn is_in_place(&self) -> bool {
-        matches!(self.0, Repr::InPlace(_))
-    }
-}
-
-impl<F: Flavour> Subscription for Held<'_, F> {
-    #[inline]
-    fn dispose(&self) {
-        match &self.0 {
-            Repr::InPlace(handle) => handle.dispose(),
-            Repr::Boxed(handle) => handle.dispose(),
-        }
-    }
-
-    #[inline]
-    fn is_disposed(&self) -> bool {
-        match &self.0 {
-            Repr::InPlace(handle) => handle.is_disposed(),
-            Repr::Boxed(handle) => handle.is_disposed(),
-        }
-    }
-}
-
-impl<F: Flavour> fmt::Debug for Held<'_, F> {
-    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
-        f.debug_struct("Held").finish_non_exhaustive()
-    }
-}
-
-/// A handle of up to [`WORDS`] words, aligned to at most a word, stored by value with the
-/// functions that dispose it, ask it and drop it: a `Box<dyn Subscription>` without the heap.
-struct InPlace<'a, F: Flavour> {
+/// One kept upstream handle, whatever its type was: a handle of up to [`WORDS`] words,
+/// aligned to at most a word, stored by value with the functions that dispose it, ask it and
+/// drop it (a `Box<dyn Subscription>` without the heap); a larger one boxed in `F`'s box,
+/// which is two words, and stored the same way. So a `Held` is four words, and an empty
+/// `Option<Held>` costs none more.
+pub(crate) struct Held<'a, F: Flavour> {
     bytes: MaybeUninit<[usize; WORDS]>,
     table: &'static Table,
-    /// What `F`'s box of the same handle would be: `Send` for `Shared` (whose handles are
-    /// `Send`, see [`InPlace::new`]), neither `Send` nor `Sync` for `Local`; and `'a`.
+    /// What `F`'s box of the same handle is: `Send` for `Shared` (whose handles are `Send`,
+    /// see [`Held::store`]), neither `Send` nor `Sync` for `Local`; and `'a`.
     _as_boxed: PhantomData<Boxed<'a, F>>,
 }
 
@@ -140,42 +90,61 @@ unsafe fn drop_in_place<H>(handle: *mut ()) {
     unsafe { handle.cast::<H>().drop_in_place() }
 }
 
-impl<'a, F: Flavour> InPlace<'a, F> {
-    /// Whether an `H` fits in the bytes, at an alignment they give it.
-    const fn fits<H>() -> bool {
-        mem::size_of::<H>() <= mem::size_of::<[usize; WORDS]>()
-            && mem::align_of::<H>() <= mem::align_of::<[usize; WORDS]>()
-    }
-
-    /// Stores `handle`, or gives it back when it does not [fit](InPlace::fits) (known at
-    /// compile time: the branch not taken is not compiled). The bound is the one under which `F` boxes an `H`: for `Shared` it
-    /// holds only for a `Send` handle (`BoxSubscription` is implemented for every handle the
-    /// flavour can keep, and `Shared` keeps `Send` ones), which is what makes an `InPlace`
-    /// that is `Send` (through its marker) sound.
+impl<'a, F: Flavour> Held<'a, F> {
+    /// Keeps `handle`: in place when it fits, boxed in `F`'s box otherwise.
     #[inline]
-    fn new<H>(handle: H) -> Result<Self, H>
+    pub(crate) fn new<H>(handle: H) -> Self
     where
         H: Subscription,
         F: BoxSubscription<'a, H>,
     {
-        if !const { Self::fits::<H>() } {
-            return Err(handle);
+        if const { fits::<H>() } {
+            // SAFETY: it fits; `F: BoxSubscription<'a, H>` is the bound `store` asks for.
+            unsafe { Held::store(handle) }
+        } else {
+            let boxed = F::box_subscription(handle);
+            const { assert!(fits::<Boxed<'a, F>>()) };
+            // SAFETY: a box of `F`'s fits (two words, checked above); it is `Send` exactly
+            // when the marker says, being the marker's own type.
+            unsafe { Held::store(boxed) }
         }
+    }
+
+    /// Stores `handle` in place.
+    ///
+    /// # Safety
+    ///
+    /// An `H` [fits](fits), and `F`'s box could hold one: `F: BoxSubscription<'a, H>`
+    /// (which for `Shared` holds only for a `Send` handle: `BoxSubscription` is implemented
+    /// for every handle the flavour can keep, and `Shared` keeps `Send` ones), or `H` is
+    /// `F`'s box itself. That is what makes a `Held` that is `Send` (through its marker)
+    /// sound, and what bounds its borrows by `'a`.
+    #[inline]
+    unsafe fn store<H: Subscription>(handle: H) -> Self {
+        debug_assert!(fits::<H>());
         let mut bytes = MaybeUninit::<[usize; WORDS]>::uninit();
-        // SAFETY: `fits` says the bytes are large enough for an `H` and aligned enough; they
-        // are ours and uninitialised, so nothing is overwritten that needed dropping.
+        // SAFETY: the bytes are large enough for an `H` and aligned enough (the caller's);
+        // they are ours and uninitialised, so nothing is overwritten that needed dropping.
         unsafe { bytes.as_mut_ptr().cast::<H>().write(handle) };
-        Ok(InPlace {
+        Held {
             bytes,
             table: &<H as HasTable>::TABLE,
             _as_boxed: PhantomData,
-        })
+        }
     }
+}
 
+/// Whether an `H` fits in a [`Held`]'s bytes, at an alignment they give it.
+const fn fits<H>() -> bool {
+    mem::size_of::<H>() <= mem::size_of::<[usize; WORDS]>()
+        && mem::align_of::<H>() <= mem::align_of::<[usize; WORDS]>()
+}
+
+impl<F: Flavour> Subscription for Held<'_, F> {
     #[inline]
     fn dispose(&self) {
-        // SAFETY: `bytes` hold the live handle `table` was made for (written in `new`,
-        // dropped only in `drop`); moving an `InPlace` moves the handle with it, which Rust
+        // SAFETY: `bytes` hold the live handle `table` was made for (written in `store`,
+        // dropped only in `drop`); moving a `Held` moves the handle with it, which Rust
         // values allow.
         unsafe { (self.table.dispose)(self.bytes.as_ptr().cast()) }
     }
@@ -187,10 +156,16 @@ impl<'a, F: Flavour> InPlace<'a, F> {
     }
 }
 
-impl<F: Flavour> Drop for InPlace<'_, F> {
+impl<F: Flavour> Drop for Held<'_, F> {
     fn drop(&mut self) {
         // SAFETY: as in `dispose`; the handle is not touched again.
         unsafe { (self.table.drop)(self.bytes.as_mut_ptr().cast()) }
+    }
+}
+
+impl<F: Flavour> fmt::Debug for Held<'_, F> {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        f.debug_struct("Held").finish_non_exhaustive()
     }
 }
 
@@ -336,14 +311,13 @@ mod tests {
     }
 
     #[test]
-    fn a_small_handle_is_kept_in_place_and_answers_drops_and_disposes_as_itself() {
+    fn a_small_handle_kept_in_place_answers_drops_and_disposes_as_itself() {
         drops();
         let log = Rc::new(RefCell::new(Vec::new()));
         let held = Held::<Local>::new(Logged {
             name: "done",
             log: log.clone(),
         });
-        assert!(held.is_in_place());
         assert!(held.is_disposed());
         held.dispose();
         held.dispose();
@@ -356,23 +330,31 @@ mod tests {
     }
 
     #[test]
-    fn a_large_handle_is_boxed() {
+    fn a_large_handle_is_boxed_and_answers_as_itself() {
         let log = Rc::new(RefCell::new(Vec::new()));
         let held = Held::<Local>::new(Large([7; 8], log.clone()));
-        assert!(!held.is_in_place());
         held.dispose();
         assert_eq!(*log.borrow(), ["dispose large 7"]);
+        assert_eq!(Rc::strong_count(&log), 2);
+        drop(held);
+        assert_eq!(Rc::strong_count(&log), 1);
     }
 
     #[test]
-    fn a_thread_safe_handle_kept_in_place_is_disposed_and_dropped_on_another_thread() {
+    fn a_kept_handle_is_four_words_and_its_absence_none_more() {
+        let words = mem::size_of::<usize>();
+        assert_eq!(mem::size_of::<Held<'static, Shared>>(), 4 * words);
+        assert_eq!(mem::size_of::<Option<Held<'static, Local>>>(), 4 * words);
+    }
+
+    #[test]
+    fn a_thread_safe_handle_is_disposed_and_dropped_on_another_thread() {
         drops();
         let log = Arc::new(Mutex::new(Vec::new()));
         let held = Held::<Shared>::new(Logged {
             name: "a",
             log: log.clone(),
         });
-        assert!(held.is_in_place());
         let dropped = std::thread::spawn(move || {
             held.dispose();
             drop(held);
