@@ -24,7 +24,7 @@ use crate::sync::imp::{BoxSubscription, Machinery};
 use std::collections::BTreeMap;
 use std::fmt;
 use std::marker::PhantomData;
-use std::mem::{self, MaybeUninit};
+use std::mem::{self, ManuallyDrop, MaybeUninit};
 
 /// A flavour's boxed handle. `'a` bounds what it borrows.
 type Boxed<'a, F> = <F as Machinery>::BoxedSubscription<'a>;
@@ -173,14 +173,28 @@ impl<F: Flavour> fmt::Debug for Held<'_, F> {
 /// which allocates only once a third is kept at once.
 pub(crate) struct Kept<'a, F: Flavour> {
     slots: [Option<(u64, Held<'a, F>)>; 2],
-    more: BTreeMap<u64, Held<'a, F>>,
+    /// Dropped by hand, only when not empty: dropping an empty `BTreeMap` walks an empty
+    /// iterator, which costs what the rest of a merge's teardown does.
+    more: ManuallyDrop<BTreeMap<u64, Held<'a, F>>>,
+}
+
+impl<F: Flavour> Drop for Kept<'_, F> {
+    fn drop(&mut self) {
+        let more = mem::take(&mut *self.more);
+        if !more.is_empty() {
+            drop(more);
+        } else {
+            // Empty: it owns nothing.
+            mem::forget(more);
+        }
+    }
 }
 
 impl<'a, F: Flavour> Kept<'a, F> {
     pub(crate) const fn new() -> Self {
         Kept {
             slots: [None, None],
-            more: BTreeMap::new(),
+            more: ManuallyDrop::new(BTreeMap::new()),
         }
     }
 
@@ -219,8 +233,9 @@ impl<'a, F: Flavour> Kept<'a, F> {
 
     /// Disposes every handle, in the order of their ids (the order their upstreams were
     /// subscribed in), then drops them.
-    pub(crate) fn dispose_all(self) {
-        let Kept { mut slots, more } = self;
+    pub(crate) fn dispose_all(mut self) {
+        let mut slots = mem::take(&mut self.slots);
+        let more = mem::take(&mut *self.more);
         // The two slots in order, then merged into the map's order.
         if let [Some((x, _)), Some((y, _))] = &slots
             && y < x
@@ -228,6 +243,14 @@ impl<'a, F: Flavour> Kept<'a, F> {
             slots.swap(0, 1);
         }
         let mut slots = slots.into_iter().flatten().peekable();
+        if more.is_empty() {
+            // Empty: it owns nothing, and its iterator is not free (see `more`).
+            mem::forget(more);
+            for (_, handle) in slots {
+                handle.dispose();
+            }
+            return;
+        }
         for (id, handle) in more {
             while let Some((_, early)) = slots.next_if(|(slot_id, _)| *slot_id < id) {
                 early.dispose();
