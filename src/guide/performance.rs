@@ -65,7 +65,7 @@
 //! | what | allocates | per value |
 //! |---|---|---|
 //! | synchronous operators (`map`, `filter`, `scan`, `take`, ...) | nothing | a direct call |
-//! | combining operators (`merge`, `zip`, `combine_latest`, `flat_map`, ...) | the shared state, per subscription; `flat_map` a small one per inner still running after its `subscribe` | an uncontended lock |
+//! | combining operators (`merge`, `zip`, `combine_latest`, `flat_map`, ...) | the shared state, per subscription, and a control block once an upstream is still running after its `subscribe`; beyond two such upstreams at once (a `flat_map`'s inners), a map node per eleven | an uncontended lock |
 //! | time operators (`debounce`, `throttle`, `delay`, `timeout`, ...) | the shared state, and one scheduler task per subscription or per burst, not per value | a lock |
 //! | `observe_on`, `as_blocking`, `into_stream` | the queue between the threads | a lock; the queue grows with what waits |
 //! | subjects | the subject; a boxed observer per subscriber | two atomic operations and a virtual call per subscriber |
