@@ -24,7 +24,7 @@ use crate::sync::imp::{BoxSubscription, Machinery};
 use std::collections::BTreeMap;
 use std::fmt;
 use std::marker::PhantomData;
-use std::mem::{self, ManuallyDrop, MaybeUninit};
+use std::mem::{self, MaybeUninit};
 
 /// A flavour's boxed handle. `'a` bounds what it borrows.
 type Boxed<'a, F> = <F as Machinery>::BoxedSubscription<'a>;
@@ -170,37 +170,26 @@ impl<F: Flavour> fmt::Debug for Held<'_, F> {
 }
 
 /// The kept handles of one subscription, by id: the first two in slots, the rest in a map,
-/// which allocates only once a third is kept at once.
+/// allocated only once a third is kept at once.
 pub(crate) struct Kept<'a, F: Flavour> {
     slots: [Option<(u64, Held<'a, F>)>; 2],
-    /// Dropped by hand, only when not empty: dropping an empty `BTreeMap` walks an empty
-    /// iterator, which costs what the rest of a merge's teardown does.
-    more: ManuallyDrop<BTreeMap<u64, Held<'a, F>>>,
-}
-
-impl<F: Flavour> Drop for Kept<'_, F> {
-    fn drop(&mut self) {
-        let more = mem::take(&mut *self.more);
-        if !more.is_empty() {
-            drop(more);
-        } else {
-            // Empty: it owns nothing.
-            mem::forget(more);
-        }
-    }
+    /// Boxed: one word where most merges never need it (a `BTreeMap` is three), and an
+    /// absent map costs nothing to drop (an empty `BTreeMap` walks an empty iterator).
+    #[allow(clippy::box_collection)]
+    more: Option<Box<BTreeMap<u64, Held<'a, F>>>>,
 }
 
 impl<'a, F: Flavour> Kept<'a, F> {
     pub(crate) const fn new() -> Self {
         Kept {
             slots: [None, None],
-            more: ManuallyDrop::new(BTreeMap::new()),
+            more: None,
         }
     }
 
     #[cfg(all(test, not(loom)))]
     fn is_empty(&self) -> bool {
-        self.slots.iter().all(Option::is_none) && self.more.is_empty()
+        self.slots.iter().all(Option::is_none) && self.more.as_ref().is_none_or(|m| m.is_empty())
     }
 
     pub(crate) fn insert(&mut self, id: u64, handle: Held<'a, F>) {
@@ -208,7 +197,7 @@ impl<'a, F: Flavour> Kept<'a, F> {
         match self.slots.iter_mut().find(|slot| slot.is_none()) {
             Some(slot) => *slot = Some((id, handle)),
             None => {
-                self.more.insert(id, handle);
+                self.more.get_or_insert_default().insert(id, handle);
             }
         }
     }
@@ -219,7 +208,7 @@ impl<'a, F: Flavour> Kept<'a, F> {
                 return slot.take().map(|(_, handle)| handle);
             }
         }
-        self.more.remove(&id)
+        self.more.as_mut()?.remove(&id)
     }
 
     /// Takes every handle but `id`'s, which stays.
@@ -233,9 +222,8 @@ impl<'a, F: Flavour> Kept<'a, F> {
 
     /// Disposes every handle, in the order of their ids (the order their upstreams were
     /// subscribed in), then drops them.
-    pub(crate) fn dispose_all(mut self) {
-        let mut slots = mem::take(&mut self.slots);
-        let more = mem::take(&mut *self.more);
+    pub(crate) fn dispose_all(self) {
+        let Kept { mut slots, more } = self;
         // The two slots in order, then merged into the map's order.
         if let [Some((x, _)), Some((y, _))] = &slots
             && y < x
@@ -243,15 +231,7 @@ impl<'a, F: Flavour> Kept<'a, F> {
             slots.swap(0, 1);
         }
         let mut slots = slots.into_iter().flatten().peekable();
-        if more.is_empty() {
-            // Empty: it owns nothing, and its iterator is not free (see `more`).
-            mem::forget(more);
-            for (_, handle) in slots {
-                handle.dispose();
-            }
-            return;
-        }
-        for (id, handle) in more {
+        for (id, handle) in more.into_iter().flat_map(|more| *more) {
             while let Some((_, early)) = slots.next_if(|(slot_id, _)| *slot_id < id) {
                 early.dispose();
             }
