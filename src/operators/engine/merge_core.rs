@@ -1737,6 +1737,33 @@ mod loom_merge {
     }
 
     #[test]
+    fn loom_merge_disposing_all_but_one_races_keeping_another_handle() {
+        loom::model(|| {
+            let core = Arc::new(TestCore::new(Recorder::default(), 3));
+            let keep = |flags: &Flags| {
+                let id = core.begin().unwrap();
+                core.end_subscribe(id, FlagHandle(flags.clone()));
+                id
+            };
+            // Two handles kept in place; a third, kept on another thread while `amb`'s
+            // winner disposes every other upstream, goes to the map (or is cancelled while
+            // its `subscribe` runs).
+            let (winner, loser, late) = (Flags::default(), Flags::default(), Flags::default());
+            let winner_id = keep(&winner);
+            keep(&loser);
+            let late_id = core.begin().unwrap();
+            let other = core.clone();
+            let flags = late.clone();
+            let t = thread::spawn(move || other.end_subscribe(late_id, FlagHandle(flags)));
+            core.lock().dispose_upstreams_except(winner_id);
+            t.join().unwrap();
+            assert!(!winner.disposed.load(SeqCst) && !winner.dropped.load(SeqCst));
+            assert!(loser.disposed.load(SeqCst) && loser.dropped.load(SeqCst));
+            assert!(late.disposed.load(SeqCst) && late.dropped.load(SeqCst));
+        });
+    }
+
+    #[test]
     fn loom_merge_termination_races_keeping_a_handle() {
         loom::model(|| {
             let core = Arc::new(TestCore::new(Recorder::default(), 2));
