@@ -13,10 +13,20 @@
 //! weak pointer and two ids). So the first two handles sit in two slots of the block itself,
 //! and a handle of up to [`WORDS`] words sits in its slot without a box: a pointer to a
 //! table of three functions (what a `dyn` pointer's vtable holds) and the handle's bytes.
-//! Past two, or for a larger handle, the map and the box take over, as before.
+//! Past two at once, the rest go to a map by id; a larger handle is boxed, and the box
+//! (two words) sits in place instead.
 //!
-//! The order in which handles are disposed, the order their upstreams were subscribed in
-//! (by id), does not change.
+//! Wherever they sit, handles are disposed in the order of their ids: the order their
+//! upstreams were subscribed in.
+//!
+//! # Why this is sound
+//!
+//! The unsafe code is the erasure in [`Held`]: bytes that hold a live handle of the type its
+//! table was made for, from [`Held::store`] until `drop`. A handle is kept in place only
+//! when the flavour could box it (`F: BoxSubscription<'a, H>`), so a `Held` is `Send`
+//! exactly when that box would be, and borrows for `'a` as it would. The tests below check
+//! disposal, the answer to `is_disposed`, one drop per handle, moving a `Held` and dropping
+//! a thread-safe one on another thread.
 
 use crate::subscription::Subscription;
 use crate::sync::Flavour;
