@@ -233,21 +233,28 @@ impl<'a, F: Flavour> Kept<'a, F> {
     /// Disposes every handle, in the order of their ids (the order their upstreams were
     /// subscribed in), then drops them.
     pub(crate) fn dispose_all(self) {
-        let Kept { mut slots, more } = self;
+        let Kept {
+            slots: [a, b],
+            more,
+        } = self;
         // The two slots in order, then merged into the map's order.
-        if let [Some((x, _)), Some((y, _))] = &slots
-            && y < x
-        {
-            slots.swap(0, 1);
-        }
-        let mut slots = slots.into_iter().flatten().peekable();
-        for (id, handle) in more.into_iter().flat_map(|more| *more) {
-            while let Some((_, early)) = slots.next_if(|(slot_id, _)| *slot_id < id) {
-                early.dispose();
+        let mut slots = match (&a, &b) {
+            (Some((x, _)), Some((y, _))) if y < x => [b, a],
+            _ => [a, b],
+        };
+        if let Some(more) = more {
+            for (id, handle) in *more {
+                for slot in &mut slots {
+                    if slot.as_ref().is_some_and(|(early, _)| *early < id)
+                        && let Some((_, early)) = slot.take()
+                    {
+                        early.dispose();
+                    }
+                }
+                handle.dispose();
             }
-            handle.dispose();
         }
-        for (_, handle) in slots {
+        for (_, handle) in slots.into_iter().flatten() {
             handle.dispose();
         }
     }
