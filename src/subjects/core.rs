@@ -69,8 +69,16 @@ use std::time::{Duration, Instant};
 /// Not `DynObserver`: folding the `is_disposed` checks a source owes its observer into one
 /// virtual call per notification saves a second virtual call per item and per subscriber.
 pub trait Sink<T> {
-    /// Delivers `value` unless the observer is disposed; answers whether it wants more.
-    fn next(&mut self, value: T) -> bool;
+    /// Delivers `value` unless the observer is disposed, and sets `done` if it wants no more
+    /// (leaving it alone otherwise): the broadcast loop passes one flag to every observer
+    /// instead of testing an answer after each call.
+    fn deliver(&mut self, value: T, done: &mut bool);
+    /// [`deliver`](Self::deliver) on its own: answers whether the observer wants more.
+    fn next(&mut self, value: T) -> bool {
+        let mut done = false;
+        self.deliver(value, &mut done);
+        !done
+    }
     /// Whether the observer wants no more: what [`next`](Self::next) last answered, negated.
     fn is_done(&self) -> bool;
     /// Whether this is the placeholder of an empty slot ([`Vacant`]).
@@ -88,12 +96,15 @@ struct Registered<O>(O);
 
 impl<T, O: Observer<T>> Sink<T> for Registered<O> {
     #[inline]
-    fn next(&mut self, value: T) -> bool {
+    fn deliver(&mut self, value: T, done: &mut bool) {
         if self.0.is_disposed() {
-            return false;
+            *done = true;
+            return;
         }
         self.0.on_next(value);
-        !self.0.is_disposed()
+        if self.0.is_disposed() {
+            *done = true;
+        }
     }
 
     fn is_done(&self) -> bool {
@@ -126,9 +137,7 @@ struct Slot<T>(BoxedSink<T>);
 struct Vacant;
 
 impl<T> Sink<T> for Vacant {
-    fn next(&mut self, _: T) -> bool {
-        true
-    }
+    fn deliver(&mut self, _: T, _: &mut bool) {}
 
     fn is_done(&self) -> bool {
         false
@@ -165,6 +174,12 @@ impl<T> Slot<T> {
     #[inline(always)]
     fn next(&mut self, value: T) -> bool {
         self.0.next(value)
+    }
+
+    /// [`Sink::deliver`] of the observer held, or nothing for an empty slot.
+    #[inline(always)]
+    fn deliver(&mut self, value: T, done: &mut bool) {
+        self.0.deliver(value, done)
     }
 
     fn is_done(&self) -> bool {
@@ -1279,13 +1294,13 @@ impl<T: Clone> Delivery<T> {
         let Some((last, rest)) = self.slots.split_last_mut() else {
             return;
         };
-        let mut wanting = true;
+        let mut done = false;
         for slot in rest {
-            wanting &= slot.next(value.clone());
+            slot.deliver(value.clone(), &mut done);
         }
         // The last observer gets the value itself, not a clone.
-        wanting &= last.next(value);
-        if !wanting {
+        last.deliver(value, &mut done);
+        if done {
             self.forget_done(core);
         }
     }
