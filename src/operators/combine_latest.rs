@@ -8,7 +8,9 @@
 //! Rows are snapshots taken under the lock, so two values that arrive together from two
 //! threads give two rows, as in RxJava.
 
-use super::engine::combine_core::{CombineSubscription, CombineWithObserver, Core, Step};
+use super::engine::combine_core::{
+    CombineSubscription, CombineWithObserver, Core, Link, Step, subscribe_inline,
+};
 use super::engine::combine_slots::{
     Handle, RowSlot, RowSlots, Slot, SlotAt, for_each_tuple, item_row,
 };
@@ -102,7 +104,7 @@ impl<T, F: Flavour> fmt::Debug for LatestSlot<'_, T, F> {
 
 /// The observer [`CombineLatest`] subscribes to its source number `I`.
 pub struct CombineLatestObserver<L, R, O, const I: usize> {
-    core: Arc<Core<L, R, O>>,
+    core: Link<L, R, O>,
 }
 
 impl<'a, T, L, R, O, F: Flavour, const I: usize> Observer<T> for CombineLatestObserver<L, R, O, I>
@@ -165,6 +167,8 @@ macro_rules! combine_latest_impls {
         impl<$($S: Observable),+> Observable for CombineLatest<'_, ($($S,)+)> {
             type Item = ($($S::Item,)+);
             type Flavour = crate::sync::joined_flavour!($($S),+);
+            const EMISSION: crate::operators::engine::inline_merge::Emission =
+                crate::operators::engine::inline_merge::Emission::INSIDE_SUBSCRIBE $(.and(<$S as Observable>::EMISSION))+;
         }
 
         impl<'a, $($S,)+ O> Subscribe<O> for CombineLatest<'a, ($($S,)+)>
@@ -187,12 +191,24 @@ macro_rules! combine_latest_impls {
 
             fn subscribe_observer(self, observer: O) -> Self::Subscription {
                 let slots = ($(LatestSlot::<<$S as Observable>::Item, _>::new(),)+);
+                if const { <Self as Observable>::EMISSION.is_inside_subscribe() } {
+                    // SAFETY: every source finishes inside its `subscribe` (the constant), and
+                    // each link goes to one of them, subscribed here.
+                    return unsafe {
+                        subscribe_inline(slots, observer, |state| {
+                            $(if let Some(core) = state.link() {
+                                let observer = CombineLatestObserver::<_, _, _, $i> { core };
+                                drop(self.sources.$i.subscribe_observer(observer));
+                            })+
+                        })
+                    };
+                }
                 let core = Arc::new(Core::new(slots, observer));
                 $(
                     // A source that ended the sequence inside its `subscribe` (an empty one)
                     // spares the rest from being subscribed at all, as in RxJava.
                     if !core.is_stopped() {
-                        let observer = CombineLatestObserver::<_, _, _, $i> { core: core.clone() };
+                        let observer = CombineLatestObserver::<_, _, _, $i> { core: Link::Core(core.clone()) };
                         let handle = self.sources.$i.subscribe_observer(observer);
                         core.set_handle::<$i, _>(handle);
                     }
@@ -233,6 +249,8 @@ where
 {
     type Item = U;
     type Flavour = crate::sync::Joined<<S1 as Observable>::Flavour, <S2 as Observable>::Flavour>;
+    const EMISSION: crate::operators::engine::inline_merge::Emission =
+        S1::EMISSION.and(S2::EMISSION);
 }
 
 impl<'a, S1, S2, F, U, O> Subscribe<O> for CombineLatestWith<'a, S1, S2, F>
@@ -263,10 +281,25 @@ impl<S1: fmt::Debug, S2: fmt::Debug, F> fmt::Debug for CombineLatestWith<'_, S1,
 mod tests {
     use crate::Error;
     use crate::Notification::{Completed, Next};
+    use crate::operators::engine::inline_merge::test_support::{Later, both};
     use crate::prelude::*;
     use crate::source::{create, defer, empty, from_iter, just, never, throw};
     use crate::testing::TestObserver;
     use std::cell::Cell;
+
+    #[test]
+    fn sources_that_finish_inside_subscribe_give_the_same_notifications_on_both_paths() {
+        both(
+            from_iter([1, 2]).combine_latest(from_iter([10, 20])),
+            Later(from_iter([1, 2])).combine_latest(from_iter([10, 20])),
+            &[Next((2, 10)), Next((2, 20)), Completed],
+        );
+        both(
+            just(1).combine_latest(throw::<i32>(Error::msg("boom"))),
+            Later(just(1)).combine_latest(throw::<i32>(Error::msg("boom"))),
+            &[crate::Notification::Error(Error::msg("boom"))],
+        );
+    }
 
     #[test]
     fn emits_once_all_have_emitted_then_on_every_value() {

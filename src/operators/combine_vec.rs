@@ -11,7 +11,7 @@
 //! operator does with a value or a completion is a [`Kind`]; counters of slots still missing a
 //! value, and of finished slots, keep every decision but the making of a row O(1).
 
-use super::engine::combine_core::{CombineSubscription, Core, Step};
+use super::engine::combine_core::{CombineSubscription, Core, Inline, Link, Step};
 use super::engine::combine_slots::{Buffer, Handle, Slot, SlotAt, Slots};
 use super::engine::inline_merge::Emission;
 use crate::Error;
@@ -20,7 +20,6 @@ use crate::observer::Observer;
 use crate::subscription::Subscription;
 use crate::sync::imp::BoxSubscription;
 use crate::sync::{Arc, Flavour, Shared};
-use std::cell::UnsafeCell;
 use std::collections::VecDeque;
 use std::fmt;
 use std::marker::PhantomData;
@@ -329,35 +328,13 @@ impl<T> Kind<T> for PairedValues {
 
 /// The observer [`CombineAll`] subscribes to each of its sources.
 pub struct CombineAllObserver<'a, T, O, K, F: Flavour = Shared> {
-    link: Link<'a, T, O, F>,
+    link: VecLink<'a, T, O, F>,
     index: usize,
     _kind: PhantomData<fn() -> K>,
 }
 
-/// Where a source's notifications go: the shared core, or, when every source finishes
-/// inside `subscribe`, the state on the stack of [`CombineAll`]'s `subscribe`. One observer
-/// type for both, so each source needs one `Subscribe` bound (as `MergeLink`).
-enum Link<'a, T, O, F: Flavour> {
-    Core(Arc<Core<VecSlots<'a, T, F>, Vec<T>, O>>),
-    Inline(InlinePtr<'a, T, O, F>),
-}
-
-/// What the observer does with one notification of its source, on either path.
-impl<'a, T, O, F: Flavour> Link<'a, T, O, F>
-where
-    O: Observer<Vec<T>>,
-{
-    #[inline]
-    fn update<G>(
-        &self,
-        step: impl FnOnce(&mut VecSlots<'a, T, F>, &mut Buffer<Vec<T>>) -> (Step, G),
-    ) {
-        match self {
-            Link::Core(core) => core.update(step),
-            Link::Inline(ptr) => ptr.get().update(step),
-        }
-    }
-}
+/// Where a source's notifications go (see [`Link`]).
+type VecLink<'a, T, O, F> = Link<VecSlots<'a, T, F>, Vec<T>, O>;
 
 impl<T, O, K, F: Flavour> Observer<T> for CombineAllObserver<'_, T, O, K, F>
 where
@@ -397,10 +374,7 @@ where
 
     #[inline]
     fn is_disposed(&self) -> bool {
-        match &self.link {
-            Link::Core(core) => core.is_stopped(),
-            Link::Inline(ptr) => ptr.get().is_ended(),
-        }
+        self.link.is_stopped()
     }
 }
 
@@ -409,149 +383,6 @@ impl<T, O, K, F: Flavour> fmt::Debug for CombineAllObserver<'_, T, O, K, F> {
         f.debug_struct("CombineAllObserver")
             .field("source", &self.index)
             .finish_non_exhaustive()
-    }
-}
-
-/// The state of a [`CombineAll`] whose sources all finish inside `subscribe`
-/// ([`Observable::EMISSION`]), a local of its `subscribe`: the slots and the downstream,
-/// with no lock, no reference count and no allocation of its own.
-///
-/// Every call reaches it down one call stack, from the `subscribe` of a source that this
-/// `subscribe` is running, on this thread; the downstream cannot reach a source's observer,
-/// which belongs to a frame below it. So no two calls overlap: each borrow of the slots ends
-/// before the downstream is called, and each borrow of the downstream lasts for one call
-/// (the argument of `engine::inline_merge`).
-struct InlineAll<'a, T, O, F: Flavour> {
-    slots: UnsafeCell<VecSlots<'a, T, F>>,
-    /// Rows made by a notification, delivered before it returns: empty between calls, and
-    /// kept here so that each call does not make and drop a queue of its own.
-    rows: UnsafeCell<Buffer<Vec<T>>>,
-    /// `None` once the sequence has ended (terminated, or the downstream is disposed).
-    downstream: UnsafeCell<Option<O>>,
-}
-
-impl<'a, T, O: Observer<Vec<T>>, F: Flavour> InlineAll<'a, T, O, F> {
-    /// Whether the sequence has ended: what the sources' observers report as disposed, as
-    /// the core's stopped flag.
-    #[inline]
-    fn is_ended(&self) -> bool {
-        // SAFETY: no mutable borrow of the downstream is live: they last for one call into
-        // it, which cannot reach a source's observer (type docs).
-        unsafe { (*self.downstream.get()).is_none() }
-    }
-
-    /// A pointer to this state for the sources' observers.
-    ///
-    /// # Safety
-    ///
-    /// Every observer built on the pointer must be given only to observables whose
-    /// [`EMISSION`](Observable::EMISSION) is inside `subscribe`, subscribed while `self` is
-    /// alive and not moved: then no call through it happens after the state is gone or on
-    /// another thread.
-    #[inline]
-    unsafe fn ptr(&self) -> InlinePtr<'a, T, O, F> {
-        InlinePtr(self)
-    }
-
-    /// Ends the sequence: the downstream, to be called or dropped by the caller.
-    #[inline]
-    fn take(&self) -> Option<O> {
-        // SAFETY: as in `is_ended`; the borrow ends before the downstream is called.
-        unsafe { (*self.downstream.get()).take() }
-    }
-
-    /// [`Core::update`] without the core: the same decisions, in the same order.
-    #[inline]
-    fn update<G>(
-        &self,
-        step: impl FnOnce(&mut VecSlots<'a, T, F>, &mut Buffer<Vec<T>>) -> (Step, G),
-    ) {
-        if self.is_ended() {
-            return;
-        }
-        // SAFETY: the only borrows of the slots and the rows: they end with `step`, which
-        // runs no code that can reach this state (`K`'s rules and clones of values; type
-        // docs).
-        let (next, garbage) = step(unsafe { &mut *self.slots.get() }, unsafe {
-            &mut *self.rows.get()
-        });
-        match next {
-            Step::Continue => {
-                // SAFETY: as in `is_ended`.
-                let gone = unsafe { &*self.downstream.get() }
-                    .as_ref()
-                    .is_some_and(O::is_disposed);
-                if gone {
-                    drop(self.take());
-                }
-                // SAFETY: as for `step`: a borrow that ends here.
-                if gone || unsafe { (*self.rows.get()).is_empty() } {
-                    drop(garbage);
-                    return;
-                }
-            }
-            Step::Complete => {}
-            Step::Fail(error) => {
-                // Queued rows are dropped, as on the core's path.
-                // SAFETY: as for `step`: a borrow that ends here.
-                let rows = std::mem::take(unsafe { &mut *self.rows.get() });
-                if let Some(downstream) = self.take() {
-                    drop(rows);
-                    downstream.on_error(error);
-                }
-                drop(garbage);
-                return;
-            }
-        }
-        let complete = matches!(next, Step::Complete);
-        // SAFETY: as for `step`: a borrow that ends before the downstream is called.
-        while let Some(row) = unsafe { (*self.rows.get()).pop() } {
-            // SAFETY: the only borrow of the downstream while it runs; what it runs cannot
-            // reach this state (type docs).
-            let Some(downstream) = (unsafe { &mut *self.downstream.get() }) else {
-                return;
-            };
-            downstream.on_next(row);
-            if downstream.is_disposed() {
-                drop(self.take());
-                // SAFETY: as for `step`: a borrow that ends here.
-                drop(std::mem::take(unsafe { &mut *self.rows.get() }));
-                return;
-            }
-        }
-        if complete && let Some(downstream) = self.take() {
-            downstream.on_completed();
-        }
-        drop(garbage);
-    }
-}
-
-/// A pointer to an [`InlineAll`] on the stack of a `subscribe` that is running.
-struct InlinePtr<'a, T, O, F: Flavour>(*const InlineAll<'a, T, O, F>);
-
-// SAFETY: `Send` exactly when the core's pointer is, so that the sources' observers meet the
-// bounds they meet on the core's path. It never crosses a thread: it is given only to
-// sources whose `EMISSION` says they call their observer on the subscribing thread, inside
-// `subscribe`, and keep it nowhere.
-unsafe impl<'a, T, O, F: Flavour> Send for InlinePtr<'a, T, O, F> where
-    Arc<Core<VecSlots<'a, T, F>, Vec<T>, O>>: Send
-{
-}
-
-// SAFETY: as `Send`: nothing is ever reached through it from another thread.
-unsafe impl<'a, T, O, F: Flavour> Sync for InlinePtr<'a, T, O, F> where
-    Arc<Core<VecSlots<'a, T, F>, Vec<T>, O>>: Sync
-{
-}
-
-impl<'a, T, O, F: Flavour> InlinePtr<'a, T, O, F> {
-    #[inline]
-    fn get(&self) -> &InlineAll<'a, T, O, F> {
-        // SAFETY: the state outlives every call through this pointer and does not move
-        // meanwhile (it is a local of the `subscribe` that subscribes the sources, which
-        // have finished when their `subscribe` returns), and it is only read through shared
-        // references.
-        unsafe { &*self.0 }
     }
 }
 
@@ -595,11 +426,7 @@ where
             if observer.is_disposed() {
                 return CombineSubscription::finished();
             }
-            let state = InlineAll {
-                slots: UnsafeCell::new(slots),
-                rows: UnsafeCell::new(Buffer::new()),
-                downstream: UnsafeCell::new(Some(observer)),
-            };
+            let state = Inline::new(slots, observer);
             if n == 0 {
                 state.update(|_, _| (Step::Complete, ()));
             }

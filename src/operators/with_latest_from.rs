@@ -10,7 +10,9 @@
 //! source, which may arrive on another thread, and disposes both at the end.
 
 use super::combine_latest::LatestSlot;
-use super::engine::combine_core::{CombineSubscription, CombineWithObserver, Core, Step};
+use super::engine::combine_core::{
+    CombineSubscription, CombineWithObserver, Core, Link, Step, subscribe_inline,
+};
 use super::engine::combine_slots::{
     Handle, RowSlot, Slot, SlotAt, Slots as SlotTuple, for_each_tuple, item_row,
 };
@@ -50,7 +52,8 @@ impl<S, S2> WithLatestFrom<'_, S, S2> {
 type Slots<'a, U, F> = (MainSlot<'a, F>, LatestSlot<'a, U, F>);
 
 /// The state a [`WithLatestFrom`] subscription shares between its two observers.
-type PairCore<'a, T, U, O, F> = Core<Slots<'a, U, F>, (T, U), O>;
+/// Where the pair's observers send their notifications (see [`Link`]).
+type PairLink<'a, T, U, O, F> = Link<Slots<'a, U, F>, (T, U), O>;
 
 /// The flavour of the handles a [`WithLatestFrom`] keeps.
 type FlavourOf<S, S2> = Joined<<S as Observable>::Flavour, <S2 as Observable>::Flavour>;
@@ -82,6 +85,8 @@ where
 {
     type Item = (S::Item, S2::Item);
     type Flavour = FlavourOf<S, S2>;
+    const EMISSION: crate::operators::engine::inline_merge::Emission =
+        S::EMISSION.and(S2::EMISSION);
 }
 
 /// The observer [`WithLatestFrom`] subscribes to its main source, as a type.
@@ -114,19 +119,36 @@ where
 
     fn subscribe_observer(self, observer: O) -> Self::Subscription {
         let slots = (MainSlot { handle: None }, LatestSlot::new());
+        if const { <Self as Observable>::EMISSION.is_inside_subscribe() } {
+            // SAFETY: both sources finish inside their `subscribe` (the constant), and each
+            // link goes to one of them, subscribed here, the other first as below.
+            return unsafe {
+                subscribe_inline(slots, observer, |state| {
+                    if let Some(core) = state.link() {
+                        drop(self.other.subscribe_observer(WithLatestFromOther { core }));
+                    }
+                    if let Some(core) = state.link() {
+                        drop(
+                            self.source
+                                .subscribe_observer(WithLatestFromObserver { core }),
+                        );
+                    }
+                })
+            };
+        }
         let core = Arc::new(Core::new(slots, observer));
         // The other source first, so that a value it emits inside its `subscribe` is there
         // for the main source's first value.
         if !core.is_stopped() {
-            let handle = self
-                .other
-                .subscribe_observer(WithLatestFromOther { core: core.clone() });
+            let handle = self.other.subscribe_observer(WithLatestFromOther {
+                core: Link::Core(core.clone()),
+            });
             core.set_handle::<1, _>(handle);
         }
         if !core.is_stopped() {
-            let handle = self
-                .source
-                .subscribe_observer(WithLatestFromObserver { core: core.clone() });
+            let handle = self.source.subscribe_observer(WithLatestFromObserver {
+                core: Link::Core(core.clone()),
+            });
             core.set_handle::<0, _>(handle);
         }
         CombineSubscription::new(core)
@@ -135,7 +157,7 @@ where
 
 /// The observer [`WithLatestFrom`] subscribes to its main source.
 pub struct WithLatestFromObserver<'a, T, U, O, F: Flavour = Shared> {
-    core: Arc<PairCore<'a, T, U, O, F>>,
+    core: PairLink<'a, T, U, O, F>,
 }
 
 impl<T, U, O, F: Flavour> Observer<T> for WithLatestFromObserver<'_, T, U, O, F>
@@ -176,7 +198,7 @@ impl<T, U, O, F: Flavour> fmt::Debug for WithLatestFromObserver<'_, T, U, O, F> 
 
 /// The observer [`WithLatestFrom`] subscribes to the other source.
 pub struct WithLatestFromOther<'a, T, U, O, F: Flavour = Shared> {
-    core: Arc<PairCore<'a, T, U, O, F>>,
+    core: PairLink<'a, T, U, O, F>,
 }
 
 impl<T, U, O, F: Flavour> Observer<U> for WithLatestFromOther<'_, T, U, O, F>
@@ -235,6 +257,8 @@ where
 {
     type Item = U;
     type Flavour = FlavourOf<S, S2>;
+    const EMISSION: crate::operators::engine::inline_merge::Emission =
+        S::EMISSION.and(S2::EMISSION);
 }
 
 impl<'a, S, S2, F, U, O> Subscribe<O> for WithLatestFromWith<'a, S, S2, F>
@@ -494,11 +518,31 @@ for_each_tuple!(with_latest_from_all_impls);
 mod tests {
     use crate::Error;
     use crate::Notification::{Completed, Next};
+    use crate::operators::engine::inline_merge::test_support::{Later, both};
     use crate::prelude::*;
     use crate::source::{create, defer, empty, from_iter, just, never, throw};
     use crate::subjects::PublishSubject;
     use crate::testing::TestObserver;
     use std::cell::Cell;
+
+    #[test]
+    fn sources_that_finish_inside_subscribe_give_the_same_notifications_on_both_paths() {
+        both(
+            from_iter([1, 2]).with_latest_from(from_iter([10, 20])),
+            Later(from_iter([1, 2])).with_latest_from(from_iter([10, 20])),
+            &[Next((1, 20)), Next((2, 20)), Completed],
+        );
+        both(
+            from_iter([1, 2]).with_latest_from(empty::<i32>()),
+            Later(from_iter([1, 2])).with_latest_from(empty::<i32>()),
+            &[Completed],
+        );
+        both(
+            just(1).with_latest_from(throw::<i32>(Error::msg("boom"))),
+            Later(just(1)).with_latest_from(throw::<i32>(Error::msg("boom"))),
+            &[crate::Notification::Error(Error::msg("boom"))],
+        );
+    }
 
     #[test]
     fn pairs_each_value_with_the_latest_of_the_other() {

@@ -5,7 +5,9 @@
 //! Each source keeps a queue of the values not yet paired in its [`ZipSlot`]; the engine in
 //! `combine_core` serialises delivery and disposes the sources at the end.
 
-use super::engine::combine_core::{CombineSubscription, CombineWithObserver, Core, Step};
+use super::engine::combine_core::{
+    CombineSubscription, CombineWithObserver, Core, Link, Step, subscribe_inline,
+};
 use super::engine::combine_slots::{
     Buffer, Handle, RowSlot, RowSlots, Slot, SlotAt, for_each_tuple, item_row,
 };
@@ -96,7 +98,7 @@ impl<T, F: Flavour> fmt::Debug for ZipSlot<'_, T, F> {
 
 /// The observer [`Zip`] subscribes to its source number `I`.
 pub struct ZipObserver<L, R, O, const I: usize> {
-    core: Arc<Core<L, R, O>>,
+    core: Link<L, R, O>,
 }
 
 impl<'a, T, L, R, O, F: Flavour, const I: usize> Observer<T> for ZipObserver<L, R, O, I>
@@ -164,6 +166,8 @@ macro_rules! zip_impls {
         impl<$($S: Observable),+> Observable for Zip<'_, ($($S,)+)> {
             type Item = ($($S::Item,)+);
             type Flavour = crate::sync::joined_flavour!($($S),+);
+            const EMISSION: crate::operators::engine::inline_merge::Emission =
+                crate::operators::engine::inline_merge::Emission::INSIDE_SUBSCRIBE $(.and(<$S as Observable>::EMISSION))+;
         }
 
         impl<'a, $($S,)+ O> Subscribe<O> for Zip<'a, ($($S,)+)>
@@ -181,13 +185,25 @@ macro_rules! zip_impls {
             type Subscription = CombineSubscription<zip_slots!('a $all), item_row!($all), O>;
 
             fn subscribe_observer(self, observer: O) -> Self::Subscription {
-                let core = Arc::new(Core::new(($(ZipSlot::<<$S as Observable>::Item, _>::new(),)+), observer));
+                let slots = ($(ZipSlot::<<$S as Observable>::Item, _>::new(),)+);
+                if const { <Self as Observable>::EMISSION.is_inside_subscribe() } {
+                    // SAFETY: every source finishes inside its `subscribe` (the constant), and
+                    // each link goes to one of them, subscribed here.
+                    return unsafe {
+                        subscribe_inline(slots, observer, |state| {
+                            $(if let Some(core) = state.link() {
+                                drop(self.sources.$i.subscribe_observer(ZipObserver::<_, _, _, $i> { core }));
+                            })+
+                        })
+                    };
+                }
+                let core = Arc::new(Core::new(slots, observer));
                 $(
                     // A source that ended the zip inside its `subscribe` (an empty one)
                     // spares the rest from being subscribed at all, as in RxJava.
                     if !core.is_stopped() {
                         let handle = self.sources.$i.subscribe_observer(ZipObserver::<_, _, _, $i> {
-                            core: core.clone(),
+                            core: Link::Core(core.clone()),
                         });
                         core.set_handle::<$i, _>(handle);
                     }
@@ -227,6 +243,8 @@ where
 {
     type Item = U;
     type Flavour = crate::sync::Joined<<S1 as Observable>::Flavour, <S2 as Observable>::Flavour>;
+    const EMISSION: crate::operators::engine::inline_merge::Emission =
+        S1::EMISSION.and(S2::EMISSION);
 }
 
 impl<'a, S1, S2, F, U, O> Subscribe<O> for ZipWith<'a, S1, S2, F>
@@ -256,10 +274,30 @@ impl<S1: fmt::Debug, S2: fmt::Debug, F> fmt::Debug for ZipWith<'_, S1, S2, F> {
 mod tests {
     use crate::Error;
     use crate::Notification::{Completed, Next};
+    use crate::operators::engine::inline_merge::test_support::{Later, both};
     use crate::prelude::*;
     use crate::source::{create, defer, empty, from_iter, just, never, throw};
     use crate::testing::TestObserver;
     use std::cell::Cell;
+
+    #[test]
+    fn sources_that_finish_inside_subscribe_give_the_same_notifications_on_both_paths() {
+        both(
+            from_iter([1, 2, 3]).zip(from_iter([10, 20])),
+            Later(from_iter([1, 2, 3])).zip(from_iter([10, 20])),
+            &[Next((1, 10)), Next((2, 20)), Completed],
+        );
+        both(
+            just(1).zip(throw::<i32>(Error::msg("boom"))),
+            Later(just(1)).zip(throw::<i32>(Error::msg("boom"))),
+            &[crate::Notification::Error(Error::msg("boom"))],
+        );
+        both(
+            empty::<i32>().zip(just(1)),
+            Later(empty::<i32>()).zip(just(1)),
+            &[Completed],
+        );
+    }
 
     #[test]
     fn pairs_the_nth_values_and_completes_with_the_shorter() {
@@ -497,7 +535,9 @@ mod loom_tests {
         loom::model(|| {
             let probe = Probe(Arc::default());
             let core = zip_core(&probe);
-            let mut a = ZipObserver::<_, _, _, 0> { core: core.clone() };
+            let mut a = ZipObserver::<_, _, _, 0> {
+                core: Link::Core(core.clone()),
+            };
             let mut b = ZipObserver::<_, _, _, 1> { core };
             let t = thread::spawn(move || {
                 a.on_next(1);
@@ -517,7 +557,9 @@ mod loom_tests {
         loom::model(|| {
             let probe = Probe(Arc::default());
             let core = zip_core(&probe);
-            let mut a = ZipObserver::<_, _, _, 0> { core: core.clone() };
+            let mut a = ZipObserver::<_, _, _, 0> {
+                core: Link::Core(core.clone()),
+            };
             let b = ZipObserver::<_, _, _, 1> { core };
             let t = thread::spawn(move || {
                 a.on_next(1);
@@ -536,7 +578,9 @@ mod loom_tests {
             let probe = Probe(Arc::default());
             let core = zip_core(&probe);
             let handle = CombineSubscription::new(core.clone());
-            let mut a = ZipObserver::<_, _, _, 0> { core: core.clone() };
+            let mut a = ZipObserver::<_, _, _, 0> {
+                core: Link::Core(core.clone()),
+            };
             let mut b = ZipObserver::<_, _, _, 1> { core };
             let t = thread::spawn(move || {
                 a.on_next(1);

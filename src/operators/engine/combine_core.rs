@@ -34,6 +34,7 @@ use crate::observer::Observer;
 use crate::subscription::Subscription;
 use crate::sync::imp::BoxSubscription;
 use crate::sync::{Arc, AtomicBool, Mutex, MutexGuard, Ordering};
+use std::cell::UnsafeCell;
 use std::{fmt, mem};
 
 /// What a notification did to the sequence.
@@ -257,6 +258,212 @@ impl<L: Slots, R, O: Observer<R>> Core<L, R, O> {
             state.observer = Some(observer);
             return;
         }
+    }
+}
+
+/// Where a source's notifications go: the shared [`Core`], or, when every source finishes
+/// inside `subscribe`, the [`Inline`] state on the stack of the operator's `subscribe`. One
+/// observer type for both, so each source needs one `Subscribe` bound (as `MergeLink`).
+pub(crate) enum Link<L, R, O> {
+    Core(Arc<Core<L, R, O>>),
+    Inline(InlinePtr<L, R, O>),
+}
+
+impl<L: Slots, R, O: Observer<R>> Link<L, R, O> {
+    /// [`Core::update`] or [`Inline::update`].
+    #[inline]
+    pub(crate) fn update<G>(&self, step: impl FnOnce(&mut L, &mut Buffer<R>) -> (Step, G)) {
+        match self {
+            Link::Core(core) => core.update(step),
+            Link::Inline(ptr) => ptr.get().update(step),
+        }
+    }
+
+    /// Whether the sequence has ended: what the sources' observers report as disposed.
+    #[inline]
+    pub(crate) fn is_stopped(&self) -> bool {
+        match self {
+            Link::Core(core) => core.is_stopped(),
+            Link::Inline(ptr) => ptr.get().is_ended(),
+        }
+    }
+}
+
+/// The state of a combining operator whose sources all finish inside `subscribe`
+/// ([`Observable::EMISSION`](crate::Observable::EMISSION)), a local of its `subscribe`: the
+/// slots and the downstream, with no lock, no reference count and no allocation of its own;
+/// the [`Core`]'s decisions, in the same order.
+///
+/// Every call reaches it down one call stack, from the `subscribe` of a source that this
+/// `subscribe` is running, on this thread; the downstream cannot reach a source's observer,
+/// which belongs to a frame below it. So no two calls overlap: each borrow of the slots ends
+/// before the downstream is called, and each borrow of the downstream lasts for one call
+/// (the argument of `engine::inline_merge`).
+pub(crate) struct Inline<L, R, O> {
+    slots: UnsafeCell<L>,
+    /// Rows made by a notification, delivered before it returns: empty between calls, and
+    /// kept here so that each call does not make and drop a queue of its own.
+    rows: UnsafeCell<Buffer<R>>,
+    /// `None` once the sequence has ended (terminated, or the downstream is disposed).
+    downstream: UnsafeCell<Option<O>>,
+}
+
+impl<L, R, O: Observer<R>> Inline<L, R, O> {
+    /// The state for `observer`, whose sources have yet to be subscribed; the caller has
+    /// checked that `observer` is not disposed.
+    pub(crate) fn new(slots: L, observer: O) -> Self {
+        Inline {
+            slots: UnsafeCell::new(slots),
+            rows: UnsafeCell::new(Buffer::new()),
+            downstream: UnsafeCell::new(Some(observer)),
+        }
+    }
+
+    /// Whether the sequence has ended: what the sources' observers report as disposed, as
+    /// the core's stopped flag.
+    #[inline]
+    pub(crate) fn is_ended(&self) -> bool {
+        // SAFETY: no mutable borrow of the downstream is live: they last for one call into
+        // it, which cannot reach a source's observer (type docs).
+        unsafe { (*self.downstream.get()).is_none() }
+    }
+
+    /// A pointer to this state for the sources' observers.
+    ///
+    /// # Safety
+    ///
+    /// Every observer built on the pointer must be given only to observables whose
+    /// [`EMISSION`](Observable::EMISSION) is inside `subscribe`, subscribed while `self` is
+    /// alive and not moved: then no call through it happens after the state is gone or on
+    /// another thread.
+    #[inline]
+    pub(crate) unsafe fn ptr(&self) -> InlinePtr<L, R, O> {
+        InlinePtr(self)
+    }
+
+    /// Ends the sequence: the downstream, to be called or dropped by the caller.
+    #[inline]
+    fn take(&self) -> Option<O> {
+        // SAFETY: as in `is_ended`; the borrow ends before the downstream is called.
+        unsafe { (*self.downstream.get()).take() }
+    }
+
+    /// [`Core::update`] without the core: the same decisions, in the same order.
+    #[inline]
+    pub(crate) fn update<G>(&self, step: impl FnOnce(&mut L, &mut Buffer<R>) -> (Step, G)) {
+        if self.is_ended() {
+            return;
+        }
+        // SAFETY: the only borrows of the slots and the rows: they end with `step`, which
+        // runs no code that can reach this state (the operator's rules and clones of values;
+        // type docs).
+        let (next, garbage) = step(unsafe { &mut *self.slots.get() }, unsafe {
+            &mut *self.rows.get()
+        });
+        match next {
+            Step::Continue => {
+                // SAFETY: as in `is_ended`.
+                let gone = unsafe { &*self.downstream.get() }
+                    .as_ref()
+                    .is_some_and(O::is_disposed);
+                if gone {
+                    drop(self.take());
+                }
+                // SAFETY: as for `step`: a borrow that ends here.
+                if gone || unsafe { (*self.rows.get()).is_empty() } {
+                    drop(garbage);
+                    return;
+                }
+            }
+            Step::Complete => {}
+            Step::Fail(error) => {
+                // Queued rows are dropped, as on the core's path.
+                // SAFETY: as for `step`: a borrow that ends here.
+                let rows = std::mem::take(unsafe { &mut *self.rows.get() });
+                if let Some(downstream) = self.take() {
+                    drop(rows);
+                    downstream.on_error(error);
+                }
+                drop(garbage);
+                return;
+            }
+        }
+        let complete = matches!(next, Step::Complete);
+        // SAFETY: as for `step`: a borrow that ends before the downstream is called.
+        while let Some(row) = unsafe { (*self.rows.get()).pop() } {
+            // SAFETY: the only borrow of the downstream while it runs; what it runs cannot
+            // reach this state (type docs).
+            let Some(downstream) = (unsafe { &mut *self.downstream.get() }) else {
+                return;
+            };
+            downstream.on_next(row);
+            if downstream.is_disposed() {
+                drop(self.take());
+                // SAFETY: as for `step`: a borrow that ends here.
+                drop(std::mem::take(unsafe { &mut *self.rows.get() }));
+                return;
+            }
+        }
+        if complete && let Some(downstream) = self.take() {
+            downstream.on_completed();
+        }
+        drop(garbage);
+    }
+}
+
+/// Subscribes sources that all finish inside `subscribe` to state on this stack, and answers
+/// the handle of a finished sequence. `subscribe` is given the state, whose
+/// [`link`](Inline::link) makes each source's link, `None` once the sequence has ended (a
+/// source that ends it spares the rest from being subscribed, as in RxJava).
+///
+/// # Safety
+///
+/// `subscribe` gives each link only to the observer of a source whose
+/// [`EMISSION`](crate::Observable::EMISSION) is inside `subscribe`, and subscribes it before
+/// it returns (see [`Inline::ptr`]).
+#[inline]
+pub(crate) unsafe fn subscribe_inline<L, R, O: Observer<R>>(
+    slots: L,
+    observer: O,
+    subscribe: impl FnOnce(&Inline<L, R, O>),
+) -> CombineSubscription<L, R, O> {
+    if !observer.is_disposed() {
+        subscribe(&Inline::new(slots, observer));
+    }
+    CombineSubscription::finished()
+}
+
+impl<L, R, O: Observer<R>> Inline<L, R, O> {
+    /// The link for the next source's observer, or `None` once the sequence has ended. Only
+    /// [`subscribe_inline`] hands out an `Inline` to call this on, and its caller promises
+    /// what [`ptr`](Inline::ptr) asks.
+    #[inline]
+    pub(crate) fn link(&self) -> Option<Link<L, R, O>> {
+        // SAFETY: the promise of `subscribe_inline`'s caller (above).
+        (!self.is_ended()).then(|| Link::Inline(unsafe { self.ptr() }))
+    }
+}
+
+/// A pointer to an [`Inline`] on the stack of a `subscribe` that is running.
+pub(crate) struct InlinePtr<L, R, O>(*const Inline<L, R, O>);
+
+// SAFETY: `Send` exactly when the core's pointer is, so that the sources' observers meet the
+// bounds they meet on the core's path. It never crosses a thread: it is given only to
+// sources whose `EMISSION` says they call their observer on the subscribing thread, inside
+// `subscribe`, and keep it nowhere.
+unsafe impl<L, R, O> Send for InlinePtr<L, R, O> where Arc<Core<L, R, O>>: Send {}
+
+// SAFETY: as `Send`: nothing is ever reached through it from another thread.
+unsafe impl<L, R, O> Sync for InlinePtr<L, R, O> where Arc<Core<L, R, O>>: Sync {}
+
+impl<L, R, O> InlinePtr<L, R, O> {
+    #[inline]
+    fn get(&self) -> &Inline<L, R, O> {
+        // SAFETY: the state outlives every call through this pointer and does not move
+        // meanwhile (it is a local of the `subscribe` that subscribes the sources, which
+        // have finished when their `subscribe` returns), and it is only read through shared
+        // references.
+        unsafe { &*self.0 }
     }
 }
 
