@@ -277,7 +277,7 @@ impl<S1: fmt::Debug, S2: fmt::Debug, F> fmt::Debug for CombineLatestWith<'_, S1,
     }
 }
 
-#[cfg(test)]
+#[cfg(all(test, not(loom)))]
 mod tests {
     use crate::Error;
     use crate::Notification::{Completed, Next};

@@ -514,7 +514,7 @@ macro_rules! with_latest_from_all_impls {
 
 for_each_tuple!(with_latest_from_all_impls);
 
-#[cfg(test)]
+#[cfg(all(test, not(loom)))]
 mod tests {
     use crate::Error;
     use crate::Notification::{Completed, Next};

@@ -270,7 +270,7 @@ impl<S1: fmt::Debug, S2: fmt::Debug, F> fmt::Debug for ZipWith<'_, S1, S2, F> {
     }
 }
 
-#[cfg(test)]
+#[cfg(all(test, not(loom)))]
 mod tests {
     use crate::Error;
     use crate::Notification::{Completed, Next};
@@ -460,7 +460,7 @@ mod loom_tests {
     use super::{ZipObserver, ZipSlot};
     use crate::Error;
     use crate::observer::Observer;
-    use crate::operators::engine::combine_core::{CombineSubscription, Core};
+    use crate::operators::engine::combine_core::{CombineSubscription, Core, Link};
     use crate::subscription::Subscription;
     use crate::sync::{Arc, AtomicBool, AtomicUsize, Ordering, thread};
 
@@ -538,7 +538,9 @@ mod loom_tests {
             let mut a = ZipObserver::<_, _, _, 0> {
                 core: Link::Core(core.clone()),
             };
-            let mut b = ZipObserver::<_, _, _, 1> { core };
+            let mut b = ZipObserver::<_, _, _, 1> {
+                core: Link::Core(core),
+            };
             let t = thread::spawn(move || {
                 a.on_next(1);
                 a.on_next(2);
@@ -560,7 +562,9 @@ mod loom_tests {
             let mut a = ZipObserver::<_, _, _, 0> {
                 core: Link::Core(core.clone()),
             };
-            let b = ZipObserver::<_, _, _, 1> { core };
+            let b = ZipObserver::<_, _, _, 1> {
+                core: Link::Core(core),
+            };
             let t = thread::spawn(move || {
                 a.on_next(1);
                 a.on_completed();
@@ -581,7 +585,9 @@ mod loom_tests {
             let mut a = ZipObserver::<_, _, _, 0> {
                 core: Link::Core(core.clone()),
             };
-            let mut b = ZipObserver::<_, _, _, 1> { core };
+            let mut b = ZipObserver::<_, _, _, 1> {
+                core: Link::Core(core),
+            };
             let t = thread::spawn(move || {
                 a.on_next(1);
                 b.on_next(2);

@@ -1448,7 +1448,7 @@ mod loom_merge {
     use crate::Error;
     use crate::observer::Observer;
     use crate::subscription::Subscription;
-    use crate::sync::imp::{Counter, Lock};
+    use crate::sync::imp::Lock;
     use crate::sync::{Arc, AtomicBool, AtomicUsize, Ordering::SeqCst, thread};
 
     /// Checks the Rx rules as it records: no two `on_next` at once, nothing after the
