@@ -25,7 +25,8 @@
 //! observer is registered between two notifications, never during one. Disposing marks the
 //! subscription disposed in the inbox's table at once, and bumps `disposals`: the holder
 //! compares it with what it last saw before each call to an observer, so an observer disposed
-//! by a callback of the same delivery is not called again. The holder then drops the observer
+//! by a callback of the same delivery is not called again. Only a subscription's handle
+//! disposes, so while no handle is alive the holder skips that comparison. The holder then drops the observer
 //! and frees its key; until then the key is not reused, so the holder's table needs no ids.
 //!
 //! # Hand-over
