@@ -11,7 +11,7 @@
 //! operator does with a value or a completion is a [`Kind`]; counters of slots still missing a
 //! value, and of finished slots, keep every decision but the making of a row O(1).
 
-use super::engine::combine_core::{CombineSubscription, Core, Inline, Link, Step};
+use super::engine::combine_core::{CombineSubscription, Core, Link, Step, subscribe_inline};
 use super::engine::combine_slots::{Buffer, Handle, Slot, SlotAt, Slots};
 use super::engine::inline_merge::Emission;
 use crate::Error;
@@ -421,29 +421,26 @@ where
             finished: 0,
         };
         if const { S::EMISSION.is_inside_subscribe() } {
-            // Every source finishes inside its `subscribe`: one after the other, with the
-            // state here. Their handles have nothing left to cancel, so none is kept.
-            if observer.is_disposed() {
-                return CombineSubscription::finished();
-            }
-            let state = Inline::new(slots, observer);
-            if n == 0 {
-                state.update(|_, _| (Step::Complete, ()));
-            }
-            for (index, source) in self.sources.into_iter().enumerate() {
-                if state.is_ended() {
-                    break;
-                }
-                // SAFETY: the source emits only inside this call, on this thread, and keeps
-                // no observer (its `EMISSION`); `state` outlives the call and stays put.
-                let link = Link::Inline(unsafe { state.ptr() });
-                drop(source.subscribe_observer(CombineAllObserver {
-                    link,
-                    index,
-                    _kind: PhantomData,
-                }));
-            }
-            return CombineSubscription::finished();
+            // SAFETY: every source finishes inside its `subscribe` (the constant), and each
+            // link goes to one of them, subscribed here. Their handles have nothing left to
+            // cancel, so none is kept.
+            return unsafe {
+                subscribe_inline(slots, observer, |state| {
+                    if n == 0 {
+                        state.update(|_, _| (Step::Complete, ()));
+                    }
+                    for (index, source) in self.sources.into_iter().enumerate() {
+                        let Some(link) = state.link() else {
+                            break;
+                        };
+                        drop(source.subscribe_observer(CombineAllObserver {
+                            link,
+                            index,
+                            _kind: PhantomData,
+                        }));
+                    }
+                })
+            };
         }
         let core = Arc::new(Core::new(slots, observer));
         if n == 0 {

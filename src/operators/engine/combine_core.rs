@@ -311,7 +311,7 @@ pub(crate) struct Inline<L, R, O> {
 impl<L, R, O: Observer<R>> Inline<L, R, O> {
     /// The state for `observer`, whose sources have yet to be subscribed; the caller has
     /// checked that `observer` is not disposed.
-    pub(crate) fn new(slots: L, observer: O) -> Self {
+    fn new(slots: L, observer: O) -> Self {
         Inline {
             slots: UnsafeCell::new(slots),
             rows: UnsafeCell::new(Buffer::new()),
@@ -322,7 +322,7 @@ impl<L, R, O: Observer<R>> Inline<L, R, O> {
     /// Whether the sequence has ended: what the sources' observers report as disposed, as
     /// the core's stopped flag.
     #[inline]
-    pub(crate) fn is_ended(&self) -> bool {
+    fn is_ended(&self) -> bool {
         // SAFETY: no mutable borrow of the downstream is live: they last for one call into
         // it, which cannot reach a source's observer (type docs).
         unsafe { (*self.downstream.get()).is_none() }
@@ -337,7 +337,7 @@ impl<L, R, O: Observer<R>> Inline<L, R, O> {
     /// alive and not moved: then no call through it happens after the state is gone or on
     /// another thread.
     #[inline]
-    pub(crate) unsafe fn ptr(&self) -> InlinePtr<L, R, O> {
+    unsafe fn ptr(&self) -> InlinePtr<L, R, O> {
         InlinePtr(self)
     }
 
