@@ -1,9 +1,10 @@
 //! The trampoline: a queue on the calling thread, owned by the outermost `schedule`.
 
+use super::counted::Counted;
 use super::immediate::sleep_until;
 use super::{Reschedule, Scheduler, Task, Worker};
 use crate::subscription::Subscription;
-use crate::sync::{Arc, AtomicBool, AtomicPtr, AtomicUsize, Ordering};
+use crate::sync::{AtomicBool, AtomicPtr, AtomicUsize, Ordering};
 use std::cell::{Cell as LocalCell, RefCell, UnsafeCell};
 use std::cmp::Ordering as CmpOrdering;
 use std::collections::{BinaryHeap, VecDeque};
@@ -119,14 +120,14 @@ struct Core {
     disposed: AtomicBool,
 }
 
-/// A worker's `Arc<Core>`, made on first need. Until then no other handle to the worker
+/// A worker's `Counted<Core>`, made on first need. Until then no other handle to the worker
 /// exists (a clone makes it) and no task of its is queued (queueing makes it), so nothing can
 /// be cancelled through it, and a worker that only runs its tasks inline never allocates.
 ///
-/// Null until made; then a pointer from `Arc::into_raw` that owns one count. Filling it is one
-/// compare-and-swap, where a `OnceLock` costs several times more, and a fresh worker is filled
-/// each time it is cloned. Threads meet here (a worker is `Sync`: clones and disposals may race
-/// on a fresh one), so it is modelled under loom (`loom_*` below).
+/// Null until made; then a pointer from `Counted::into_raw` that owns one count. Filling it is
+/// one compare-and-swap, where a `OnceLock` costs several times more, and a fresh worker is
+/// filled each time it is cloned. Threads meet here (a worker is `Sync`: clones and disposals
+/// may race on a fresh one), so it is modelled under loom (`loom_*` below).
 struct LazyCore(AtomicPtr<Core>);
 
 impl LazyCore {
@@ -136,7 +137,7 @@ impl LazyCore {
 
     #[inline]
     fn get(&self) -> Option<&Core> {
-        // SAFETY: a non-null pointer came from `Arc::into_raw`, and the count it owns is
+        // SAFETY: a non-null pointer came from `Counted::into_raw`, and the count it owns is
         // released only when `self` drops. Acquire pairs with the publishing swap in `make`.
         unsafe { self.0.load(Ordering::Acquire).as_ref() }
     }
@@ -147,16 +148,22 @@ impl LazyCore {
         if !current.is_null() {
             return current;
         }
-        let made = Arc::into_raw(spare_core()).cast_mut();
+        self.publish(spare_core()).unwrap_or_else(|made| made)
+    }
+
+    /// Makes `made` the core, unless another thread made one first: `Ok` with the core's
+    /// address, or `Err` with the winner's (and `made` dropped).
+    fn publish(&self, made: Counted<Core>) -> Result<*const Core, *const Core> {
+        let made = Counted::into_raw(made).cast_mut();
         match self
             .0
             .compare_exchange(ptr::null_mut(), made, Ordering::AcqRel, Ordering::Acquire)
         {
-            Ok(_) => made,
+            Ok(_) => Ok(made),
             Err(winner) => {
-                // SAFETY: `made` came from `Arc::into_raw` above and was never published.
-                drop(unsafe { Arc::from_raw(made) });
-                winner
+                // SAFETY: `made` came from `Counted::into_raw` above and was never published.
+                drop(unsafe { Counted::from_raw(made) });
+                Err(winner)
             }
         }
     }
@@ -167,18 +174,35 @@ impl LazyCore {
     }
 
     /// A new count of the core.
-    fn arc(&self) -> Arc<Core> {
-        let core = self.make();
-        // SAFETY: `core` came from `Arc::into_raw`, and `self` holds a count of it.
+    fn counted(&self) -> Counted<Core> {
+        Self::count_of(self.make())
+    }
+
+    /// A new count of `core`.
+    fn count_of(core: *const Core) -> Counted<Core> {
+        // SAFETY: `core` came from `Counted::into_raw`, and the `LazyCore` it was read from
+        // holds a count of it.
         unsafe {
-            Arc::increment_strong_count(core);
-            Arc::from_raw(core)
+            Counted::increment(core);
+            Counted::from_raw(core)
         }
     }
 
-    /// Another handle to the same core.
+    /// Another handle to the same core. A fresh worker's core is made here with both counts
+    /// at once, a plain store rather than an atomic increment (see [`Counted::share`]).
     fn share(&self) -> LazyCore {
-        LazyCore(AtomicPtr::new(Arc::into_raw(self.arc()).cast_mut()))
+        let current = self.0.load(Ordering::Acquire);
+        let core = if current.is_null() {
+            let mut made = spare_core();
+            let second = Counted::share(&mut made);
+            match self.publish(made) {
+                Ok(_) => second,
+                Err(winner) => Self::count_of(winner),
+            }
+        } else {
+            Self::count_of(current)
+        };
+        LazyCore(AtomicPtr::new(Counted::into_raw(core).cast_mut()))
     }
 }
 
@@ -193,23 +217,23 @@ impl Drop for LazyCore {
         let core = self.0.load(Ordering::Acquire);
         if !core.is_null() {
             // SAFETY: the count this pointer owns, released once.
-            keep_core(unsafe { Arc::from_raw(core) });
+            keep_core(unsafe { Counted::from_raw(core) });
         }
     }
 }
 
 /// A core to make a worker's state from: this thread's spare, or a new one.
-fn spare_core() -> Arc<Core> {
+fn spare_core() -> Counted<Core> {
     #[cfg(not(loom))]
     {
         let spare = with_hot(|h| h.spare.replace(ptr::null()));
         if !spare.is_null() {
-            // SAFETY: the spare came from `Arc::into_raw` in `keep_core` and owns its count,
-            // which taking it out of the cell hands over.
-            return unsafe { Arc::from_raw(spare) };
+            // SAFETY: the spare came from `Counted::into_raw` in `keep_core` and owns its
+            // count, which taking it out of the cell hands over.
+            return unsafe { Counted::from_raw(spare) };
         }
     }
-    Arc::new(Core {
+    Counted::new(Core {
         disposed: AtomicBool::new(false),
     })
 }
@@ -219,18 +243,16 @@ fn spare_core() -> Arc<Core> {
 /// tasks are told apart by the core they hold alive, never by an address kept past it.
 /// Out of line: a worker that never made its core only tests for null when it drops.
 #[inline(never)]
-fn keep_core(core: Arc<Core>) {
-    // No `Weak` of a core is ever made, so a strong count of one is uniqueness (without the
-    // compare-and-swap `Arc::get_mut` pays); the fence pairs with the release decrement of
-    // the count dropped before, so what its thread did to the core is seen here.
+fn keep_core(core: Counted<Core>) {
+    // A count of one is uniqueness, and `is_unique` sees what the thread that dropped the
+    // count before did to the core.
     #[cfg(not(loom))]
-    if Arc::strong_count(&core) == 1 {
-        std::sync::atomic::fence(Ordering::Acquire);
+    if Counted::is_unique(&core) {
         core.disposed.store(false, Ordering::Relaxed);
         // On a thread that is exiting the spare is gone: the core is freed instead.
         with_hot(|h| {
             if h.spare.get().is_null() && thread_state_live(h) {
-                h.spare.set(Arc::into_raw(core));
+                h.spare.set(Counted::into_raw(core));
             }
         });
         return;
@@ -259,7 +281,7 @@ struct Slot {
     state: AtomicUsize,
     /// The worker the task belongs to. Written only while the slot is unique (when it is
     /// filled from the pool), so reading it through a shared reference is sound.
-    core: UnsafeCell<Option<Arc<Core>>>,
+    core: UnsafeCell<Option<Counted<Core>>>,
     /// How to run and drop what `task` holds; written with `core`.
     vtable: UnsafeCell<&'static VTable>,
     task: UnsafeCell<Storage>,
@@ -268,7 +290,7 @@ struct Slot {
 // SAFETY: the task stored is `Task`, so `Send`; it is touched by one thread at a time, the
 // one the state machine gives it to (the owner while `RUNNING`, the canceller that moved
 // `IDLE` → `FINISHED`, or the last holder in `Drop`). `core` and `vtable` change only while
-// the slot is unique, and are otherwise only read; `Arc<Core>` is `Send + Sync`.
+// the slot is unique, and are otherwise only read; `Counted<Core>` is `Send + Sync`.
 unsafe impl Send for Slot {}
 // SAFETY: as for `Send`.
 unsafe impl Sync for Slot {}
@@ -333,8 +355,8 @@ impl<T: Task> Task for Boxed<T> {
 }
 
 impl Slot {
-    fn empty() -> Arc<Slot> {
-        Arc::new(Slot {
+    fn empty() -> Counted<Slot> {
+        Counted::new(Slot {
             state: AtomicUsize::new(FINISHED),
             core: UnsafeCell::new(None),
             vtable: UnsafeCell::new(&EMPTY),
@@ -343,7 +365,7 @@ impl Slot {
     }
 
     /// Puts `task` of `core`'s worker into `slot`, a unique and empty one.
-    fn fill<T: Task>(slot: &mut Arc<Slot>, core: Arc<Core>, task: T) {
+    fn fill<T: Task>(slot: &mut Counted<Slot>, core: Counted<Core>, task: T) {
         debug_assert!(unique(slot));
         if size_of::<T>() <= INLINE && align_of::<T>() <= align_of::<Storage>() {
             Self::put(slot, core, task);
@@ -352,7 +374,7 @@ impl Slot {
         }
     }
 
-    fn put<T: Task>(slot: &Arc<Slot>, core: Arc<Core>, task: T) {
+    fn put<T: Task>(slot: &Counted<Slot>, core: Counted<Core>, task: T) {
         // SAFETY: `slot` is unique (the caller's check): no other thread can reach its cells.
         // The storage is aligned for `T` and large enough (checked by `fill`), and empty
         // (the state is `FINISHED`), so nothing is overwritten without being dropped.
@@ -478,30 +500,17 @@ impl Drop for DropOnUnwind<'_> {
     }
 }
 
-/// Whether `slot` is the only reference to its slot.
+/// Whether `slot` is the only reference to its slot (seeing, if so, what the thread that
+/// dropped the last other one did to it).
 #[inline]
-fn unique(slot: &Arc<Slot>) -> bool {
-    #[cfg(not(loom))]
-    {
-        // No `Weak` of a slot is ever made, so a strong count of one is uniqueness; the
-        // fence pairs with the release decrement of the handle dropped last, so what its
-        // thread did to the slot is seen here.
-        let one = Arc::strong_count(slot) == 1;
-        if one {
-            std::sync::atomic::fence(Ordering::Acquire);
-        }
-        one
-    }
-    #[cfg(loom)]
-    {
-        Arc::strong_count(slot) == 1
-    }
+fn unique(slot: &Counted<Slot>) -> bool {
+    Counted::is_unique(slot)
 }
 
 /// Takes a slot out of the queue's hands once it is done with: a unique one is emptied
 /// (its task dropped if still in place, its core released) and returned for the pool.
 /// Called with the queue not borrowed: dropping a task runs user code.
-fn retire(slot: Arc<Slot>) -> Option<Arc<Slot>> {
+fn retire(slot: Counted<Slot>) -> Option<Counted<Slot>> {
     if !unique(&slot) {
         return None;
     }
@@ -523,7 +532,7 @@ fn retire(slot: Arc<Slot>) -> Option<Arc<Slot>> {
 /// handle cancels it, dropping what it captured at once (or when it returns, if it is running).
 #[derive(Clone)]
 pub struct CurrentThreadTask {
-    cell: Option<Arc<Slot>>,
+    cell: Option<Counted<Slot>>,
 }
 
 impl Subscription for CurrentThreadTask {
@@ -550,7 +559,7 @@ impl fmt::Debug for CurrentThreadTask {
 struct Entry {
     due: Instant,
     seq: u64,
-    cell: Arc<Slot>,
+    cell: Counted<Slot>,
 }
 
 impl PartialEq for Entry {
@@ -591,7 +600,7 @@ struct Hot {
     /// Whether [`Cleanup`] is registered to free what the thread keeps (`FRESH`, `LIVE`, or
     /// `GONE` once it ran: the thread is exiting, and keeps nothing more).
     state: LocalCell<u8>,
-    /// A core no one holds any more (from `Arc::into_raw`, owning its count; null if none),
+    /// A core no one holds any more (from `Counted::into_raw`, owning its count; null if none),
     /// kept for the next worker on this thread that needs one: a worker cloned for one nested
     /// `schedule` and then dropped is the common case, and reusing its core saves an
     /// allocation and a free each time.
@@ -631,7 +640,7 @@ impl Drop for Cleanup {
         });
         if !spare.is_null() {
             // SAFETY: as in `spare_core`.
-            drop(unsafe { Arc::from_raw(spare) });
+            drop(unsafe { Counted::from_raw(spare) });
         }
         let kept = QUEUE.with(|q| {
             q.try_borrow_mut()
@@ -659,10 +668,10 @@ impl Hot {
 /// was scheduled, as in Rx.NET), so no clock is read to order them. Once a timed task is
 /// queued, a task scheduled now is stamped with the clock and ordered among the timed ones.
 struct Queue {
-    ready: VecDeque<Arc<Slot>>,
+    ready: VecDeque<Counted<Slot>>,
     heap: BinaryHeap<Entry>,
     /// Finished slots no handle holds, emptied, for the next tasks queued on this thread.
-    pool: Vec<Arc<Slot>>,
+    pool: Vec<Counted<Slot>>,
     /// The latest clock reading taken to stamp a task due now: a due time not after it has
     /// passed, so the task can run without the clock being read again.
     clock: Option<Instant>,
@@ -678,7 +687,7 @@ impl Queue {
         }
     }
 
-    fn push_timed(&mut self, due: Instant, cell: Arc<Slot>) {
+    fn push_timed(&mut self, due: Instant, cell: Counted<Slot>) {
         let seq = with_hot(Hot::seq);
         self.heap.push(Entry { due, seq, cell });
     }
@@ -686,7 +695,7 @@ impl Queue {
     /// Puts an emptied slot into the pool, if there is room; dropping one runs no task's
     /// destructor, so this is sound with the queue borrowed.
     #[inline]
-    fn keep(&mut self, slot: Option<Arc<Slot>>) {
+    fn keep(&mut self, slot: Option<Counted<Slot>>) {
         if let Some(slot) = slot
             && self.pool.len() < POOL_CAPACITY
         {
@@ -694,7 +703,7 @@ impl Queue {
         }
     }
 
-    fn push_now(&mut self, cell: Arc<Slot>) {
+    fn push_now(&mut self, cell: Counted<Slot>) {
         if self.heap.is_empty() && !with_hot(|h| h.inline_pending.get()) {
             self.ready.push_back(cell);
         } else {
@@ -802,7 +811,7 @@ const KEPT_CAPACITY: usize = 64;
 enum Step {
     Inline,
     /// A queued task, and its due time unless it is known to have passed.
-    Queued(Arc<Slot>, Option<Instant>),
+    Queued(Counted<Slot>, Option<Instant>),
 }
 
 impl CurrentThreadWorker {
@@ -826,7 +835,7 @@ impl CurrentThreadWorker {
         let mut now: Option<Instant> = None;
         let mut used_queue = false;
         // A slot just finished with, on its way to the pool at the next borrow of the queue.
-        let mut spare: Option<Arc<Slot>> = None;
+        let mut spare: Option<Counted<Slot>> = None;
         loop {
             let step = if with_hot(|h| h.queued.get()) == 0 {
                 if inline.is_none() {
@@ -1021,7 +1030,7 @@ impl CurrentThreadWorker {
     /// Queues `task` on the thread's queue, which a `schedule` call further up is draining,
     /// due at `due` or, if `None`, now.
     fn enqueue<T: Task>(&self, due: Option<Instant>, task: T) -> CurrentThreadTask {
-        let core = self.core.arc();
+        let core = self.core.counted();
         if !with_hot(thread_state_live) {
             // The thread is exiting and its queue is gone: run the task inline.
             let mut cell = Slot::empty();
@@ -1033,9 +1042,11 @@ impl CurrentThreadWorker {
             let mut q = q.borrow_mut();
             let mut cell = q.pool.pop().unwrap_or_else(Slot::empty);
             Slot::fill(&mut cell, core, task);
+            // The slot is unique (new, or from the pool): the queue's count is a store.
+            let queued = Counted::share(&mut cell);
             match due {
-                Some(due) => q.push_timed(due, cell.clone()),
-                None => q.push_now(cell.clone()),
+                Some(due) => q.push_timed(due, queued),
+                None => q.push_now(queued),
             }
             cell
         });
@@ -1066,9 +1077,9 @@ impl Subscription for CurrentThreadWorker {
         if core.disposed.swap(true, Ordering::AcqRel) {
             return;
         }
-        // Drop this worker's tasks queued on this thread now. Comparing the workers' `Arc`s
+        // Drop this worker's tasks queued on this thread now. Comparing the workers' cores
         // is sound: both are alive, so the address cannot have been reused.
-        let mine = |cell: &Arc<Slot>| cell.core().is_some_and(|mine| ptr::eq(mine, core));
+        let mine = |cell: &Counted<Slot>| cell.core().is_some_and(|mine| ptr::eq(mine, core));
         let removed = QUEUE.with(|q| {
             let Ok(mut q) = q.try_borrow_mut() else {
                 return Vec::new();
@@ -1117,7 +1128,7 @@ impl fmt::Debug for CurrentThreadWorker {
 #[cfg(all(test, not(loom)))]
 mod tests {
     use super::*;
-    use std::sync::Mutex;
+    use std::sync::{Arc, Mutex};
     use std::time::Duration;
 
     type Log = Arc<Mutex<Vec<u32>>>;
@@ -1477,7 +1488,7 @@ mod tests {
             q.borrow()
                 .pool
                 .iter()
-                .map(|s| Arc::as_ptr(s) as usize)
+                .map(|s| Counted::as_ptr(s) as usize)
                 .collect()
         });
         slots.sort_unstable();
@@ -1695,7 +1706,7 @@ mod tests {
 #[cfg(all(test, loom))]
 mod loom_tests {
     use super::*;
-    use crate::sync::thread;
+    use crate::sync::{Arc, thread};
 
     /// Two threads clone one fresh worker at once: both clones share the one core that wins
     /// the compare-and-swap, the loser's is freed (loom reports a leaked `Arc` otherwise), and
@@ -1747,7 +1758,7 @@ mod loom_tests {
         loom::model(|| {
             let runs = Arc::new(AtomicUsize::new(0));
             let drops = Arc::new(AtomicUsize::new(0));
-            let core = Arc::new(Core {
+            let core = Counted::new(Core {
                 disposed: AtomicBool::new(false),
             });
             let mut slot = Slot::empty();

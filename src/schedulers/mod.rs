@@ -46,6 +46,7 @@ use crate::subscription::Subscription;
 use std::time::{Duration, Instant};
 
 mod cell;
+mod counted;
 mod current_thread;
 mod immediate;
 mod new_thread;

@@ -134,6 +134,28 @@ impl<'a, T, F: Flavour> Inner<'a, T, F> {
         if state.closed || state.abandoned || state.end.is_some() {
             return Err(value);
         }
+        // The common case, a subscriber nobody is delivering to and nothing queued: the value
+        // goes straight to it, without a trip through the queue.
+        if state.queue.is_empty()
+            && let Some(mut observer) = state.observer.take()
+        {
+            drop(state);
+            Observer::on_next(&mut observer, value);
+            if Observer::is_disposed(&observer) {
+                drop(observer);
+                self.close();
+                return Ok(());
+            }
+            let mut state = self.state.lock();
+            if state.closed || state.end.is_some() || !state.queue.is_empty() {
+                // Disposed, ended or fed meanwhile (by the subscriber itself, or another
+                // thread): the loop sorts it out.
+                self.deliver(state, observer);
+            } else {
+                state.observer = Some(observer);
+            }
+            return Ok(());
+        }
         state.queue.push(value);
         self.drain(state);
         Ok(())
@@ -202,9 +224,18 @@ impl<'a, T, F: Flavour> Inner<'a, T, F> {
     /// Delivers queued values and the terminal notification to the subscriber, unless it is
     /// not there yet or another thread is delivering.
     fn drain<'s>(&'s self, mut state: Guard<'s, 'a, T, F>) {
-        let Some(mut observer) = state.observer.take() else {
-            return;
-        };
+        if let Some(observer) = state.observer.take() {
+            self.deliver(state, observer);
+        }
+    }
+
+    /// [`drain`](Self::drain) by the thread delivering, which holds the subscriber: delivers
+    /// what is queued, then puts the subscriber back (or ends it).
+    fn deliver<'s>(
+        &'s self,
+        mut state: Guard<'s, 'a, T, F>,
+        mut observer: F::BoxedObserver<'a, T>,
+    ) {
         loop {
             if state.closed {
                 // Disposed while this thread delivered.
