@@ -1,9 +1,12 @@
 //! [`ObservableExt::group_by`](crate::ObservableExt::group_by): one inner observable per key.
 //!
 //! The observer keeps a map from key to open group; the groups themselves, their buffering,
-//! abandonment and the reference-counted upstream are in `split_core`.
+//! abandonment and the reference-counted upstream are in `split_core`. A settled group's
+//! subscriber is claimed: the map holds it, and values go to it without a lock.
 
-use super::engine::split_core::{self, Inner, InnerPtr, InnerSubscription, KeepSubscriber};
+use super::engine::split_core::{
+    self, Claimed, Inner, InnerPtr, InnerSubscription, KeepSubscriber,
+};
 use super::engine::split_refs::{Refs, RefsPtr, SplitSubscription};
 use super::flat_map::{Identity, identity};
 use crate::Error;
@@ -101,13 +104,46 @@ pub struct GroupByObserver<'a, O, F, K, V, E = Identity<V>, Fl: Flavour = Shared
     element: E,
     /// The groups subscribed in time; an entry that has since been disposed is replaced by a
     /// new group when its key comes again, or swept out (see `sweep_at`).
-    groups: HashMap<K, InnerPtr<'a, V, Fl>>,
+    groups: HashMap<K, Group<'a, V, Fl>>,
     /// The size at which the map is next swept of its ended groups: twice the groups the last
     /// sweep left open. Without it, every key ever seen would keep its ended group (and the
     /// key) for the life of the subscription, so memory would grow with the keys seen, not
     /// with the groups open; with it, sweeping costs at most two checks per group opened.
     sweep_at: usize,
     refs: RefsPtr<'a, Fl>,
+}
+
+/// An open group as [`GroupByObserver`] keeps it.
+enum Group<'a, V, Fl: Flavour> {
+    /// Its subscriber, claimed once the group settled: the values go straight to it.
+    Claimed(Claimed<'a, V, Fl>),
+    /// Its inner, when the subscriber could not be claimed (it was being delivered to from
+    /// another thread as the group settled): the values go through the inner's lock.
+    Inner(InnerPtr<'a, V, Fl>),
+}
+
+impl<V, Fl: Flavour> Group<'_, V, Fl> {
+    #[inline]
+    fn next(&mut self, value: V) -> Result<(), V> {
+        match self {
+            Group::Claimed(claimed) => claimed.next(value),
+            Group::Inner(inner) => inner.try_next(value),
+        }
+    }
+
+    fn end(self, error: Option<Error>) {
+        match self {
+            Group::Claimed(claimed) => claimed.end(error),
+            Group::Inner(inner) => inner.end(error),
+        }
+    }
+
+    fn is_ended(&self) -> bool {
+        match self {
+            Group::Claimed(claimed) => claimed.is_ended(),
+            Group::Inner(inner) => inner.is_ended(),
+        }
+    }
 }
 
 /// The smallest map [`GroupByObserver`] and the observer of `group_by_until` sweep of their
@@ -175,8 +211,8 @@ where
     fn on_next(&mut self, value: T) {
         let key = (self.key)(&value);
         let value = (self.element)(value);
-        let value = match self.groups.get(&key) {
-            Some(group) => match group.try_next(value) {
+        let value = match self.groups.get_mut(&key) {
+            Some(group) => match group.next(value) {
                 Ok(()) => return,
                 // Its subscriber disposed it: the key gets a new group.
                 Err(value) => value,
@@ -201,10 +237,12 @@ where
             inner.end(None);
             self.groups.remove(&key);
         } else {
-            sweep(&mut self.groups, &mut self.sweep_at, |group| {
-                group.is_ended()
-            });
-            self.groups.insert(key, inner);
+            sweep(&mut self.groups, &mut self.sweep_at, Group::is_ended);
+            let group = match Inner::claim(&inner) {
+                Some(claimed) => Group::Claimed(claimed),
+                None => Group::Inner(inner),
+            };
+            self.groups.insert(key, group);
         }
     }
 
@@ -440,6 +478,62 @@ mod tests {
         for (o, v) in groups.iter().zip(1..) {
             o.assert_notifications(&[Next(v), Completed]);
         }
+    }
+
+    #[test]
+    fn a_settled_group_disposed_through_its_handle_gets_nothing_more_and_its_key_opens_a_new_one() {
+        use crate::subjects::local::PublishSubject;
+        use std::cell::RefCell;
+        use std::rc::Rc;
+        let subject = PublishSubject::new();
+        let groups = Rc::new(RefCell::new(Vec::new()));
+        let g = groups.clone();
+        let outer = subject.observable().group_by(|v: &i32| v % 2).subscribe(
+            move |group: GroupedObservable<'_, i32, i32, crate::sync::Local>| {
+                let o = TestObserver::new();
+                let handle = group.subscribe_observer(o.clone());
+                g.borrow_mut().push((o, handle));
+            },
+        );
+        // 0 opens the group and settles it; 2 goes straight to its subscriber.
+        subject.on_next(0);
+        subject.on_next(2);
+        groups.borrow()[0].1.dispose();
+        assert!(groups.borrow()[0].1.is_disposed());
+        // Its key's next values go to a new group; the disposed subscriber gets none of
+        // them, and not the completion either.
+        subject.on_next(4);
+        subject.on_next(1);
+        subject.on_next(6);
+        subject.on_completed();
+        let groups = groups.borrow();
+        assert_eq!(groups.len(), 3);
+        groups[0].0.assert_notifications(&[Next(0), Next(2)]);
+        groups[1]
+            .0
+            .assert_notifications(&[Next(4), Next(6), Completed]);
+        groups[2].0.assert_notifications(&[Next(1), Completed]);
+        drop(outer);
+    }
+
+    #[test]
+    fn a_settled_group_whose_subscriber_ends_itself_is_replaced_by_a_new_one() {
+        let groups = Arc::new(Mutex::new(Vec::new()));
+        let g = groups.clone();
+        from_iter([1, 2, 3, 4, 5])
+            .group_by(|_| "same")
+            .subscribe(move |group| {
+                let o = TestObserver::new();
+                // The first value opens the group, the second reaches the settled group's
+                // subscriber, which completes and disposes it.
+                group.take(2).subscribe_observer(o.clone());
+                g.lock().unwrap().push(o);
+            });
+        let groups = groups.lock().unwrap();
+        assert_eq!(groups.len(), 3);
+        groups[0].assert_notifications(&[Next(1), Next(2), Completed]);
+        groups[1].assert_notifications(&[Next(3), Next(4), Completed]);
+        groups[2].assert_notifications(&[Next(5), Completed]);
     }
 
     /// Subscribes each group with `take(1)`, so that every group ends with its first

@@ -26,6 +26,17 @@
 //! empty, and the values meant for it are dropped while the windows after it keep their
 //! boundaries. So an inner nobody subscribes to never buffers more than one value.
 //!
+//! # Claimed subscribers
+//!
+//! Once a group is settled (subscribed, and not abandoned) its values come from one place:
+//! the operator's observer, one call at a time. `group_by` then *claims* the subscriber: takes
+//! it out of the state into its own map and delivers to it directly, with no lock and no
+//! queue (a [`Claimed`] group). Nothing else needs the subscriber any more: a disposal only
+//! flags the inner ([`Inner::is_disposed`]) and releases the source, and the operator drops
+//! the subscriber when it next finds the flag (at the group's next value, its end, or the
+//! sweep of ended groups). The operators whose inners also end from elsewhere
+//! (`group_by_until`'s durations, the windows' boundaries) keep the locked path.
+//!
 //! The source's lifetime, shared by the outer observer and the inner observables, is in
 //! `split_refs`.
 
@@ -35,7 +46,8 @@ use crate::Error;
 use crate::observer::Observer;
 use crate::operators::boxed::{BoxedObserver, LocalBoxedObserver};
 use crate::subscription::Subscription;
-use crate::sync::imp::{Lock, Machinery};
+use crate::sync::Ordering;
+use crate::sync::imp::{Flag, Lock, Machinery};
 use crate::sync::{Flavour, Local, Shared};
 use std::{fmt, mem};
 
@@ -78,6 +90,10 @@ pub(crate) type InnerPtr<'a, T, F> = <F as Machinery>::Ptr<Inner<'a, T, F>>;
 pub(crate) struct Inner<'a, T, F: Flavour = Shared> {
     refs: RefsPtr<'a, F>,
     state: F::Lock<InnerState<'a, T, F>>,
+    /// Set once the subscriber disposed it: what a [`Claimed`] group looks at before each
+    /// value, where the locked path looks at `closed`. Release/Acquire: the values that
+    /// follow the flag being seen are dropped.
+    disposed: F::Flag,
 }
 
 /// A held lock on an [`Inner`]'s state.
@@ -118,6 +134,7 @@ impl<'a, T, F: Flavour> Inner<'a, T, F> {
                     closed: false,
                     released: false,
                 }),
+                disposed: F::Flag::new(false),
             })
         })
     }
@@ -192,6 +209,28 @@ impl<'a, T, F: Flavour> Inner<'a, T, F> {
         true
     }
 
+    /// Takes the subscriber out for the operator to deliver to directly (see [`Claimed`]):
+    /// only for an inner that nothing but the operator's observer ends, once it is settled
+    /// ([`abandon_unless_subscribed`](Self::abandon_unless_subscribed) said `false`). `None`
+    /// while someone delivers or something is queued: the locked path goes on then.
+    pub(crate) fn claim(this: &InnerPtr<'a, T, F>) -> Option<Claimed<'a, T, F>> {
+        let mut state = this.state.lock();
+        if state.closed || state.end.is_some() || !state.queue.is_empty() {
+            return None;
+        }
+        let observer = state.observer.take()?;
+        Some(Claimed {
+            inner: this.clone(),
+            observer,
+        })
+    }
+
+    /// Whether the subscriber disposed it.
+    #[inline]
+    pub(crate) fn is_disposed(&self) -> bool {
+        self.disposed.load(Ordering::Acquire)
+    }
+
     fn subscribe(&self, observer: F::BoxedObserver<'a, T>) -> Result<(), F::BoxedObserver<'a, T>> {
         let mut state = self.state.lock();
         if state.subscribed {
@@ -204,12 +243,13 @@ impl<'a, T, F: Flavour> Inner<'a, T, F> {
     }
 
     /// The subscriber no longer wants values: drop them, and release the source.
-    fn close(&self) {
+    pub(crate) fn close(&self) {
         let mut state = self.state.lock();
         if state.closed {
             return;
         }
         state.closed = true;
+        self.disposed.store(true, Ordering::Release);
         let observer = state.observer.take();
         let queue = mem::take(&mut state.queue);
         let release = !mem::replace(&mut state.released, true);
@@ -277,6 +317,65 @@ impl<'a, T, F: Flavour> Inner<'a, T, F> {
     }
 }
 
+/// An inner whose subscriber its operator holds and delivers to directly (see the module
+/// docs): made by [`Inner::claim`], fed by [`next`](Claimed::next) and ended by
+/// [`end`](Claimed::end), one call at a time, as the operator's own notifications come.
+pub(crate) struct Claimed<'a, T, F: Flavour> {
+    inner: InnerPtr<'a, T, F>,
+    observer: F::BoxedObserver<'a, T>,
+}
+
+impl<'a, T, F: Flavour> Claimed<'a, T, F> {
+    /// Delivers `value`; hands it back when the subscriber has disposed the group (the
+    /// caller drops this then, and with it the subscriber).
+    #[inline]
+    pub(crate) fn next(&mut self, value: T) -> Result<(), T> {
+        if self.inner.is_disposed() {
+            return Err(value);
+        }
+        Observer::on_next(&mut self.observer, value);
+        if Observer::is_disposed(&self.observer) {
+            self.inner.close();
+        }
+        Ok(())
+    }
+
+    /// Whether it takes no more values: its subscriber disposed it.
+    pub(crate) fn is_ended(&self) -> bool {
+        self.inner.is_disposed()
+    }
+
+    /// Ends it: completes it (`None`) or fails it, unless it was disposed.
+    pub(crate) fn end(self, error: Option<Error>) {
+        let Claimed { inner, observer } = self;
+        let mut state = inner.state.lock();
+        if state.closed {
+            drop(state);
+            drop(observer);
+            return;
+        }
+        state.closed = true;
+        state.end = Some(None);
+        let release = !mem::replace(&mut state.released, true);
+        drop(state);
+        match error {
+            Some(error) => Observer::on_error(observer, error),
+            None => Observer::on_completed(observer),
+        }
+        if release {
+            inner.refs.release();
+        }
+    }
+}
+
+impl<T, F: Flavour> fmt::Debug for Claimed<'_, T, F> {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        f.debug_struct("Claimed")
+            .field("disposed", &self.inner.is_disposed())
+            .finish_non_exhaustive()
+    }
+}
+
 /// Subscribes `observer` to `inner`, or fails it when `inner` already has a subscriber.
 pub(crate) fn subscribe<'a, T, O, F>(
     inner: &InnerPtr<'a, T, F>,
@@ -336,5 +435,69 @@ impl<T, F: Flavour> fmt::Debug for InnerSubscription<'_, T, F> {
         f.debug_struct("InnerSubscription")
             .field("disposed", &self.is_disposed())
             .finish()
+    }
+}
+
+#[cfg(all(test, loom))]
+mod loom_tests {
+    use super::*;
+    use crate::operators::engine::split_refs::Refs;
+    use crate::sync::{Arc, AtomicUsize, thread};
+
+    /// Counts the values it receives and its drops.
+    struct Counting {
+        values: Arc<AtomicUsize>,
+        drops: Arc<AtomicUsize>,
+    }
+
+    impl Observer<i32> for Counting {
+        fn on_next(&mut self, _: i32) {
+            self.values.fetch_add(1, Ordering::SeqCst);
+        }
+        fn on_error(self, _: Error) {}
+        fn on_completed(self) {
+            panic!("a disposed group is not completed");
+        }
+    }
+
+    impl Drop for Counting {
+        fn drop(&mut self) {
+            self.drops.fetch_add(1, Ordering::SeqCst);
+        }
+    }
+
+    /// A claimed group's subscriber disposed on another thread while the operator delivers
+    /// to it: once the disposal is done, values are refused; the subscriber is dropped once,
+    /// never completed, and the group's reference on the source is released once.
+    #[test]
+    fn loom_a_claimed_group_disposed_from_another_thread() {
+        loom::model(|| {
+            let refs = Refs::<Shared>::shared();
+            let inner = Inner::<i32, Shared>::open(&refs).expect("the source is wanted");
+            let (values, drops) = (Arc::new(AtomicUsize::new(0)), Arc::new(AtomicUsize::new(0)));
+            let handle = subscribe::<_, _, Shared>(
+                &inner,
+                Counting {
+                    values: values.clone(),
+                    drops: drops.clone(),
+                },
+            );
+            assert!(!inner.abandon_unless_subscribed());
+            let mut claimed =
+                Inner::<i32, Shared>::claim(&inner).expect("settled, and nobody delivers");
+            let disposer = thread::spawn(move || handle.dispose());
+            let delivered = [claimed.next(1), claimed.next(2)]
+                .iter()
+                .filter(|r| r.is_ok())
+                .count();
+            disposer.join().unwrap();
+            assert_eq!(claimed.next(3), Err(3));
+            claimed.end(None);
+            assert_eq!(values.load(Ordering::SeqCst), delivered);
+            assert_eq!(drops.load(Ordering::SeqCst), 1);
+            // The outer reference is the last one: the group released its own exactly once.
+            refs.release_outer();
+            assert!(refs.is_unreferenced());
+        });
     }
 }
