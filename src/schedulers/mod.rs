@@ -45,11 +45,12 @@
 use crate::subscription::Subscription;
 use std::time::{Duration, Instant};
 
-mod cell;
 mod current_thread;
+mod erased;
 mod immediate;
 mod new_thread;
 mod run_loop;
+mod slab;
 mod test_scheduler;
 mod thread_pool;
 mod timed_queue;
