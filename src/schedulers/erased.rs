@@ -124,7 +124,7 @@ impl ErasedTask {
     }
 
     /// Whether a task of type `T` is stored without a box.
-    #[cfg(test)]
+    #[cfg(all(test, not(loom)))]
     pub(crate) const fn stored_in_place<T>() -> bool {
         fits::<T>()
     }

@@ -234,7 +234,7 @@ impl<T> Slab<T> {
     }
 
     /// Bytes of buffer the slab holds (for the tests of giving memory back).
-    #[cfg(test)]
+    #[cfg(all(test, not(loom)))]
     pub(crate) fn buffer_bytes(&self) -> usize {
         self.chunks.capacity() * mem::size_of::<Chunk<T>>()
             + self.open.capacity() * mem::size_of::<u32>()

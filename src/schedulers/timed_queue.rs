@@ -1009,7 +1009,7 @@ mod tests {
     }
 
     #[test]
-    fn rescheduling_reuses_the_cell() {
+    fn rescheduling_reuses_the_slot() {
         let queue = Queue::wall();
         let worker = Queue::worker(&queue, Owner::Driven);
         let mut n = 0;
@@ -1024,9 +1024,98 @@ mod tests {
         let mut runs = 0;
         while queue.dispatch(false) == Dispatch::Ran {
             runs += 1;
+            if runs < 5 {
+                let state = queue.state.lock();
+                assert_eq!(state.slab.len(), 1);
+                assert!(
+                    state
+                        .slab
+                        .get(handle.slot)
+                        .is_some_and(|s| s.id == handle.id)
+                );
+            }
         }
         assert_eq!(runs, 5);
         assert!(handle.is_disposed());
+        assert_eq!(queue.state.lock().slab.len(), 0);
+    }
+
+    #[test]
+    fn the_queue_holds_one_reference_per_worker_with_tasks() {
+        let queue = Queue::wall();
+        let worker = Queue::worker(&queue, Owner::Driven);
+        let far = Duration::from_secs(3600);
+        assert_eq!(Arc::strong_count(&worker.core), 1);
+        let handles: Vec<QueuedTask> = (0..3)
+            .map(|_| worker.schedule_after(far, || Reschedule::Done))
+            .collect();
+        assert_eq!(Arc::strong_count(&worker.core), 2);
+        handles[0].dispose();
+        handles[1].dispose();
+        assert_eq!(Arc::strong_count(&worker.core), 2);
+        handles[2].dispose();
+        assert_eq!(Arc::strong_count(&worker.core), 1);
+        assert_eq!(queue.state.lock().workers.len(), 0);
+        // A handle holds the queue, not the worker.
+        assert_eq!(Arc::strong_count(&queue), 2 + handles.len());
+    }
+
+    #[test]
+    fn a_panicking_task_frees_its_slot() {
+        let queue = Queue::wall();
+        let worker = Queue::worker(&queue, Owner::Driven);
+        let count = Arc::new(AtomicUsize::new(0));
+        let held = count.clone();
+        let handle = worker.schedule(move || {
+            let _ = &held;
+            panic!("boom")
+        });
+        let ran = panic::catch_unwind(AssertUnwindSafe(|| queue.dispatch(false)));
+        assert!(ran.is_err());
+        assert!(handle.is_disposed());
+        assert_eq!(Arc::strong_count(&count), 1);
+        assert_eq!(Arc::strong_count(&worker.core), 1);
+        let state = queue.state.lock();
+        assert_eq!(
+            (state.slab.len(), state.workers.len(), state.queued),
+            (0, 0, 0)
+        );
+    }
+
+    #[test]
+    fn due_times_before_the_queue_was_made_keep_their_order() {
+        let queue = Queue::wall();
+        let worker = Queue::worker(&queue, Owner::Driven);
+        let (log, task) = recorder();
+        let epoch = queue.state.lock().epoch.0;
+        let before = |ms| {
+            epoch
+                .checked_sub(Duration::from_millis(ms))
+                .unwrap_or(epoch)
+        };
+        worker.schedule_at(before(1), task(3));
+        worker.schedule_at(before(3), task(1));
+        worker.schedule_at(before(2), task(2));
+        drain(&queue);
+        assert_eq!(*log.lock().unwrap(), [1, 2, 3]);
+    }
+
+    #[test]
+    fn epoch_nanos_round_trip_and_clamp() {
+        let start = Instant::now();
+        let epoch = Epoch(start);
+        let later = start + Duration::from_nanos(1_234_567_891);
+        assert_eq!(epoch.nanos(later), 1_234_567_891);
+        assert_eq!(epoch.instant(epoch.nanos(later)), later);
+        assert_eq!(epoch.nanos(start), 0);
+        if let Some(earlier) = start.checked_sub(Duration::from_nanos(42)) {
+            assert_eq!(epoch.nanos(earlier), -42);
+            assert_eq!(epoch.instant(-42), earlier);
+        }
+        // Beyond ±292 years: clamped, never wrapped.
+        if let Some(far) = start.checked_add(Duration::from_secs(300 * 365 * 24 * 3600)) {
+            assert_eq!(epoch.nanos(far), i64::MAX);
+        }
     }
 
     #[test]
@@ -1331,6 +1420,53 @@ mod loom_tests {
             disposer.join().unwrap();
             assert!(third.is_disposed());
             assert_eq!(Arc::strong_count(&count), 1);
+            queue.close();
+        });
+    }
+
+    /// A handle whose task was cancelled, disposed again while its slot is filled by a new
+    /// task on another thread, never cancels the new one: handles name tasks by id.
+    #[test]
+    fn loom_stale_handle_never_cancels_a_reused_slot() {
+        loom::model(|| {
+            let queue = Queue::wall();
+            let worker = Queue::worker(&queue, Owner::Driven);
+            let count = Arc::new(AtomicUsize::new(0));
+            let far = Duration::from_secs(3600);
+            let stale = worker.schedule_after(far, counting_task(&count, 1));
+            stale.dispose();
+            let w = worker.clone();
+            let c = count.clone();
+            let scheduler = thread::spawn(move || w.schedule(counting_task(&c, 1)));
+            stale.dispose();
+            let fresh = scheduler.join().unwrap();
+            assert_eq!(fresh.slot, stale.slot);
+            assert!(!fresh.is_disposed() && stale.is_disposed());
+            assert_eq!(queue.dispatch(false), Dispatch::Ran);
+            assert_eq!(count.load(Ordering::SeqCst), 1);
+            queue.close();
+        });
+    }
+
+    /// A task cancelled from another thread while it runs and asks to run again is dropped
+    /// by its driver, which frees its slot and lets go of its worker.
+    #[test]
+    fn loom_cancel_while_running_frees_the_slot() {
+        loom::model(|| {
+            let queue = Queue::wall();
+            let worker = Queue::worker(&queue, Owner::Driven);
+            let count = Arc::new(AtomicUsize::new(0));
+            let handle = worker.schedule(counting_task(&count, 3));
+            let h = handle.clone();
+            let canceller = thread::spawn(move || h.dispose());
+            queue.dispatch(false);
+            canceller.join().unwrap();
+            while queue.dispatch(false) == Dispatch::Ran {}
+            assert!(handle.is_disposed());
+            assert_eq!(Arc::strong_count(&count), 1);
+            let state = queue.state.lock();
+            assert_eq!((state.slab.len(), state.workers.len()), (0, 0));
+            drop(state);
             queue.close();
         });
     }
