@@ -152,7 +152,7 @@ impl Clone for RunLoop {
 
 impl Drop for RunLoop {
     fn drop(&mut self) {
-        self.queue.remove_driver();
+        Queue::remove_driver(&self.queue);
     }
 }
 

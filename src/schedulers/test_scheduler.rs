@@ -56,7 +56,7 @@ struct Handle {
 impl Drop for Handle {
     fn drop(&mut self) {
         if self.drives {
-            self.queue.remove_driver();
+            Queue::remove_driver(&self.queue);
         }
     }
 }

@@ -65,6 +65,13 @@ const COMPACT_MIN: usize = 64;
 #[cfg(loom)]
 const COMPACT_MIN: usize = 2;
 
+/// References to its queue a queue takes at once, to hand one to each new task handle (see
+/// `State::prepaid`). Small under loom, so that the models take a second batch.
+#[cfg(not(loom))]
+const PREPAID_BATCH: usize = 64;
+#[cfg(loom)]
+const PREPAID_BATCH: usize = 2;
+
 /// Where a queue's "now" comes from.
 pub(crate) enum Clock {
     /// `Instant::now()`.
@@ -225,6 +232,13 @@ pub(crate) struct State {
     /// Drivers waiting on the condition variable; a push only signals when one is.
     waiters: usize,
     closed: bool,
+    /// Strong references to the queue's own `Arc`, taken [`PREPAID_BATCH`] at a time and
+    /// handed one to each new task handle under the lock. A handle needs one, and taking it
+    /// with an atomic operation of its own would make every schedule wait for the stores
+    /// before it (the new slot and key, in memory seldom in cache while a queue grows); taken
+    /// back to back, in a batch, the operations cost a few cycles each. Given back when the
+    /// queue closes, after which no handle is made.
+    prepaid: usize,
 }
 
 impl State {
@@ -238,6 +252,7 @@ impl State {
             next_seq: CANCELLED + 1,
             waiters: 0,
             closed: false,
+            prepaid: 0,
         }
     }
 
@@ -583,14 +598,37 @@ impl Queue {
 
     /// Closes the queue: drivers stop, later pushes are refused, and every queued task is
     /// cancelled (its captures dropped here, outside the lock).
-    pub(crate) fn close(&self) {
-        let mut state = self.state.lock();
+    pub(crate) fn close(queue: &Arc<Self>) {
+        let mut state = queue.state.lock();
         state.closed = true;
         let removed = state.extract(|_| true);
         state.heap = BinaryHeap::new();
+        let prepaid = std::mem::take(&mut state.prepaid);
         drop(state);
-        self.ready.notify_all();
+        queue.ready.notify_all();
         removed.into_iter().for_each(Removed::drop_outside_lock);
+        for _ in 0..prepaid {
+            // SAFETY: the pointer is this queue's `Arc`'s, and each of these references was
+            // taken by `increment_strong_count` on it (`State::prepaid`) and is given back
+            // once; `queue` is one more, so the queue outlives this loop.
+            unsafe { Arc::decrement_strong_count(Arc::as_ptr(queue)) };
+        }
+    }
+
+    /// A strong reference to this queue for a new task handle, from the prepaid ones
+    /// (`State::prepaid`), which the caller's lock on `state` guards; the queue is open.
+    fn prepaid_ref(queue: &Arc<Self>, state: &mut State) -> Arc<Self> {
+        debug_assert!(!state.closed);
+        if state.prepaid == 0 {
+            for _ in 0..PREPAID_BATCH {
+                // SAFETY: the pointer comes from a live `Arc` of this queue (`queue`).
+                unsafe { Arc::increment_strong_count(Arc::as_ptr(queue)) };
+            }
+            state.prepaid = PREPAID_BATCH;
+        }
+        state.prepaid -= 1;
+        // SAFETY: takes over one of the references counted above, which no one else owns.
+        unsafe { Arc::from_raw(Arc::as_ptr(queue)) }
     }
 
     /// Removes and cancels every queued task of the worker `core`, which is already marked
@@ -712,10 +750,10 @@ impl Queue {
     }
 
     /// Forgets a handle of the driving value; the last one closes the queue.
-    pub(crate) fn remove_driver(&self) {
+    pub(crate) fn remove_driver(queue: &Arc<Self>) {
         // AcqRel: as for `Arc`'s drop, the last handle must see everything the others did.
-        if self.drivers.fetch_sub(1, Ordering::AcqRel) == 1 {
-            self.close();
+        if queue.drivers.fetch_sub(1, Ordering::AcqRel) == 1 {
+            Queue::close(queue);
         }
     }
 
@@ -799,7 +837,7 @@ pub(crate) struct Lifeline {
 impl Drop for Lifeline {
     fn drop(&mut self) {
         for queue in self.queues.iter() {
-            queue.close();
+            Queue::close(queue);
         }
     }
 }
@@ -825,7 +863,7 @@ impl Drop for WorkerCore {
     fn drop(&mut self) {
         // A pool's lifeline goes with the core; a thread is told to stop.
         if let Owner::Thread = self.owner {
-            self.queue.close();
+            Queue::close(&self.queue);
         }
     }
 }
@@ -850,19 +888,19 @@ impl Worker for QueueWorker {
     fn schedule_at<T: Task>(&self, due: Instant, task: T) -> QueuedTask {
         let task = ErasedTask::new(task);
         let core = &self.core;
-        let queue = core.queue.clone();
-        let mut state = queue.state.lock();
+        let mut state = core.queue.state.lock();
         // Checked under the lock: `dispose` sets `disposed` before it takes the lock to
         // remove the worker's tasks, so either it sees this task or this sees the flag.
         if state.closed || core.disposed.load(Ordering::Acquire) {
             drop(state);
             drop(task);
             return QueuedTask {
-                queue,
+                queue: core.queue.clone(),
                 slot: 0,
                 id: CANCELLED,
             };
         }
+        let queue = Queue::prepaid_ref(&core.queue, &mut state);
         let (slot, id, is_top) = state.push_new(due, core, task);
         queue.wake_if(state, is_top);
         QueuedTask { queue, slot, id }
@@ -881,7 +919,7 @@ impl Subscription for QueueWorker {
             return;
         }
         match core.owner {
-            Owner::Thread => core.queue.close(),
+            Owner::Thread => Queue::close(&core.queue),
             Owner::Pool(_) | Owner::Driven => core.queue.remove_worker(core),
         }
     }
@@ -1056,8 +1094,32 @@ mod tests {
         handles[2].dispose();
         assert_eq!(Arc::strong_count(&worker.core), 1);
         assert_eq!(queue.state.lock().workers.len(), 0);
-        // A handle holds the queue, not the worker.
+        // A handle holds the queue, not the worker (a reference taken ahead for it).
+        let prepaid = queue.state.lock().prepaid;
+        assert_eq!(Arc::strong_count(&queue), 2 + handles.len() + prepaid);
+    }
+
+    #[test]
+    fn references_taken_ahead_for_handles_are_given_back_on_close() {
+        let queue = Queue::wall();
+        let worker = Queue::worker(&queue, Owner::Driven);
+        let far = Duration::from_secs(3600);
+        let handles: Vec<QueuedTask> = (0..PREPAID_BATCH + 1)
+            .map(|_| worker.schedule_after(far, || Reschedule::Done))
+            .collect();
+        // The queue itself, the worker's, the handles', and a second batch less one.
+        assert_eq!(
+            Arc::strong_count(&queue),
+            2 + handles.len() + PREPAID_BATCH - 1
+        );
+        Queue::close(&queue);
         assert_eq!(Arc::strong_count(&queue), 2 + handles.len());
+        // A closed queue makes no more: a refused handle holds a plain clone.
+        let refused = worker.schedule(|| Reschedule::Done);
+        assert!(refused.is_disposed());
+        assert_eq!(Arc::strong_count(&queue), 3 + handles.len());
+        drop((handles, refused, worker));
+        assert_eq!(Arc::strong_count(&queue), 1);
     }
 
     #[test]
@@ -1280,7 +1342,7 @@ mod tests {
         let queue = Queue::wall();
         let worker = Queue::worker(&queue, Owner::Driven);
         let handle = worker.schedule_after(Duration::from_secs(3600), || Reschedule::Done);
-        queue.close();
+        Queue::close(&queue);
         assert!(handle.is_disposed());
         assert_eq!(queue.dispatch(true), Dispatch::Closed);
         assert!(worker.schedule(|| Reschedule::Done).is_disposed());
@@ -1329,7 +1391,7 @@ mod loom_tests {
             pusher.join().unwrap();
             driver.join().unwrap();
             assert_eq!(count.load(Ordering::SeqCst), 1);
-            queue.close();
+            Queue::close(&queue);
         });
     }
 
@@ -1355,7 +1417,7 @@ mod loom_tests {
             assert!(queue.is_empty());
             // The task (which holds a clone of `count`) is dropped, though a handle remains.
             assert_eq!(Arc::strong_count(&count), 1);
-            queue.close();
+            Queue::close(&queue);
         });
     }
 
@@ -1375,7 +1437,7 @@ mod loom_tests {
             worker.schedule(counting_task(&count, 1));
             assert_eq!(driver.join().unwrap(), Dispatch::Ran);
             assert_eq!(count.load(Ordering::SeqCst), 1);
-            queue.close();
+            Queue::close(&queue);
         });
     }
 
@@ -1395,7 +1457,7 @@ mod loom_tests {
             assert!(queue.is_empty());
             assert_eq!(Arc::strong_count(&count), 1);
             assert_eq!(queue.dispatch(false), Dispatch::Idle);
-            queue.close();
+            Queue::close(&queue);
         });
     }
 
@@ -1420,7 +1482,7 @@ mod loom_tests {
             disposer.join().unwrap();
             assert!(third.is_disposed());
             assert_eq!(Arc::strong_count(&count), 1);
-            queue.close();
+            Queue::close(&queue);
         });
     }
 
@@ -1444,7 +1506,7 @@ mod loom_tests {
             assert!(!fresh.is_disposed() && stale.is_disposed());
             assert_eq!(queue.dispatch(false), Dispatch::Ran);
             assert_eq!(count.load(Ordering::SeqCst), 1);
-            queue.close();
+            Queue::close(&queue);
         });
     }
 
@@ -1467,7 +1529,7 @@ mod loom_tests {
             let state = queue.state.lock();
             assert_eq!((state.slab.len(), state.workers.len()), (0, 0));
             drop(state);
-            queue.close();
+            Queue::close(&queue);
         });
     }
 
@@ -1478,7 +1540,7 @@ mod loom_tests {
             let queue = Queue::wall();
             let q = queue.clone();
             let driver = thread::spawn(move || q.dispatch(true));
-            queue.close();
+            Queue::close(&queue);
             assert_eq!(driver.join().unwrap(), Dispatch::Closed);
         });
     }
