@@ -9,9 +9,13 @@
 //!
 //! - **No allocation per task.** A task is kept by value in a slot of the queue's
 //!   [slab](super::slab) (boxed only when it is larger than three words, see
-//!   [`ErasedTask`]), with the worker it belongs to. Its handles name it by slot index and
-//!   id, the sequence number of its first push, which no other task ever has; so a slot
-//!   vacated and filled again cannot be mistaken for the old task by a stale handle.
+//!   [`ErasedTask`]), with the index of its worker in the queue's table of workers with
+//!   tasks, which holds one reference per worker rather than one per task. Its handles name
+//!   it by slot index and id, the sequence number of its first push, which no other task
+//!   ever has; so a slot vacated and filled again cannot be mistaken for the old task by a
+//!   stale handle. A handle's reference to the queue comes from a batch taken ahead under
+//!   the lock (`State::prepaid`), so a schedule costs the lock's two atomic operations and
+//!   no other.
 //! - **Identity by sequence number.** Every push takes the next `seq` from a counter, which
 //!   both breaks ties first-in first-out and names the key: a key is live only while its slot
 //!   still holds a queued task pushed with that `seq`. Nothing ever compares addresses, so a
@@ -1197,8 +1201,8 @@ mod tests {
         drain(&queue);
         assert!(handle.is_disposed());
         assert!(queue.is_empty());
-        // The cell held the task, which held the slot, which holds the cell: the cycle is
-        // broken because the cancelled task was dropped.
+        // The task held the slot of this test, which holds a handle of the task: what it
+        // captured went when it was cancelled, so only the handle is left to drop.
         slot.lock().unwrap().take();
     }
 
