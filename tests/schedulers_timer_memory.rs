@@ -22,14 +22,23 @@ static ALLOCATOR: support::alloc::Counting = support::alloc::Counting;
 
 const FAR: Duration = Duration::from_secs(3600);
 
-/// Runs a task on `worker` and waits for it, so that its thread is up and idle.
+/// Runs a task on `worker` and waits for it to be done, so that its thread is up and idle,
+/// and holds nothing of it (its slot is freed just after it returns).
 fn settle<W: Worker>(worker: &W) {
     let (tx, rx) = mpsc::channel();
-    worker.schedule(move || {
+    let handle = worker.schedule(move || {
         tx.send(()).unwrap();
         Reschedule::Done
     });
     rx.recv_timeout(Duration::from_secs(30)).unwrap();
+    let start = Instant::now();
+    while !handle.is_disposed() {
+        assert!(
+            start.elapsed() < Duration::from_secs(30),
+            "the task never finished"
+        );
+        std::thread::yield_now();
+    }
 }
 
 /// Schedules `n` far timers, each capturing 8 bytes, and cancels them all: in the order they
@@ -44,7 +53,8 @@ fn schedule_and_cancel<W: Worker>(worker: &W, n: usize, reverse: bool) -> (isize
             Reschedule::Done
         }));
     }
-    assert!(live_bytes() - before > 0);
+    // A few timers fit in the buffers an emptied queue keeps; more grow them.
+    assert!(n < 100 || live_bytes() - before > 0);
     if reverse {
         handles.iter().rev().for_each(Subscription::dispose);
     } else {
@@ -87,11 +97,9 @@ fn scenarios<S: Scheduler>(scheduler: S) {
     schedule_and_cancel(&worker, 100, false);
     for (n, reverse) in [(1, false), (100, false), (100_000, false), (100_000, true)] {
         let (cancelled, dropped) = schedule_and_cancel(&worker, n, reverse);
-        // What is left with the handles alive is their cells alone: the queue let go of them.
-        assert!(
-            cancelled <= (n * 128) as isize,
-            "{n} timers: {cancelled} bytes"
-        );
+        // The handles hold no memory of their own: the queue let go of every byte though
+        // they are alive.
+        assert_eq!(cancelled, 0, "{n} timers cancelled (reverse: {reverse})");
         assert_eq!(
             dropped, 0,
             "{n} timers cancelled and dropped (reverse: {reverse})"

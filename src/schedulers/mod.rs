@@ -28,8 +28,13 @@
 //!
 //! # Cost
 //!
-//! Scheduling on a queue boxes the task once (one allocation); a task that asks to run again
-//! reuses its box. [`Immediate`] allocates nothing, and [`CurrentThread`] reuses the slots of
+//! Scheduling on a queue stores the task by value in a slot of the queue, so a task of up to
+//! three words (most of the library's own: a pointer to an operator's state, and a counter or
+//! a duration) costs no allocation, and a larger one costs one, for its box; a task that asks
+//! to run again keeps its slot. The queue's buffers grow with the number of pending tasks and
+//! are given back as they are cancelled or run. A task's handle is its queue, slot and id
+//! (three words): it holds nothing of the task, so a cancelled task is gone however long its
+//! handles live. [`Immediate`] allocates nothing, and [`CurrentThread`] reuses the slots of
 //! its finished tasks, so it allocates only while a thread fills its pool of them.
 //!
 //! # Panics in tasks
@@ -45,12 +50,13 @@
 use crate::subscription::Subscription;
 use std::time::{Duration, Instant};
 
-mod cell;
 mod counted;
 mod current_thread;
+mod erased;
 mod immediate;
 mod new_thread;
 mod run_loop;
+mod slab;
 mod test_scheduler;
 mod thread_pool;
 mod timed_queue;

@@ -152,7 +152,7 @@ impl Clone for RunLoop {
 
 impl Drop for RunLoop {
     fn drop(&mut self) {
-        self.queue.remove_driver();
+        Queue::remove_driver(&self.queue);
     }
 }
 
@@ -162,8 +162,8 @@ impl Default for RunLoop {
     }
 }
 
-// A panicking task leaves the queue consistent: it runs with no lock held, and its cell
-// marks itself finished while unwinding.
+// A panicking task leaves the queue consistent: it runs with no lock held, and its slot is
+// freed while it unwinds.
 impl std::panic::UnwindSafe for RunLoop {}
 impl std::panic::RefUnwindSafe for RunLoop {}
 

@@ -56,7 +56,7 @@ struct Handle {
 impl Drop for Handle {
     fn drop(&mut self) {
         if self.drives {
-            self.queue.remove_driver();
+            Queue::remove_driver(&self.queue);
         }
     }
 }
@@ -202,8 +202,8 @@ impl Clone for TestScheduler {
     }
 }
 
-// A panicking task leaves the queue consistent: it runs with no lock held, and its cell
-// marks itself finished while unwinding.
+// A panicking task leaves the queue consistent: it runs with no lock held, and its slot is
+// freed while it unwinds.
 impl std::panic::UnwindSafe for TestScheduler {}
 impl std::panic::RefUnwindSafe for TestScheduler {}
 

@@ -2,7 +2,7 @@
 
 use super::Scheduler;
 use super::timed_queue::{Lifeline, Owner, Queue, QueueWorker, spawn_thread};
-use crate::sync::{Arc, AtomicUsize, Mutex, Ordering};
+use crate::sync::{Arc, AtomicUsize, Ordering};
 use std::fmt;
 use std::num::NonZeroUsize;
 use std::sync::OnceLock;
@@ -88,10 +88,7 @@ impl Scheduler for ThreadPool {
     fn worker(&self) -> QueueWorker {
         let lifeline = &self.inner.lifeline;
         let i = self.inner.next.fetch_add(1, Ordering::Relaxed) % lifeline.queues.len();
-        Queue::worker(
-            &lifeline.queues[i],
-            Owner::Pool(Mutex::new(Some(lifeline.clone()))),
-        )
+        Queue::worker(&lifeline.queues[i], Owner::Pool(lifeline.clone()))
     }
 
     #[inline]

@@ -3,40 +3,49 @@
 //!
 //! # Algorithm
 //!
-//! A binary min-heap of entries ordered by `(due, seq)`, behind one lock, with a condition
-//! variable for whoever drives the queue (a worker thread, or a user calling
-//! [`RunLoop::dispatch`](super::RunLoop::dispatch)).
+//! A binary min-heap of keys ordered by `(due, seq)` and a slab of the tasks they name, behind
+//! one lock, with a condition variable for whoever drives the queue (a worker thread, or a
+//! user calling [`RunLoop::dispatch`](super::RunLoop::dispatch)).
 //!
+//! - **No allocation per task.** A task is kept by value in a slot of the queue's
+//!   [slab](super::slab) (boxed only when it is larger than three words, see
+//!   [`ErasedTask`]), with the index of its worker in the queue's table of workers with
+//!   tasks, which holds one reference per worker rather than one per task. Its handles name
+//!   it by slot index and id, the sequence number of its first push, which no other task
+//!   ever has; so a slot vacated and filled again cannot be mistaken for the old task by a
+//!   stale handle. A handle's reference to the queue comes from a batch taken ahead under
+//!   the lock (`State::prepaid`), so a schedule costs the lock's two atomic operations and
+//!   no other.
 //! - **Identity by sequence number.** Every push takes the next `seq` from a counter, which
-//!   both breaks ties first-in first-out and names the entry. Nothing ever compares
-//!   addresses, so a freed allocation reused by a new task cannot be mistaken for the old top.
+//!   both breaks ties first-in first-out and names the key: a key is live only while its slot
+//!   still holds a queued task pushed with that `seq`. Nothing ever compares addresses, so a
+//!   reused slot or allocation cannot be mistaken for the old top.
 //! - **Waiting.** The driver looks at the *current* top under the lock: if it is due it pops
 //!   it; if not, it waits on the condition variable until that top's due time, and looks again
 //!   on every wake. A push that becomes the new top wakes a waiting driver, which re-arms on
-//!   the earlier deadline. No deadline outlives the wait it was computed for, and nothing spins.
-//! - **Cancellation.** A task lives in a shared cell (one allocation per scheduled task, reused
-//!   by every reschedule). The queue holds the cells in a slab (a vector of slots with a free
-//!   list threaded through the vacant ones); a heap key names its cell by slot index and
-//!   sequence number. Cancelling marks the cell finished, drops the task on the cancelling
-//!   thread, and takes the cell out of its slot under the queue lock, so the queue lets go of
-//!   it at once: what the task captured, and the cell itself once its handles are gone, are
-//!   freed before `dispose` returns. The heap key stays behind as a tombstone of plain data (a
-//!   key whose slot no longer holds its sequence number), popped when the driver reaches it (a
-//!   driver never waits on a tombstone it can see, and one it waits on already is due no later
-//!   than any live task). Keys are compacted in place, without touching a cell, when
-//!   tombstones outnumber live tasks; the slab is renumbered when it is mostly vacant; and
-//!   both buffers are shrunk, and freed when nothing live is left, so a burst of cancelled
-//!   timers gives its memory back.
-//! - **Running.** A task runs outside every lock, so it may schedule, cancel or dispose
-//!   anything, itself included. Its cell's own small lock only guards taking the task out and
-//!   putting it back.
-//! - **Drops outside the lock.** Dropping a cell may drop a worker, which may close its queue;
-//!   so no cell is ever dropped while the queue lock is held.
+//!   the earlier deadline; a push behind the top wakes nobody. No deadline outlives the wait
+//!   it was computed for, and nothing spins.
+//! - **Cancellation.** Disposing a handle takes the task out of its slot under the lock and
+//!   drops it on the cancelling thread once the lock is released, so what it captured is
+//!   freed before `dispose` returns; the slot goes back to the slab at once. The heap key
+//!   stays behind as a tombstone of plain data, popped when the driver reaches it (a driver
+//!   never waits on a tombstone it can see, and one it waits on already is due no later than
+//!   any live task). Keys are compacted when tombstones outnumber live tasks, the slab gives
+//!   back the chunks that empty, and both shrink to a small fixed size when nothing is left,
+//!   so a burst of cancelled timers gives its memory back.
+//! - **Running.** The driver moves a due task out of its slot and runs it outside every lock,
+//!   so it may schedule, cancel or dispose anything, itself included. The slot stays
+//!   occupied meanwhile (a running task keeps its index), and a cancel that finds it empty
+//!   marks it cancelled: the driver then drops the task when it returns instead of putting
+//!   it back.
+//! - **Drops outside the lock.** Dropping a task or a worker may drop a worker, which may
+//!   close its queue; so neither is ever dropped while the queue lock is held.
 //!
 //! The deciding step, [`State::next`], takes "now" from its caller, so the loom models in this
 //! file check push, pop, cancellation and wake-ups without a clock.
 
-use super::cell::{Cell, CellHeader, new_cell};
+use super::erased::ErasedTask;
+use super::slab::{KEPT_WHEN_EMPTY, Slab};
 use super::{Reschedule, Task, Worker};
 use crate::subscription::Subscription;
 use crate::sync::{Arc, AtomicBool, AtomicU64, AtomicUsize, Condvar, Mutex, Ordering};
@@ -46,8 +55,12 @@ use std::fmt;
 use std::panic::{self, AssertUnwindSafe};
 use std::time::{Duration, Instant};
 
-/// `slot` of a cell that is not in the slab (it is running, or finished).
-const NOT_QUEUED: usize = usize::MAX;
+/// The id of no task: a handle refused at birth holds it, and a slot whose task was cancelled
+/// while it ran holds it until its driver drops the task.
+const CANCELLED: u64 = 0;
+
+/// `WorkerCore::registered` of a worker with no task in the queue.
+const NOT_REGISTERED: usize = usize::MAX;
 
 /// Below this many tombstones the keys are never compacted, unless no live task is left.
 /// Small under loom, so that the models reach compaction.
@@ -56,9 +69,12 @@ const COMPACT_MIN: usize = 64;
 #[cfg(loom)]
 const COMPACT_MIN: usize = 2;
 
-/// When the queue empties, a larger buffer is given back and one of this many entries kept, so
-/// that a lone timeout set and cancelled over and over does not allocate its buffers each time.
-const KEPT_WHEN_EMPTY: usize = 8;
+/// References to its queue a queue takes at once, to hand one to each new task handle (see
+/// `State::prepaid`). Small under loom, so that the models take a second batch.
+#[cfg(not(loom))]
+const PREPAID_BATCH: usize = 64;
+#[cfg(loom)]
+const PREPAID_BATCH: usize = 2;
 
 /// Where a queue's "now" comes from.
 pub(crate) enum Clock {
@@ -77,10 +93,13 @@ pub(crate) enum Clock {
     },
 }
 
-/// A task taken off the queue, with the time it was due.
+/// A task taken off the queue to run, with the time it was due. Its slot stays occupied
+/// until [`Queue::run`] is done with it.
 pub(crate) struct Entry {
     due: Instant,
-    cell: Arc<QCell>,
+    slot: u32,
+    id: u64,
+    task: ErasedTask,
 }
 
 impl Entry {
@@ -89,13 +108,42 @@ impl Entry {
     }
 }
 
-/// A heap key: when a task is due, its sequence number, and the slot holding its cell.
-/// Plain data, so a tombstone costs its few bytes and nothing else.
+/// A heap key: when a task is due, the sequence number of this push, and the task's slot.
+/// Plain data, so a tombstone costs its few bytes and nothing else: three words.
 #[derive(Clone, Copy)]
 struct Key {
-    due: Instant,
+    /// Nanoseconds from the queue's epoch (see [`Epoch`]).
+    due: i64,
     seq: u64,
-    slot: usize,
+    slot: u32,
+}
+
+/// The instant a queue counts its keys' due times from, in signed nanoseconds: 8 bytes
+/// rather than an `Instant`'s 16, which makes a key three words and a million timers 8 MB
+/// lighter. The range, ±292 years around the queue's creation, holds every due time a
+/// program can wait for; beyond it due times are clamped, and run first-in first-out.
+#[derive(Clone, Copy)]
+struct Epoch(Instant);
+
+impl Epoch {
+    #[inline]
+    fn nanos(self, at: Instant) -> i64 {
+        let nanos = |d: Duration| i64::try_from(d.as_nanos()).unwrap_or(i64::MAX);
+        match at.checked_duration_since(self.0) {
+            Some(after) => nanos(after),
+            None => -nanos(self.0 - at),
+        }
+    }
+
+    #[inline]
+    fn instant(self, nanos: i64) -> Instant {
+        let offset = Duration::from_nanos(nanos.unsigned_abs());
+        if nanos >= 0 {
+            self.0.checked_add(offset).unwrap_or(self.0)
+        } else {
+            self.0.checked_sub(offset).unwrap_or(self.0)
+        }
+    }
 }
 
 impl PartialEq for Key {
@@ -122,21 +170,51 @@ impl Ord for Key {
     }
 }
 
-/// A slot of the slab: an occupied one holds a queued cell and the `seq` of its key; a
-/// vacant one holds no cell, and in `seq` the index of the next vacant slot (`NOT_QUEUED` at
-/// the end of the free list).
+/// What an occupied slot of the slab holds: a queued task, or one being run.
 struct Slot {
+    /// What the task's handles name it by, or `CANCELLED` once it was cancelled while it ran.
+    id: u64,
+    /// The `seq` of the task's key in the heap, while it is queued.
     seq: u64,
-    cell: Option<Arc<QCell>>,
+    /// The worker's entry in the queue's table of workers with tasks.
+    worker: u32,
+    /// The task while it is queued; [empty](ErasedTask::empty) while the driver runs it.
+    task: ErasedTask,
+}
+
+/// A worker with tasks in the queue: the queue keeps it (and what its owner keeps: its
+/// thread, its pool) alive while any of them may still run. One reference per worker, taken
+/// when its first task is queued and let go of when its last one is done, rather than one per
+/// task: a task costs the worker no atomic operation.
+struct Registered {
+    core: Arc<WorkerCore>,
+    /// The worker's occupied slots.
+    tasks: usize,
+}
+
+/// A task, and its worker if it was the last one, taken out of the queue to be dropped once
+/// the lock is released: the task first, so that a worker whose last task this is ends after
+/// what the task captured is gone.
+pub(crate) struct Removed {
+    task: ErasedTask,
+    worker: Option<Arc<WorkerCore>>,
+}
+
+impl Removed {
+    fn drop_outside_lock(self) {
+        let Removed { task, worker } = self;
+        drop(task);
+        drop(worker);
+    }
 }
 
 /// What the driver should do next.
 pub(crate) enum Next {
     /// Run this entry's task now.
     Run(Entry),
-    /// A cell found cancelled in its slot (its worker was disposed, or a cancel is on its way
-    /// to the lock); drop it outside the lock and look again.
-    Stale(Arc<QCell>),
+    /// The top's worker was disposed (the removal of its tasks is on its way to the lock):
+    /// drop it outside the lock and look again.
+    Stale(Removed),
     /// Nothing is due: wait until this instant, or until woken if `None`.
     Wait(Option<Instant>),
     /// The queue is closed; the driver stops.
@@ -145,188 +223,286 @@ pub(crate) enum Next {
 
 /// The part of a queue its lock protects.
 pub(crate) struct State {
+    epoch: Epoch,
     heap: BinaryHeap<Key>,
-    slots: Vec<Slot>,
-    /// The first vacant slot, or `NOT_QUEUED`.
-    free: usize,
-    /// Occupied slots. Every occupied slot has exactly one key in the heap, so the other
-    /// `heap.len() - live` keys are tombstones.
-    live: usize,
+    slab: Slab<Slot>,
+    /// The workers with tasks in `slab`.
+    workers: Slab<Registered>,
+    /// Queued tasks. Every one has exactly one key in the heap, so the other
+    /// `heap.len() - queued` keys are tombstones.
+    queued: usize,
+    /// The next `seq`; starts above `CANCELLED`.
     next_seq: u64,
     /// Drivers waiting on the condition variable; a push only signals when one is.
     waiters: usize,
     closed: bool,
+    /// Strong references to the queue's own `Arc`, taken [`PREPAID_BATCH`] at a time and
+    /// handed one to each new task handle under the lock. A handle needs one, and taking it
+    /// with an atomic operation of its own would make every schedule wait for the stores
+    /// before it (the new slot and key, in memory seldom in cache while a queue grows); taken
+    /// back to back, in a batch, the operations cost a few cycles each. Given back when the
+    /// queue closes, after which no handle is made.
+    prepaid: usize,
 }
 
 impl State {
-    fn new() -> Self {
+    fn new(epoch: Instant) -> Self {
         State {
+            epoch: Epoch(epoch),
             heap: BinaryHeap::new(),
-            slots: Vec::new(),
-            free: NOT_QUEUED,
-            live: 0,
-            next_seq: 0,
+            slab: Slab::new(),
+            workers: Slab::new(),
+            queued: 0,
+            next_seq: CANCELLED + 1,
             waiters: 0,
             closed: false,
+            prepaid: 0,
         }
     }
 
-    fn push(&mut self, due: Instant, cell: Arc<QCell>) -> bool {
+    fn next_seq(&mut self) -> u64 {
         let seq = self.next_seq;
         self.next_seq += 1;
-        let header = cell.header();
-        let pending = &header.worker.pending;
-        // Relaxed: `slot` and `pending` are only touched under the queue lock.
-        pending.store(pending.load(Ordering::Relaxed) + 1, Ordering::Relaxed);
-        let slot = if self.free == NOT_QUEUED {
-            header.slot.store(self.slots.len(), Ordering::Relaxed);
-            self.slots.push(Slot {
-                seq,
-                cell: Some(cell),
-            });
-            self.slots.len() - 1
-        } else {
-            let slot = self.free;
-            header.slot.store(slot, Ordering::Relaxed);
-            let vacant = &mut self.slots[slot];
-            self.free = vacant.seq as usize;
-            *vacant = Slot {
-                seq,
-                cell: Some(cell),
-            };
-            slot
+        seq
+    }
+
+    /// Queues a new task; returns its slot, its id, and whether it is the new top.
+    fn push_new(
+        &mut self,
+        due: Instant,
+        core: &Arc<WorkerCore>,
+        task: ErasedTask,
+    ) -> (u32, u64, bool) {
+        let seq = self.next_seq();
+        // Relaxed: `registered` is only touched under the queue lock.
+        let worker = match core.registered.load(Ordering::Relaxed) {
+            NOT_REGISTERED => {
+                let worker = self.workers.insert(Registered {
+                    core: core.clone(),
+                    tasks: 1,
+                });
+                core.registered.store(worker as usize, Ordering::Relaxed);
+                worker
+            }
+            worker => {
+                let worker = worker as u32;
+                self.workers
+                    .get_mut(worker)
+                    .expect("a registered worker")
+                    .tasks += 1;
+                worker
+            }
         };
-        self.live += 1;
+        let slot = self.slab.insert(Slot {
+            id: seq,
+            seq,
+            worker,
+            task,
+        });
+        (slot, seq, self.push_key(due, seq, slot))
+    }
+
+    /// Pushes the key of a task just put in its slot; whether it is the new top.
+    fn push_key(&mut self, due: Instant, seq: u64, slot: u32) -> bool {
+        self.queued += 1;
+        let due = self.epoch.nanos(due);
         self.heap.push(Key { due, seq, slot });
         self.heap.peek().is_some_and(|top| top.seq == seq)
     }
 
-    /// Takes the cell out of its slot; the slot joins the free list.
-    fn vacate(&mut self, slot: usize) -> Arc<QCell> {
-        let vacant = &mut self.slots[slot];
-        let cell = vacant.cell.take().expect("vacating an occupied slot");
-        vacant.seq = self.free as u64;
-        self.free = slot;
-        self.live -= 1;
-        let header = cell.header();
-        header.slot.store(NOT_QUEUED, Ordering::Relaxed);
-        let pending = &header.worker.pending;
-        pending.store(pending.load(Ordering::Relaxed) - 1, Ordering::Relaxed);
-        cell
+    /// Puts a task that ran and asks to run again back in its slot, unless it was cancelled
+    /// meanwhile (or its worker disposed, or the queue closed): then hands it back.
+    fn requeue(
+        &mut self,
+        due: Instant,
+        slot: u32,
+        id: u64,
+        task: ErasedTask,
+    ) -> Result<bool, ErasedTask> {
+        if self.closed {
+            return Err(task);
+        }
+        let seq = self.next_seq;
+        let Some(running) = self.slab.get_mut(slot) else {
+            unreachable!("a running task keeps its slot")
+        };
+        // Acquire: pairs with `dispose`'s store, as in `schedule_at`.
+        let disposed = || {
+            self.workers
+                .get(running.worker)
+                .expect("a registered worker")
+                .core
+                .disposed
+                .load(Ordering::Acquire)
+        };
+        if running.id != id || disposed() {
+            return Err(task);
+        }
+        running.seq = seq;
+        running.task = task;
+        self.next_seq += 1;
+        Ok(self.push_key(due, seq, slot))
     }
 
-    /// The cell a key names, unless the key is a tombstone.
-    fn cell_of(&self, key: &Key) -> Option<&Arc<QCell>> {
-        let slot = &self.slots[key.slot];
-        slot.cell.as_ref().filter(|_| slot.seq == key.seq)
+    /// Takes a task out of its slot, which becomes vacant.
+    fn vacate(&mut self, slot: u32) -> Removed {
+        let Slot { task, worker, .. } = self.slab.remove(slot);
+        if !task.is_empty() {
+            self.queued -= 1;
+        }
+        Removed {
+            task,
+            worker: unregister(&mut self.workers, worker),
+        }
+    }
+
+    /// Whether the worker of `slot` was disposed.
+    fn is_disposed(&self, slot: &Slot) -> bool {
+        let worker = self.workers.get(slot.worker).expect("a registered worker");
+        // Acquire: pairs with `dispose`'s store, so that a task seen disposed is seen so
+        // along with what was done before it.
+        worker.core.disposed.load(Ordering::Acquire)
+    }
+
+    /// The queued task a key names, unless the key is a tombstone.
+    fn slot_of(&self, key: &Key) -> Option<&Slot> {
+        self.slab
+            .get(key.slot)
+            .filter(|slot| slot.seq == key.seq && !slot.task.is_empty())
     }
 
     /// Decides what a driver does when it is `now`. Pure bookkeeping: it never waits and
-    /// never drops a cell.
+    /// never drops a task.
     pub(crate) fn next(&mut self, now: Instant) -> Next {
         if self.closed {
             return Next::Closed;
         }
+        let now = self.epoch.nanos(now);
         loop {
             let Some(&top) = self.heap.peek() else {
                 return Next::Wait(None);
             };
-            let Some(cell) = self.cell_of(&top) else {
+            let Some(slot) = self.slot_of(&top) else {
                 // A tombstone: plain data, dropped here.
                 self.heap.pop();
                 continue;
             };
-            if cell.is_cancelled() {
+            if self.is_disposed(slot) {
                 self.heap.pop();
                 return Next::Stale(self.vacate(top.slot));
             }
             if top.due > now {
-                return Next::Wait(Some(top.due));
+                return Next::Wait(Some(self.epoch.instant(top.due)));
             }
             self.heap.pop();
-            let cell = self.vacate(top.slot);
-            return Next::Run(Entry { due: top.due, cell });
+            self.queued -= 1;
+            let running = self.slab.get_mut(top.slot).expect("a live key");
+            let task = running.task.take();
+            return Next::Run(Entry {
+                due: self.epoch.instant(top.due),
+                slot: top.slot,
+                id: running.id,
+                task,
+            });
         }
+    }
+
+    /// Cancels the task `id` in `slot`: takes it out if it is queued, marks it if it runs.
+    fn cancel(&mut self, slot: u32, id: u64) -> Option<Removed> {
+        let found = self.slab.get_mut(slot).filter(|found| found.id == id)?;
+        if found.task.is_empty() {
+            // Running: its driver drops it when it returns.
+            found.id = CANCELLED;
+            return None;
+        }
+        let removed = self.vacate(slot);
+        self.maybe_compact();
+        Some(removed)
     }
 
     /// The due time of the earliest task that is still live.
     fn first_live_due(&self) -> Option<Instant> {
-        let live = |key: &&Key| self.cell_of(key).is_some_and(|cell| !cell.is_cancelled());
-        match self.heap.peek() {
+        let live = |key: &&Key| {
+            self.slot_of(key)
+                .is_some_and(|slot| !self.is_disposed(slot))
+        };
+        let due = match self.heap.peek() {
             None => None,
             Some(top) if live(&top) => Some(top.due),
             // The top is a tombstone; the earliest live task may be anywhere below it.
             Some(_) => self.heap.iter().filter(live).map(|key| key.due).min(),
-        }
+        };
+        due.map(|due| self.epoch.instant(due))
     }
 
-    /// Compacts when tombstones outnumber live tasks, and there are enough of them to be
-    /// worth it or nothing live is left.
+    /// Compacts when tombstones outnumber queued tasks, and there are enough of them to be
+    /// worth it or no queued task is left.
     fn maybe_compact(&mut self) {
-        let tombstones = self.heap.len() - self.live;
-        if tombstones > self.live && (tombstones >= COMPACT_MIN || self.live == 0) {
+        let tombstones = self.heap.len() - self.queued;
+        if tombstones > self.queued && (tombstones >= COMPACT_MIN || self.queued == 0) {
             self.compact();
         }
     }
 
-    /// Drops every tombstone key, renumbers the slab if it is mostly vacant, and gives back
-    /// what the buffers no longer need. Touches no cell unless it renumbers (and then only
-    /// the live ones): the tombstones are told apart by their slots alone.
+    /// Drops every tombstone key and gives back what the heap's buffer no longer needs.
+    /// Touches no task: the tombstones are told apart by their slots alone.
     fn compact(&mut self) {
-        if self.live == 0 {
+        if self.queued == 0 {
             self.heap.clear();
-            self.slots.clear();
-            self.free = NOT_QUEUED;
             // Back to a fixed small size, so that what an empty queue holds does not depend
             // on its past.
             if self.heap.capacity() > KEPT_WHEN_EMPTY {
                 self.heap = BinaryHeap::with_capacity(KEPT_WHEN_EMPTY);
             }
-            if self.slots.capacity() > KEPT_WHEN_EMPTY {
-                self.slots = Vec::with_capacity(KEPT_WHEN_EMPTY);
-            }
             return;
         }
         let mut keys = std::mem::take(&mut self.heap).into_vec();
-        keys.retain(|key| self.cell_of(key).is_some());
-        if self.slots.len() > 4 * self.live.max(COMPACT_MIN) {
-            // Moves the live cells to the front of a fresh slab, in key order.
-            let mut slots = Vec::with_capacity(2 * self.live);
-            for key in &mut keys {
-                let cell = self.slots[key.slot].cell.take().expect("a live key");
-                cell.header().slot.store(slots.len(), Ordering::Relaxed);
-                key.slot = slots.len();
-                slots.push(Slot {
-                    seq: key.seq,
-                    cell: Some(cell),
-                });
-            }
-            self.slots = slots;
-            self.free = NOT_QUEUED;
+        keys.retain(|key| self.slot_of(key).is_some());
+        if keys.capacity() > 4 * keys.len().max(COMPACT_MIN) {
+            keys.shrink_to(2 * keys.len());
         }
-        shrink(&mut keys);
         self.heap = BinaryHeap::from(keys);
     }
 
-    /// Takes every queued cell for which `remove` holds out of the slab, to be dropped by the
-    /// caller once the lock is released.
-    fn extract(&mut self, mut remove: impl FnMut(&QCell) -> bool) -> Vec<Arc<QCell>> {
+    /// Takes every queued task for which `cancel` holds out of the slab, to be dropped by
+    /// the caller once the lock is released, and marks every such running task cancelled.
+    fn extract(&mut self, mut cancel: impl FnMut(&Slot) -> bool) -> Vec<Removed> {
         let mut removed = Vec::new();
-        for slot in 0..self.slots.len() {
-            if self.slots[slot].cell.as_deref().is_some_and(&mut remove) {
-                removed.push(self.vacate(slot));
-            }
-        }
+        let mut queued = 0;
+        self.slab.extract(
+            |slot| {
+                if !cancel(slot) {
+                    return false;
+                }
+                if slot.task.is_empty() {
+                    slot.id = CANCELLED;
+                    return false;
+                }
+                true
+            },
+            |Slot { task, worker, .. }| {
+                queued += 1;
+                let worker = unregister(&mut self.workers, worker);
+                removed.push(Removed { task, worker });
+            },
+        );
+        self.queued -= queued;
         self.maybe_compact();
         removed
     }
 }
 
-/// Shrinks a buffer that its entries fill less than a quarter of, keeping room to grow.
-fn shrink<T>(v: &mut Vec<T>) {
-    if v.capacity() > 4 * v.len().max(COMPACT_MIN) {
-        v.shrink_to(2 * v.len());
+/// Counts a task of the worker `worker` done; gives back the queue's reference to the worker
+/// when it was its last, to be dropped outside the lock.
+fn unregister(workers: &mut Slab<Registered>, worker: u32) -> Option<Arc<WorkerCore>> {
+    let registered = workers.get_mut(worker).expect("a registered worker");
+    registered.tasks -= 1;
+    if registered.tasks > 0 {
+        return None;
     }
+    let Registered { core, .. } = workers.remove(worker);
+    core.registered.store(NOT_REGISTERED, Ordering::Relaxed);
+    Some(core)
 }
 
 /// A timed queue: a heap of tasks behind a lock, and a condition variable for its driver.
@@ -344,8 +520,12 @@ pub(crate) struct Queue {
 
 impl Queue {
     pub(crate) fn new(clock: Clock) -> Self {
+        let epoch = match &clock {
+            Clock::Wall => Instant::now(),
+            Clock::Virtual { start, .. } => *start,
+        };
         Queue {
-            state: Mutex::new(State::new()),
+            state: Mutex::new(State::new(epoch)),
             ready: Condvar::new(),
             clock,
             next_worker_id: AtomicU64::new(0),
@@ -379,89 +559,95 @@ impl Queue {
                 id: queue.next_worker_id.fetch_add(1, Ordering::Relaxed),
                 queue: queue.clone(),
                 disposed: AtomicBool::new(false),
-                pending: AtomicUsize::new(0),
-                live: AtomicUsize::new(1),
+                registered: AtomicUsize::new(NOT_REGISTERED),
                 owner,
             }),
         }
     }
 
-    /// Queues `cell` at `due`, unless its worker was disposed, the cell was cancelled, or the
-    /// queue closed; returns whether it was queued. Wakes a waiting driver when the cell
-    /// becomes the new top, so that the driver re-arms on the earlier deadline.
-    fn enqueue(&self, due: Instant, cell: &Arc<QCell>) -> bool {
-        let mut state = self.state.lock();
-        // Checked under the lock: `dispose` sets `disposed` before it takes the lock to
-        // remove the worker's entries, so either it sees this entry or this sees the flag.
-        if state.closed || cell.is_cancelled() {
-            return false;
-        }
-        let is_top = state.push(due, cell.clone());
+    /// Wakes a waiting driver when a push made a new top, so that it re-arms on the earlier
+    /// deadline. A push behind the top needs nobody woken: the driver wakes for the top no
+    /// later than this one is due.
+    fn wake_if(&self, state: crate::sync::MutexGuard<'_, State>, is_top: bool) {
         let wake = is_top && state.waiters > 0;
         drop(state);
         if wake {
             self.ready.notify_one();
         }
-        true
     }
 
-    /// Takes a cell cancelled through its handle out of the slab, so that the queue holds
-    /// nothing of it any more, and compacts the keys if tombstones dominate them.
+    /// Cancels the task `id` in `slot` from one of its handles: a queued task is taken out
+    /// and dropped here, and the keys compacted if tombstones dominate them.
     ///
     /// A driver waiting on this very task is not woken: every live task is due no earlier
     /// than the top, so the driver, waking at the tombstone's due time, pops it and re-arms
     /// on the next one without being late for anything. Waking it at every cancel would cost
     /// a system call and a context switch per timer where timeouts are cancelled in the order
     /// they were set; what a tombstone holds meanwhile is its key, a few bytes of plain data.
-    fn on_cancel(&self, header: &Header) {
-        let mut state = self.state.lock();
-        let slot = header.slot.load(Ordering::Relaxed);
-        if slot == NOT_QUEUED {
-            return;
+    fn cancel(&self, slot: u32, id: u64) {
+        let removed = self.state.lock().cancel(slot, id);
+        if let Some(removed) = removed {
+            removed.drop_outside_lock();
         }
-        let cell = state.vacate(slot);
-        state.maybe_compact();
-        drop(state);
-        // Dropping a cell may close a queue: never under the lock.
-        drop(cell);
+    }
+
+    /// Whether the task `id` in `slot` will never run again.
+    fn is_done(&self, slot: u32, id: u64) -> bool {
+        self.state
+            .lock()
+            .slab
+            .get(slot)
+            .is_none_or(|found| found.id != id)
     }
 
     /// Closes the queue: drivers stop, later pushes are refused, and every queued task is
     /// cancelled (its captures dropped here, outside the lock).
-    pub(crate) fn close(&self) {
-        let mut state = self.state.lock();
+    pub(crate) fn close(queue: &Arc<Self>) {
+        let mut state = queue.state.lock();
         state.closed = true;
-        let mut cells = Vec::with_capacity(state.live);
-        for slot in 0..state.slots.len() {
-            if state.slots[slot].cell.is_some() {
-                cells.push(state.vacate(slot));
-            }
-        }
+        let removed = state.extract(|_| true);
         state.heap = BinaryHeap::new();
-        state.slots = Vec::new();
-        state.free = NOT_QUEUED;
+        let prepaid = std::mem::take(&mut state.prepaid);
         drop(state);
-        self.ready.notify_all();
-        for cell in cells {
-            cell.cancel();
+        queue.ready.notify_all();
+        removed.into_iter().for_each(Removed::drop_outside_lock);
+        for _ in 0..prepaid {
+            // SAFETY: the pointer is this queue's `Arc`'s, and each of these references was
+            // taken by `increment_strong_count` on it (`State::prepaid`) and is given back
+            // once; `queue` is one more, so the queue outlives this loop.
+            unsafe { Arc::decrement_strong_count(Arc::as_ptr(queue)) };
         }
+    }
+
+    /// A strong reference to this queue for a new task handle, from the prepaid ones
+    /// (`State::prepaid`), which the caller's lock on `state` guards; the queue is open.
+    fn prepaid_ref(queue: &Arc<Self>, state: &mut State) -> Arc<Self> {
+        debug_assert!(!state.closed);
+        if state.prepaid == 0 {
+            for _ in 0..PREPAID_BATCH {
+                // SAFETY: the pointer comes from a live `Arc` of this queue (`queue`).
+                unsafe { Arc::increment_strong_count(Arc::as_ptr(queue)) };
+            }
+            state.prepaid = PREPAID_BATCH;
+        }
+        state.prepaid -= 1;
+        // SAFETY: takes over one of the references counted above, which no one else owns.
+        unsafe { Arc::from_raw(Arc::as_ptr(queue)) }
     }
 
     /// Removes and cancels every queued task of the worker `core`, which is already marked
     /// disposed.
     fn remove_worker(&self, core: &WorkerCore) {
         let mut state = self.state.lock();
-        if core.pending.load(Ordering::Relaxed) == 0 {
+        let worker = core.registered.load(Ordering::Relaxed);
+        if worker == NOT_REGISTERED {
             return;
         }
-        let id = core.id;
-        let removed = state.extract(|cell| cell.header().worker.id == id);
+        let removed = state.extract(|slot| slot.worker as usize == worker);
         drop(state);
         // The top may have been removed; the driver re-arms on its next wake, which is no
         // later than the removed top's due time, so no signal is needed for correctness.
-        for cell in removed {
-            cell.cancel();
-        }
+        removed.into_iter().for_each(Removed::drop_outside_lock);
     }
 
     /// Runs the next due task. With `block`, waits for one (re-checking the top on every
@@ -472,10 +658,10 @@ impl Queue {
         let entry = loop {
             match state.next(self.now()) {
                 Next::Run(entry) => break entry,
-                Next::Stale(cell) => {
-                    // Dropping a cell may close a queue: never under the lock.
+                Next::Stale(removed) => {
+                    // Dropping a worker may close a queue: never under the lock.
                     drop(state);
-                    cell.cancel();
+                    removed.drop_outside_lock();
                     state = self.state.lock();
                 }
                 Next::Closed => return Dispatch::Closed,
@@ -508,28 +694,46 @@ impl Queue {
             let mut state = self.state.lock();
             match state.next(now) {
                 Next::Run(entry) => return Some(entry),
-                Next::Stale(cell) => {
+                Next::Stale(removed) => {
                     drop(state);
-                    cell.cancel();
+                    removed.drop_outside_lock();
                 }
                 Next::Wait(_) | Next::Closed => return None,
             }
         }
     }
 
-    /// Runs a popped entry and queues it again if it asks to be.
+    /// Runs a popped entry and queues it again if it asks to be; otherwise (or if it was
+    /// cancelled while it ran) drops it and frees its slot.
     pub(crate) fn run(&self, entry: Entry) {
-        let Entry { cell, .. } = entry;
-        let Some(next) = cell.run() else {
-            return;
-        };
+        let Entry { slot, id, task, .. } = entry;
+        // Declared before the task, so that a task that unwinds is dropped before its slot
+        // lets go of the worker.
+        let finish = Finish { queue: self, slot };
+        let mut task = task;
+        let next = task.run();
         let due = match next {
+            Reschedule::Done => {
+                // Dropped before the worker is let go of, so that a worker whose last task
+                // this is ends after what the task captured is gone.
+                drop(task);
+                drop(finish);
+                return;
+            }
             Reschedule::At(due) => due,
             Reschedule::After(delay) => self.now() + delay,
-            Reschedule::Done => unreachable!("a finished task is not rescheduled"),
         };
-        if !self.enqueue(due, &cell) {
-            cell.cancel();
+        let mut state = self.state.lock();
+        match state.requeue(due, slot, id, task) {
+            Ok(is_top) => {
+                std::mem::forget(finish);
+                self.wake_if(state, is_top);
+            }
+            Err(task) => {
+                drop(state);
+                drop(task);
+                drop(finish);
+            }
         }
     }
 
@@ -550,10 +754,10 @@ impl Queue {
     }
 
     /// Forgets a handle of the driving value; the last one closes the queue.
-    pub(crate) fn remove_driver(&self) {
+    pub(crate) fn remove_driver(queue: &Arc<Self>) {
         // AcqRel: as for `Arc`'s drop, the last handle must see everything the others did.
-        if self.drivers.fetch_sub(1, Ordering::AcqRel) == 1 {
-            self.close();
+        if queue.drivers.fetch_sub(1, Ordering::AcqRel) == 1 {
+            Queue::close(queue);
         }
     }
 
@@ -570,6 +774,20 @@ impl Queue {
                 offset_ns.store(offset, Ordering::Relaxed);
             }
         }
+    }
+}
+
+/// Frees the slot of a task that ran and is not queued again (it finished, was cancelled,
+/// or unwound), letting go of its worker outside the lock.
+struct Finish<'a> {
+    queue: &'a Queue,
+    slot: u32,
+}
+
+impl Drop for Finish<'_> {
+    fn drop(&mut self) {
+        let removed = self.queue.state.lock().vacate(self.slot);
+        removed.drop_outside_lock();
     }
 }
 
@@ -608,8 +826,8 @@ pub(crate) enum Owner {
     /// tasks are all gone.
     Thread,
     /// The queue belongs to a thread pool, kept alive by every worker handed out from it
-    /// while the worker has handles or unfinished tasks (taken out then).
-    Pool(Mutex<Option<Arc<Lifeline>>>),
+    /// while the worker has handles or unfinished tasks.
+    Pool(#[allow(dead_code)] Arc<Lifeline>),
     /// The queue is driven from outside (run loop, test scheduler).
     Driven,
 }
@@ -623,79 +841,33 @@ pub(crate) struct Lifeline {
 impl Drop for Lifeline {
     fn drop(&mut self) {
         for queue in self.queues.iter() {
-            queue.close();
+            Queue::close(queue);
         }
     }
 }
 
-/// The state of one worker, shared by its handles and its tasks (finished tasks too, as long
-/// as their handles live).
+/// The state of one worker, shared by its handles and, while it has unfinished tasks, by its
+/// queue (see `Registered`): when the last of them goes, nothing can ever be scheduled or run on this worker again, so
+/// what keeps its thread (or its pool) going is released. (A task's handle names its queue,
+/// not its worker: the handle of a finished task keeps no thread.)
 pub(crate) struct WorkerCore {
-    /// Names the worker's entries when it is disposed.
+    /// Tells workers apart in `Debug` output.
     id: u64,
     queue: Arc<Queue>,
     /// Set once by `dispose`. Release/Acquire so a task that sees it also sees the disposal.
     disposed: AtomicBool,
-    /// How many heap entries are this worker's; lets `dispose` skip scanning the heap when
-    /// none are. Only touched under the queue lock.
-    pending: AtomicUsize,
-    /// Worker handles plus unfinished tasks. At zero nothing can ever be scheduled or run on
-    /// this worker again, so what keeps its thread (or its pool) going is released. A count
-    /// rather than the `Arc`'s own, because the handle of a finished task keeps the core
-    /// alive but must not keep a thread alive.
-    live: AtomicUsize,
+    /// The worker's entry in its queue's table of workers with tasks, or `NOT_REGISTERED`
+    /// when it has none (then `dispose` has no slot to look for). Only touched under the
+    /// queue lock, so Relaxed.
+    registered: AtomicUsize,
     owner: Owner,
 }
 
-impl WorkerCore {
-    fn retain(&self) {
-        // Relaxed: as for `Arc::clone`, made from a live handle.
-        self.live.fetch_add(1, Ordering::Relaxed);
-    }
-
-    fn release(&self) {
-        // AcqRel: as for `Arc`'s drop, the last release sees what every other one did.
-        if self.live.fetch_sub(1, Ordering::AcqRel) != 1 {
-            return;
-        }
-        match &self.owner {
-            Owner::Thread => self.queue.close(),
-            Owner::Pool(lifeline) => {
-                let lifeline = lifeline.lock().take();
-                // Outside the lock: the last reference closes the pool's queues.
-                drop(lifeline);
-            }
-            Owner::Driven => {}
-        }
-    }
-}
-
-/// The queue-specific part of a task's cell.
-pub(crate) struct Header {
-    worker: Arc<WorkerCore>,
-    /// The cell's slot in the queue's slab, or `NOT_QUEUED`. Only touched under the queue
-    /// lock, so Relaxed.
-    slot: AtomicUsize,
-}
-
-impl CellHeader for Header {
-    fn on_finish(&self) {
-        self.worker.release();
-    }
-}
-
-type QCell = dyn Cell<Header>;
-
-impl QCell {
-    /// Whether the task will never run again: it finished, or its worker was disposed.
-    fn is_cancelled(&self) -> bool {
-        self.is_finished() || self.header().worker.disposed.load(Ordering::Acquire)
-    }
-
-    /// Cancels from a handle: the task never runs again and is dropped here and now.
-    fn cancel_queued(&self) {
-        if self.cancel() {
-            self.header().worker.queue.on_cancel(self.header());
+impl Drop for WorkerCore {
+    fn drop(&mut self) {
+        // A pool's lifeline goes with the core; a thread is told to stop.
+        if let Owner::Thread = self.owner {
+            Queue::close(&self.queue);
         }
     }
 }
@@ -707,41 +879,35 @@ impl QCell {
 /// A cheap `Clone` handle. Disposing it cancels every task scheduled on it and refuses new
 /// ones; for a [`NewThread`](super::NewThread) worker it also ends the thread. Dropping it
 /// does not cancel anything.
+#[derive(Clone)]
 pub struct QueueWorker {
     core: Arc<WorkerCore>,
-}
-
-impl Clone for QueueWorker {
-    fn clone(&self) -> Self {
-        self.core.retain();
-        QueueWorker {
-            core: self.core.clone(),
-        }
-    }
-}
-
-impl Drop for QueueWorker {
-    fn drop(&mut self) {
-        self.core.release();
-    }
 }
 
 impl Worker for QueueWorker {
     type TaskHandle = QueuedTask;
 
-    /// Boxes `task` (one allocation, reused when it reschedules) and queues it.
+    /// Queues `task` in a slot of the queue: no allocation when it takes at most three words
+    /// (one, for its box, otherwise). A reschedule reuses the slot.
     fn schedule_at<T: Task>(&self, due: Instant, task: T) -> QueuedTask {
-        // Released when the task finishes.
-        self.core.retain();
-        let header = Header {
-            worker: self.core.clone(),
-            slot: AtomicUsize::new(NOT_QUEUED),
-        };
-        let cell = new_cell(header, task);
-        if !self.core.queue.enqueue(due, &cell) {
-            cell.cancel();
+        let task = ErasedTask::new(task);
+        let core = &self.core;
+        let mut state = core.queue.state.lock();
+        // Checked under the lock: `dispose` sets `disposed` before it takes the lock to
+        // remove the worker's tasks, so either it sees this task or this sees the flag.
+        if state.closed || core.disposed.load(Ordering::Acquire) {
+            drop(state);
+            drop(task);
+            return QueuedTask {
+                queue: core.queue.clone(),
+                slot: 0,
+                id: CANCELLED,
+            };
         }
-        QueuedTask { cell }
+        let queue = Queue::prepaid_ref(&core.queue, &mut state);
+        let (slot, id, is_top) = state.push_new(due, core, task);
+        queue.wake_if(state, is_top);
+        QueuedTask { queue, slot, id }
     }
 
     #[inline]
@@ -757,7 +923,7 @@ impl Subscription for QueueWorker {
             return;
         }
         match core.owner {
-            Owner::Thread => core.queue.close(),
+            Owner::Thread => Queue::close(&core.queue),
             Owner::Pool(_) | Owner::Driven => core.queue.remove_worker(core),
         }
     }
@@ -779,19 +945,26 @@ impl fmt::Debug for QueueWorker {
 /// The handle of a task scheduled on a [`QueueWorker`]. Disposing it cancels the task: it
 /// never runs again, and what it captured is dropped before `dispose` returns (or, if it is
 /// running at that moment, as soon as it returns).
+///
+/// It names the task by its slot in the queue and an id no other task has, so it holds
+/// nothing of the task: a cancelled or finished task is gone whatever handles are left.
 #[derive(Clone)]
 pub struct QueuedTask {
-    cell: Arc<QCell>,
+    queue: Arc<Queue>,
+    slot: u32,
+    id: u64,
 }
 
 impl Subscription for QueuedTask {
     fn dispose(&self) {
-        self.cell.cancel_queued();
+        if self.id != CANCELLED {
+            self.queue.cancel(self.slot, self.id);
+        }
     }
 
     /// `true` once the task is done, cancelled, panicked, or its worker was disposed.
     fn is_disposed(&self) -> bool {
-        self.cell.is_cancelled()
+        self.id == CANCELLED || self.queue.is_done(self.slot, self.id)
     }
 }
 
@@ -878,7 +1051,7 @@ mod tests {
     }
 
     #[test]
-    fn rescheduling_reuses_the_cell() {
+    fn rescheduling_reuses_the_slot() {
         let queue = Queue::wall();
         let worker = Queue::worker(&queue, Owner::Driven);
         let mut n = 0;
@@ -893,9 +1066,122 @@ mod tests {
         let mut runs = 0;
         while queue.dispatch(false) == Dispatch::Ran {
             runs += 1;
+            if runs < 5 {
+                let state = queue.state.lock();
+                assert_eq!(state.slab.len(), 1);
+                assert!(
+                    state
+                        .slab
+                        .get(handle.slot)
+                        .is_some_and(|s| s.id == handle.id)
+                );
+            }
         }
         assert_eq!(runs, 5);
         assert!(handle.is_disposed());
+        assert_eq!(queue.state.lock().slab.len(), 0);
+    }
+
+    #[test]
+    fn the_queue_holds_one_reference_per_worker_with_tasks() {
+        let queue = Queue::wall();
+        let worker = Queue::worker(&queue, Owner::Driven);
+        let far = Duration::from_secs(3600);
+        assert_eq!(Arc::strong_count(&worker.core), 1);
+        let handles: Vec<QueuedTask> = (0..3)
+            .map(|_| worker.schedule_after(far, || Reschedule::Done))
+            .collect();
+        assert_eq!(Arc::strong_count(&worker.core), 2);
+        handles[0].dispose();
+        handles[1].dispose();
+        assert_eq!(Arc::strong_count(&worker.core), 2);
+        handles[2].dispose();
+        assert_eq!(Arc::strong_count(&worker.core), 1);
+        assert_eq!(queue.state.lock().workers.len(), 0);
+        // A handle holds the queue, not the worker (a reference taken ahead for it).
+        let prepaid = queue.state.lock().prepaid;
+        assert_eq!(Arc::strong_count(&queue), 2 + handles.len() + prepaid);
+    }
+
+    #[test]
+    fn references_taken_ahead_for_handles_are_given_back_on_close() {
+        let queue = Queue::wall();
+        let worker = Queue::worker(&queue, Owner::Driven);
+        let far = Duration::from_secs(3600);
+        let handles: Vec<QueuedTask> = (0..PREPAID_BATCH + 1)
+            .map(|_| worker.schedule_after(far, || Reschedule::Done))
+            .collect();
+        // The queue itself, the worker's, the handles', and a second batch less one.
+        assert_eq!(
+            Arc::strong_count(&queue),
+            2 + handles.len() + PREPAID_BATCH - 1
+        );
+        Queue::close(&queue);
+        assert_eq!(Arc::strong_count(&queue), 2 + handles.len());
+        // A closed queue makes no more: a refused handle holds a plain clone.
+        let refused = worker.schedule(|| Reschedule::Done);
+        assert!(refused.is_disposed());
+        assert_eq!(Arc::strong_count(&queue), 3 + handles.len());
+        drop((handles, refused, worker));
+        assert_eq!(Arc::strong_count(&queue), 1);
+    }
+
+    #[test]
+    fn a_panicking_task_frees_its_slot() {
+        let queue = Queue::wall();
+        let worker = Queue::worker(&queue, Owner::Driven);
+        let count = Arc::new(AtomicUsize::new(0));
+        let held = count.clone();
+        let handle = worker.schedule(move || {
+            let _ = &held;
+            panic!("boom")
+        });
+        let ran = panic::catch_unwind(AssertUnwindSafe(|| queue.dispatch(false)));
+        assert!(ran.is_err());
+        assert!(handle.is_disposed());
+        assert_eq!(Arc::strong_count(&count), 1);
+        assert_eq!(Arc::strong_count(&worker.core), 1);
+        let state = queue.state.lock();
+        assert_eq!(
+            (state.slab.len(), state.workers.len(), state.queued),
+            (0, 0, 0)
+        );
+    }
+
+    #[test]
+    fn due_times_before_the_queue_was_made_keep_their_order() {
+        let queue = Queue::wall();
+        let worker = Queue::worker(&queue, Owner::Driven);
+        let (log, task) = recorder();
+        let epoch = queue.state.lock().epoch.0;
+        let before = |ms| {
+            epoch
+                .checked_sub(Duration::from_millis(ms))
+                .unwrap_or(epoch)
+        };
+        worker.schedule_at(before(1), task(3));
+        worker.schedule_at(before(3), task(1));
+        worker.schedule_at(before(2), task(2));
+        drain(&queue);
+        assert_eq!(*log.lock().unwrap(), [1, 2, 3]);
+    }
+
+    #[test]
+    fn epoch_nanos_round_trip_and_clamp() {
+        let start = Instant::now();
+        let epoch = Epoch(start);
+        let later = start + Duration::from_nanos(1_234_567_891);
+        assert_eq!(epoch.nanos(later), 1_234_567_891);
+        assert_eq!(epoch.instant(epoch.nanos(later)), later);
+        assert_eq!(epoch.nanos(start), 0);
+        if let Some(earlier) = start.checked_sub(Duration::from_nanos(42)) {
+            assert_eq!(epoch.nanos(earlier), -42);
+            assert_eq!(epoch.instant(-42), earlier);
+        }
+        // Beyond ±292 years: clamped, never wrapped.
+        if let Some(far) = start.checked_add(Duration::from_secs(300 * 365 * 24 * 3600)) {
+            assert_eq!(epoch.nanos(far), i64::MAX);
+        }
     }
 
     #[test]
@@ -915,8 +1201,8 @@ mod tests {
         drain(&queue);
         assert!(handle.is_disposed());
         assert!(queue.is_empty());
-        // The cell held the task, which held the slot, which holds the cell: the cycle is
-        // broken because the cancelled task was dropped.
+        // The task held the slot of this test, which holds a handle of the task: what it
+        // captured went when it was cancelled, so only the handle is left to drop.
         slot.lock().unwrap().take();
     }
 
@@ -946,23 +1232,38 @@ mod tests {
         }
         let state = queue.state.lock();
         assert!(state.heap.len() <= COMPACT_MIN + 1);
-        assert_eq!(state.live, 1);
+        assert_eq!(state.queued, 1);
+        assert_eq!(state.slab.len(), 1);
         drop(state);
         assert!(!live.is_disposed() && !queue.is_empty());
     }
 
+    /// A task that holds a clone of `count`.
+    fn holding(count: &Arc<AtomicUsize>) -> impl FnMut() -> Reschedule + Send + use<> {
+        let count = count.clone();
+        move || {
+            count.fetch_add(1, Ordering::SeqCst);
+            Reschedule::Done
+        }
+    }
+
     #[test]
-    fn cancelling_lets_go_of_the_cell_at_once() {
+    fn cancelling_lets_go_of_the_task_at_once() {
         let queue = Queue::wall();
         let worker = Queue::worker(&queue, Owner::Driven);
         let far = Duration::from_secs(3600);
+        let count = Arc::new(AtomicUsize::new(0));
         let _live = worker.schedule_after(far, || Reschedule::Done);
-        let handle = worker.schedule_after(far, || Reschedule::Done);
-        assert_eq!(Arc::strong_count(&handle.cell), 2);
+        let handle = worker.schedule_after(far, holding(&count));
+        assert_eq!(Arc::strong_count(&count), 2);
         handle.dispose();
-        assert_eq!(Arc::strong_count(&handle.cell), 1);
-        // Its key is a tombstone until the driver or a compaction reaches it.
-        assert_eq!(queue.state.lock().heap.len(), 2);
+        assert_eq!(Arc::strong_count(&count), 1);
+        assert!(handle.is_disposed());
+        // Its slot is free again; its key is a tombstone until the driver or a compaction
+        // reaches it.
+        let state = queue.state.lock();
+        assert_eq!(state.slab.len(), 1);
+        assert_eq!(state.heap.len(), 2);
     }
 
     #[test]
@@ -970,10 +1271,12 @@ mod tests {
         let queue = Queue::wall();
         let worker = Queue::worker(&queue, Owner::Driven);
         let far = Duration::from_secs(3600);
+        let count = Arc::new(AtomicUsize::new(0));
         let handles: Vec<QueuedTask> = (0..64 * COMPACT_MIN)
-            .map(|_| worker.schedule_after(far, || Reschedule::Done))
+            .map(|_| worker.schedule_after(far, holding(&count)))
             .collect();
         let live = worker.schedule_after(far, || Reschedule::Done);
+        let full = queue.state.lock().slab.buffer_bytes();
         assert!(queue.state.lock().heap.capacity() >= 64 * COMPACT_MIN);
         for handle in &handles {
             handle.dispose();
@@ -981,15 +1284,23 @@ mod tests {
         let state = queue.state.lock();
         assert!(state.heap.len() <= COMPACT_MIN + 1);
         assert!(state.heap.capacity() <= 4 * COMPACT_MIN);
-        assert!(state.slots.capacity() <= 8 * COMPACT_MIN);
-        assert_eq!(state.live, 1);
+        // The first chunk and the live task's are left.
+        assert!(state.slab.buffer_bytes() <= full / 4, "{full}");
+        assert_eq!(state.queued, 1);
         drop(state);
-        assert!(handles.iter().all(|h| Arc::strong_count(&h.cell) == 1));
+        assert_eq!(Arc::strong_count(&count), 1);
+        assert!(handles.iter().all(QueuedTask::is_disposed));
         assert!(!live.is_disposed() && !queue.is_empty());
         live.dispose();
         let state = queue.state.lock();
         assert_eq!(state.heap.capacity(), KEPT_WHEN_EMPTY);
-        assert_eq!(state.slots.capacity(), KEPT_WHEN_EMPTY);
+        let empty = state.slab.buffer_bytes();
+        drop(state);
+        // What an empty queue holds does not depend on its past.
+        worker.schedule_after(far, || Reschedule::Done).dispose();
+        let state = queue.state.lock();
+        assert_eq!(state.heap.capacity(), KEPT_WHEN_EMPTY);
+        assert_eq!(state.slab.buffer_bytes(), empty);
     }
 
     #[test]
@@ -1002,12 +1313,19 @@ mod tests {
         let b = worker.schedule_at(t0, task(2));
         a.dispose();
         b.dispose();
-        worker.schedule_at(t0, task(3));
-        worker.schedule_at(t0 - Duration::from_millis(1), task(4));
-        assert_eq!(queue.state.lock().slots.len(), 2);
+        let c = worker.schedule_at(t0, task(3));
+        let d = worker.schedule_at(t0 - Duration::from_millis(1), task(4));
+        assert_eq!(queue.state.lock().slab.len(), 2);
+        assert!([a.slot, b.slot].contains(&c.slot) && [a.slot, b.slot].contains(&d.slot));
+        // A stale handle of a reused slot names nothing.
+        assert!(a.is_disposed() && b.is_disposed());
+        a.dispose();
+        b.dispose();
+        assert!(!c.is_disposed() && !d.is_disposed());
         drain(&queue);
         assert_eq!(*log.lock().unwrap(), [4, 3]);
         assert!(queue.is_empty());
+        assert!(c.is_disposed() && d.is_disposed());
     }
 
     #[test]
@@ -1028,7 +1346,7 @@ mod tests {
         let queue = Queue::wall();
         let worker = Queue::worker(&queue, Owner::Driven);
         let handle = worker.schedule_after(Duration::from_secs(3600), || Reschedule::Done);
-        queue.close();
+        Queue::close(&queue);
         assert!(handle.is_disposed());
         assert_eq!(queue.dispatch(true), Dispatch::Closed);
         assert!(worker.schedule(|| Reschedule::Done).is_disposed());
@@ -1077,7 +1395,7 @@ mod loom_tests {
             pusher.join().unwrap();
             driver.join().unwrap();
             assert_eq!(count.load(Ordering::SeqCst), 1);
-            queue.close();
+            Queue::close(&queue);
         });
     }
 
@@ -1103,7 +1421,7 @@ mod loom_tests {
             assert!(queue.is_empty());
             // The task (which holds a clone of `count`) is dropped, though a handle remains.
             assert_eq!(Arc::strong_count(&count), 1);
-            queue.close();
+            Queue::close(&queue);
         });
     }
 
@@ -1123,7 +1441,7 @@ mod loom_tests {
             worker.schedule(counting_task(&count, 1));
             assert_eq!(driver.join().unwrap(), Dispatch::Ran);
             assert_eq!(count.load(Ordering::SeqCst), 1);
-            queue.close();
+            Queue::close(&queue);
         });
     }
 
@@ -1143,7 +1461,7 @@ mod loom_tests {
             assert!(queue.is_empty());
             assert_eq!(Arc::strong_count(&count), 1);
             assert_eq!(queue.dispatch(false), Dispatch::Idle);
-            queue.close();
+            Queue::close(&queue);
         });
     }
 
@@ -1168,7 +1486,54 @@ mod loom_tests {
             disposer.join().unwrap();
             assert!(third.is_disposed());
             assert_eq!(Arc::strong_count(&count), 1);
-            queue.close();
+            Queue::close(&queue);
+        });
+    }
+
+    /// A handle whose task was cancelled, disposed again while its slot is filled by a new
+    /// task on another thread, never cancels the new one: handles name tasks by id.
+    #[test]
+    fn loom_stale_handle_never_cancels_a_reused_slot() {
+        loom::model(|| {
+            let queue = Queue::wall();
+            let worker = Queue::worker(&queue, Owner::Driven);
+            let count = Arc::new(AtomicUsize::new(0));
+            let far = Duration::from_secs(3600);
+            let stale = worker.schedule_after(far, counting_task(&count, 1));
+            stale.dispose();
+            let w = worker.clone();
+            let c = count.clone();
+            let scheduler = thread::spawn(move || w.schedule(counting_task(&c, 1)));
+            stale.dispose();
+            let fresh = scheduler.join().unwrap();
+            assert_eq!(fresh.slot, stale.slot);
+            assert!(!fresh.is_disposed() && stale.is_disposed());
+            assert_eq!(queue.dispatch(false), Dispatch::Ran);
+            assert_eq!(count.load(Ordering::SeqCst), 1);
+            Queue::close(&queue);
+        });
+    }
+
+    /// A task cancelled from another thread while it runs and asks to run again is dropped
+    /// by its driver, which frees its slot and lets go of its worker.
+    #[test]
+    fn loom_cancel_while_running_frees_the_slot() {
+        loom::model(|| {
+            let queue = Queue::wall();
+            let worker = Queue::worker(&queue, Owner::Driven);
+            let count = Arc::new(AtomicUsize::new(0));
+            let handle = worker.schedule(counting_task(&count, 3));
+            let h = handle.clone();
+            let canceller = thread::spawn(move || h.dispose());
+            queue.dispatch(false);
+            canceller.join().unwrap();
+            while queue.dispatch(false) == Dispatch::Ran {}
+            assert!(handle.is_disposed());
+            assert_eq!(Arc::strong_count(&count), 1);
+            let state = queue.state.lock();
+            assert_eq!((state.slab.len(), state.workers.len()), (0, 0));
+            drop(state);
+            Queue::close(&queue);
         });
     }
 
@@ -1179,7 +1544,7 @@ mod loom_tests {
             let queue = Queue::wall();
             let q = queue.clone();
             let driver = thread::spawn(move || q.dispatch(true));
-            queue.close();
+            Queue::close(&queue);
             assert_eq!(driver.join().unwrap(), Dispatch::Closed);
         });
     }

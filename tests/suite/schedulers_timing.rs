@@ -77,9 +77,9 @@ fn rearm_run_loop() {
     dispatcher.join().unwrap();
 }
 
-/// One closure type for the far-off top and for the task that replaces it, so the cells
-/// have the same size and the allocator is likely to hand the freed top's memory to the
-/// new task: the situation where a queue that told tasks apart by address would go wrong.
+/// One closure type for the far-off top and for the task that replaces it, so that the new
+/// task is likely to get the freed top's place (its slot, or its memory): the situation where
+/// a queue that told tasks apart by where they are would go wrong.
 fn same_shape_task(
     report: Option<Sender<Duration>>,
     due: Instant,

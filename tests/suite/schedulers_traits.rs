@@ -36,12 +36,12 @@ fn stateless_values_are_zero_sized() {
 }
 
 #[test]
-fn handles_are_one_pointer_or_two() {
+fn handles_are_a_few_words() {
     assert_eq!(size_of::<QueueWorker>(), size_of::<usize>());
     assert_eq!(size_of::<CurrentThreadWorker>(), size_of::<usize>());
     assert_eq!(size_of::<ThreadPool>(), size_of::<usize>());
     assert_eq!(size_of::<RunLoop>(), size_of::<usize>());
     assert_eq!(size_of::<TestScheduler>(), size_of::<usize>());
-    // A trait object pointer.
-    assert_eq!(size_of::<QueuedTask>(), 2 * size_of::<usize>());
+    // The queue, and the task's slot and id in it.
+    assert_eq!(size_of::<QueuedTask>(), 3 * size_of::<usize>());
 }
