@@ -28,6 +28,9 @@ impl<S> Retry<S> {
 impl<S: Observable> Observable for Retry<S> {
     type Item = S::Item;
     type Flavour = <S as Observable>::Flavour;
+    // Over a source that finishes inside `subscribe`, so do all its attempts, run by the loop
+    // of its `subscribe`.
+    const EMISSION: crate::operators::engine::inline_merge::Emission = S::EMISSION;
 }
 
 /// The observer a [`Retry`] subscribes its source with; its handles are kept in a box of the
@@ -44,7 +47,13 @@ where
     type Subscription = ResubscribeSubscription<S, O, Counted, <S as Observable>::Flavour>;
 
     fn subscribe_observer(self, observer: O) -> Self::Subscription {
-        resubscribe::subscribe(self.source, observer, Trigger::Error, self.retries)
+        resubscribe::subscribe(
+            self.source,
+            observer,
+            Trigger::Error,
+            self.retries,
+            const { <S as Observable>::EMISSION.is_inside_subscribe() },
+        )
     }
 }
 

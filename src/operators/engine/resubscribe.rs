@@ -321,6 +321,28 @@ fn thread_token() -> usize {
     TOKEN.with(|token| token as *const u8 as usize)
 }
 
+/// Says, in `owner`, that the loop of this thread is inside a step's `subscribe`, until
+/// dropped: also when a callback panics and unwinds through the loop, so that no observer
+/// still alive ever takes a dead frame for its loop's.
+struct Inside<'a, F: Flavour> {
+    owner: &'a F::Counter,
+}
+
+impl<'a, F: Flavour> Inside<'a, F> {
+    #[inline]
+    fn enter(owner: &'a F::Counter) -> Self {
+        owner.store(token::<F>(), Ordering::Relaxed);
+        Inside { owner }
+    }
+}
+
+impl<F: Flavour> Drop for Inside<'_, F> {
+    #[inline]
+    fn drop(&mut self) {
+        self.owner.store(0, Ordering::Relaxed);
+    }
+}
+
 impl<S, O, P, F: Flavour> Inner<S, O, P, F> {
     /// Drops one reference; frees the state if it was the last.
     ///
@@ -423,12 +445,13 @@ impl<S, O, P, F: Flavour> Drop for Lent<S, O, P, F> {
 }
 
 /// Subscribes `source` with `observer`, and again after each `trigger` while `remaining`
-/// allows.
+/// allows. `inline`: see [`subscribe_with`].
 pub(crate) fn subscribe<S, O, F>(
     source: S,
     observer: O,
     trigger: Trigger,
     remaining: Option<usize>,
+    inline: bool,
 ) -> ResubscribeSubscription<S, O, Counted, F>
 where
     S: Subscribe<ResubscribeObserver<S, O, Counted, F>> + Clone,
@@ -438,14 +461,20 @@ where
             <S as Subscribe<ResubscribeObserver<S, O, Counted, F>>>::Subscription,
         >,
 {
-    subscribe_with(source, observer, Counted { trigger, remaining })
+    subscribe_with(source, observer, Counted { trigger, remaining }, inline)
 }
 
 /// Subscribes `source` with `observer`, and again whenever `policy` says so.
+///
+/// `inline`: whether the source, and the policy's notifiers if it has any, finish inside
+/// `subscribe` ([`Observable::EMISSION`]), a constant the operator passes. Then every step
+/// ends inside the loop's `subscribe`, on this thread, and gives its reference back: the
+/// state lives on this function's stack, and nothing is allocated.
 pub(crate) fn subscribe_with<S, O, P, F>(
     source: S,
     observer: O,
     policy: P,
+    inline: bool,
 ) -> ResubscribeSubscription<S, O, P, F>
 where
     S: Subscribe<ResubscribeObserver<S, O, P, F>> + Clone,
@@ -454,7 +483,7 @@ where
     P: Policy,
     P: KeepNotifier<S, O, F>,
 {
-    let inner = Box::new(Inner {
+    let inner = Inner {
         // The handle's and the loop's spare.
         refs: Counter::new(2),
         // This loop runs.
@@ -471,10 +500,19 @@ where
             observer: None,
             current: None,
         }),
-    });
-    let inner = NonNull::from(Box::leak(inner));
+    };
+    if inline {
+        // SAFETY: this frame holds the turn (`pending` is 1) and two references. Every step
+        // finishes inside its `subscribe` on this thread, having dropped its observer (the
+        // constant's promise), so every lent reference comes back before `run` returns and
+        // nothing reaches `inner` after this frame: `run` ends alone, and no handle is kept.
+        let exit = unsafe { run(NonNull::from(&inner), Some(observer), true, 1, false) };
+        debug_assert!(matches!(exit, Exit::Alone));
+        return ResubscribeSubscription { inner: None };
+    }
+    let inner = NonNull::from(Box::leak(Box::new(inner)));
     // SAFETY: this frame holds the turn (`pending` is 1) and two references.
-    match unsafe { run(inner, Some(observer), true, 1) } {
+    match unsafe { run(inner, Some(observer), true, 1, true) } {
         Exit::Alone => {
             // SAFETY: `run` found the two references this frame holds to be all there are.
             unsafe { Inner::free(inner) };
@@ -524,7 +562,7 @@ where
     // SAFETY: a reference is held (above).
     let observer = unsafe { inner.as_ref() }.parked.lock().observer.take();
     // SAFETY: the caller holds the turn (it raised `pending` from 0) and passed a reference.
-    match unsafe { run(inner, observer, false, 1) } {
+    match unsafe { run(inner, observer, false, 1, true) } {
         // SAFETY: every reference is the loop's: nobody else reaches the state.
         Exit::Alone => unsafe { Inner::free(inner) },
         Exit::Left { spare } => {
@@ -541,7 +579,9 @@ where
 
 /// Runs steps — an attempt, or a notifier — while the last one asked for another, starting
 /// with `observer` (none: nothing to run). `spare`: whether a reference is held to lend;
-/// `others`: how many references the caller holds besides it.
+/// `others`: how many references the caller holds besides it; `keep`: whether the handle of
+/// a step that did not ask for another is kept for `dispose` (not for state on the stack,
+/// whose steps have all finished when their `subscribe` returns).
 ///
 /// # Safety
 ///
@@ -551,6 +591,7 @@ unsafe fn run<S, O, P, F>(
     mut observer: Option<O>,
     mut spare: bool,
     others: usize,
+    keep: bool,
 ) -> Exit
 where
     S: Subscribe<ResubscribeObserver<S, O, P, F>> + Clone,
@@ -602,23 +643,24 @@ where
                 None
             };
             if let Some(notifier) = notifier {
-                inner.owner.store(token::<F>(), Ordering::Relaxed);
-                let handle = P::subscribe_notifier(
-                    notifier,
-                    ResubscribeNotifier {
-                        observer: Some(next),
-                        lent,
-                        fired: false,
-                    },
-                );
-                inner.owner.store(0, Ordering::Relaxed);
+                let handle = {
+                    let _inside = Inside::<F>::enter(&inner.owner);
+                    P::subscribe_notifier(
+                        notifier,
+                        ResubscribeNotifier {
+                            observer: Some(next),
+                            lent,
+                            fired: false,
+                        },
+                    )
+                };
                 spare = frame.ref_back.get();
                 observer = frame.observer.take();
                 if observer.is_some() || inner.closed.load(Ordering::Acquire) {
                     // It fired or ended inside `subscribe`, or the sequence is over: it is
                     // not wanted any more (harmless if it has finished).
                     handle.dispose();
-                } else {
+                } else if keep {
                     // Still waiting, or it let its observer go without a word: its handle
                     // is what `dispose` must reach.
                     keep_notifier::<S, O, P, F>(inner, handle);
@@ -627,18 +669,19 @@ where
             } else {
                 // SAFETY: the loop holds the turn.
                 let source = unsafe { inner.turn(|turn| turn.source.clone()) };
-                inner.owner.store(token::<F>(), Ordering::Relaxed);
-                let handle = source.subscribe_observer(ResubscribeObserver {
-                    observer: next,
-                    lent,
-                });
-                inner.owner.store(0, Ordering::Relaxed);
+                let handle = {
+                    let _inside = Inside::<F>::enter(&inner.owner);
+                    source.subscribe_observer(ResubscribeObserver {
+                        observer: next,
+                        lent,
+                    })
+                };
                 spare = frame.ref_back.get();
                 observer = frame.observer.take();
                 if inner.closed.load(Ordering::Acquire) {
                     // Disposed, or the terminal was delivered: harmless if it has ended.
                     handle.dispose();
-                } else if observer.is_none() {
+                } else if keep && observer.is_none() {
                     // Still running, or it let its observer go without a terminal (the
                     // downstream stopped it): its handle is what `dispose` must reach.
                     keep_attempt::<S, O, P, F>(inner, handle);
@@ -1185,5 +1228,217 @@ pub(crate) mod test_sources {
                 .unwrap();
             handle
         }
+    }
+}
+
+#[cfg(all(test, not(loom)))]
+mod tests {
+    use super::test_sources::scripted;
+    use crate::notification::Notification::*;
+    use crate::observable::{Observable, Subscribe};
+    use crate::observer::Observer;
+    use crate::operators::engine::inline_merge::test_support::{Later, both, inline};
+    use crate::prelude::*;
+    use crate::source::{from_iter, just, throw};
+    use crate::subscription::{Finished, Subscription};
+    use crate::testing::TestObserver;
+    use crate::{Error, Notification};
+
+    /// A value, then an error: a source that finishes inside `subscribe`.
+    macro_rules! failing {
+        () => {
+            from_iter([Ok(1), Err(Error::msg("cut"))]).try_map(|r| r)
+        };
+    }
+
+    #[test]
+    fn retry_delivers_the_same_on_both_paths() {
+        let expected = [Next(1), Next(1), Next(1), Error(Error::msg("cut"))];
+        both(failing!().retry(2), Later(failing!()).retry(2), &expected);
+    }
+
+    #[test]
+    fn repeat_delivers_the_same_on_both_paths() {
+        let expected = [Next(5), Next(5), Next(5), Completed];
+        both(just(5).repeat(3), Later(just(5)).repeat(3), &expected);
+    }
+
+    #[test]
+    fn retry_when_delivers_the_same_on_both_paths() {
+        let notifier = |_: &Error, n: u32| from_iter((n < 3).then_some(()));
+        let expected = [Next(1), Next(1), Next(1), Completed];
+        both(
+            failing!().retry_when(notifier),
+            Later(failing!()).retry_when(notifier),
+            &expected,
+        );
+        // A notifier that may emit later takes the shared state too.
+        let later = failing!().retry_when(move |e: &Error, n| Later(notifier(e, n)));
+        assert!(!inline(&later));
+        let o = TestObserver::new();
+        assert!(later.subscribe_observer(o.clone()).is_disposed());
+        o.assert_notifications(&expected);
+    }
+
+    #[test]
+    fn repeat_when_delivers_the_same_on_both_paths() {
+        let notifier = |n: u32| from_iter((n < 2).then_some(()));
+        let expected = [Next(1), Next(1), Completed];
+        both(
+            just(1).repeat_when(notifier),
+            Later(just(1)).repeat_when(notifier),
+            &expected,
+        );
+    }
+
+    #[test]
+    fn a_hundred_thousand_synchronous_retries_on_each_path() {
+        let error = Error::msg("always");
+        for inline_path in [true, false] {
+            let o = TestObserver::<i32>::new();
+            let disposed = if inline_path {
+                throw::<i32>(error.clone())
+                    .retry(100_000)
+                    .subscribe_observer(o.clone())
+                    .is_disposed()
+            } else {
+                Later(throw::<i32>(error.clone()))
+                    .retry(100_000)
+                    .subscribe_observer(o.clone())
+                    .is_disposed()
+            };
+            assert!(disposed);
+            o.assert_notifications(&[Error(Error::msg("always"))]);
+        }
+        // And with a notifier for each of them, on the shared path.
+        let o = TestObserver::<i32>::new();
+        Later(throw::<i32>(error))
+            .retry_when(|_, n| from_iter((n <= 100_000).then_some(())))
+            .subscribe_observer(o.clone());
+        o.assert_notifications(&[Completed]);
+    }
+
+    #[test]
+    fn a_local_source_resubscribes_through_the_local_state() {
+        let source = scripted(|n| (vec![n as i32], (n < 2).then_some("flaky")));
+        let o = TestObserver::new();
+        let handle = source
+            .clone()
+            .boxed_local()
+            .retry(5)
+            .subscribe_observer(o.clone());
+        assert!(handle.is_disposed());
+        o.assert_notifications(&[Next(0), Next(1), Next(2), Completed]);
+        assert_eq!(source.subscribed(), 3);
+
+        let o = TestObserver::<i32>::new();
+        throw::<i32>(Error::msg("always"))
+            .boxed_local()
+            .retry(100_000)
+            .subscribe_observer(o.clone());
+        o.assert_notifications(&[Error(Error::msg("always"))]);
+    }
+
+    /// Ends each attempt on another thread, and waits for it, before its `subscribe`
+    /// returns: the end comes from outside the loop while the loop is inside `subscribe`.
+    #[derive(Clone)]
+    struct EndsElsewhere;
+
+    impl Observable for EndsElsewhere {
+        type Item = i32;
+        type Flavour = crate::sync::Shared;
+    }
+
+    impl<O: Observer<i32> + Send> Subscribe<O> for EndsElsewhere {
+        type Subscription = Finished;
+
+        fn subscribe_observer(self, mut observer: O) -> Finished {
+            std::thread::scope(|s| {
+                s.spawn(move || {
+                    observer.on_next(1);
+                    observer.on_error(Error::msg("elsewhere"));
+                });
+            });
+            Finished
+        }
+    }
+
+    #[test]
+    fn an_end_on_another_thread_inside_subscribe_is_picked_up_by_the_loop() {
+        let o = TestObserver::new();
+        let handle = EndsElsewhere.retry(3).subscribe_observer(o.clone());
+        o.assert_notifications(&[
+            Next(1),
+            Next(1),
+            Next(1),
+            Next(1),
+            Error(Error::msg("elsewhere")),
+        ]);
+        assert!(handle.is_disposed());
+    }
+
+    #[test]
+    fn a_notifier_that_fired_and_ends_during_a_later_attempt_is_let_go_of() {
+        // The notifier fires at once and stays subscribed to `gate`; the second attempt
+        // completes `gate`, so the first notifier's observer ends inside the second
+        // attempt's `subscribe`, on the loop's thread: it is not the step being subscribed.
+        let gate = crate::subjects::PublishSubject::<()>::new();
+        let (g, closer) = (gate.clone(), gate.clone());
+        let attempts = std::sync::Arc::new(std::sync::atomic::AtomicUsize::new(0));
+        let counter = attempts.clone();
+        let source = crate::source::defer(move || {
+            let n = counter.fetch_add(1, std::sync::atomic::Ordering::SeqCst);
+            if n == 1 {
+                closer.on_completed();
+            }
+            from_iter([Ok(n as i32), Err(Error::msg("x"))]).try_map(|r| r)
+        });
+        let o = TestObserver::new();
+        let handle = source
+            .retry_when(move |_, n| {
+                let fire: crate::BoxedObservable<'static, ()> = if n == 1 {
+                    just(()).merge_with(g.observable()).boxed()
+                } else {
+                    crate::source::empty().boxed()
+                };
+                fire
+            })
+            .subscribe_observer(o.clone());
+        let expected: [Notification<i32>; 3] = [Next(0), Next(1), Completed];
+        o.assert_notifications(&expected);
+        assert!(handle.is_disposed());
+        assert!(!gate.has_observers());
+        assert_eq!(attempts.load(std::sync::atomic::Ordering::SeqCst), 2);
+    }
+
+    #[test]
+    fn a_panic_inside_an_attempt_leaves_the_next_subscription_sound() {
+        let gate = crate::subjects::PublishSubject::<()>::new();
+        let g = gate.clone();
+        let result = std::panic::catch_unwind(std::panic::AssertUnwindSafe(|| {
+            // The first notifier fires and stays on `gate`; the second attempt's value
+            // panics in the downstream, unwinding through the loop.
+            failing!()
+                .retry_when(move |_, _| just(()).merge_with(g.observable()))
+                .subscribe_with(
+                    |v| {
+                        if v == 1 {
+                            static SEEN: std::sync::atomic::AtomicUsize =
+                                std::sync::atomic::AtomicUsize::new(0);
+                            if SEEN.fetch_add(1, std::sync::atomic::Ordering::SeqCst) == 1 {
+                                panic!("downstream");
+                            }
+                        }
+                    },
+                    |_| {},
+                    || {},
+                );
+        }));
+        assert!(result.is_err());
+        // The notifier left alive ends now, on this thread, outside any loop.
+        gate.on_completed();
+        let o = TestObserver::new();
+        failing!().retry(1).subscribe_observer(o.clone());
+        o.assert_notifications(&[Next(1), Next(1), Error(Error::msg("cut"))]);
     }
 }
