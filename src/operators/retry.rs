@@ -371,4 +371,22 @@ mod loom_tests {
             assert!(!source.has_observers(), "an attempt is still subscribed");
         });
     }
+
+    /// The handle is dropped, without a disposal, while the attempt fails on another thread
+    /// and that thread runs the retry: whichever of the two lets go of the shared state last
+    /// frees it, and the downstream hears the error once.
+    #[test]
+    fn loom_retry_handle_dropped_while_an_attempt_fails_elsewhere() {
+        loom::model(|| {
+            let source = PublishSubject::<i32>::new();
+            let o = TestObserver::new();
+            let handle = source.observable().retry(1).subscribe_observer(o.clone());
+            let failing = source.clone();
+            let t = thread::spawn(move || failing.on_error(Error::msg("boom")));
+            drop(handle);
+            t.join().unwrap();
+            o.assert_error("boom");
+            assert!(!source.has_observers(), "an attempt is still subscribed");
+        });
+    }
 }

@@ -56,6 +56,7 @@
 //! The counters, flags, lock and cells follow the [flavour](crate::sync) `F`: with `Local`
 //! they are `Cell`s and a `RefCell`, and the observers cannot leave the thread.
 
+use super::inside::{self, Inside};
 use crate::Error;
 use crate::observable::{Observable, Subscribe};
 use crate::observer::Observer;
@@ -259,7 +260,7 @@ struct Parked<O, F: Flavour> {
 /// `owner` holds the loop's thread's token.
 struct Frame<O> {
     /// The number of the lend this step's observer holds.
-    lend: usize,
+    lend: Cell<usize>,
     /// The downstream observer, for the next step.
     observer: Cell<Option<O>>,
     /// Whether the reference lent to the step has come back.
@@ -298,48 +299,9 @@ where
 #[inline]
 fn token<F: Flavour>() -> usize {
     if <F as Machinery>::THREADED {
-        thread_token()
+        inside::thread_token()
     } else {
         1
-    }
-}
-
-#[cfg(not(loom))]
-#[inline]
-fn thread_token() -> usize {
-    std::thread_local! {
-        static TOKEN: u8 = const { 0 };
-    }
-    TOKEN.with(|token| token as *const u8 as usize)
-}
-
-#[cfg(loom)]
-fn thread_token() -> usize {
-    loom::thread_local! {
-        static TOKEN: u8 = 0;
-    }
-    TOKEN.with(|token| token as *const u8 as usize)
-}
-
-/// Says, in `owner`, that the loop of this thread is inside a step's `subscribe`, until
-/// dropped: also when a callback panics and unwinds through the loop, so that no observer
-/// still alive ever takes a dead frame for its loop's.
-struct Inside<'a, F: Flavour> {
-    owner: &'a F::Counter,
-}
-
-impl<'a, F: Flavour> Inside<'a, F> {
-    #[inline]
-    fn enter(owner: &'a F::Counter) -> Self {
-        owner.store(token::<F>(), Ordering::Relaxed);
-        Inside { owner }
-    }
-}
-
-impl<F: Flavour> Drop for Inside<'_, F> {
-    #[inline]
-    fn drop(&mut self) {
-        self.owner.store(0, Ordering::Relaxed);
     }
 }
 
@@ -410,7 +372,7 @@ impl<S, O, P, F: Flavour> Lent<S, O, P, F> {
     #[inline]
     fn frame(&self) -> Option<&Frame<O>> {
         let inner = self.inner();
-        if inner.owner.load(Ordering::Relaxed) != token::<F>() {
+        if !inside::is_inside(&inner.owner, token::<F>()) {
             return None;
         }
         // This thread's loop is inside a step's `subscribe`, below this call: it wrote the
@@ -421,7 +383,23 @@ impl<S, O, P, F: Flavour> Lent<S, O, P, F> {
         });
         // SAFETY: the frame of a loop blocked in `subscribe` below this call.
         let frame = unsafe { &*(at as *const Frame<O>) };
-        (frame.lend == self.id).then_some(frame)
+        (frame.lend.get() == self.id).then_some(frame)
+    }
+
+    /// Hands `observer` and this reference back to the loop, if this observer is ending
+    /// inside the `subscribe` of its own step; gives both back otherwise.
+    #[inline]
+    fn hand_back(self, observer: O) -> Result<(), (O, Self)> {
+        match self.frame() {
+            Some(frame) => {
+                frame.observer.set(Some(observer));
+                frame.ref_back.set(true);
+            }
+            None => return Err((observer, self)),
+        }
+        // Given back through the frame: not to be released.
+        mem::forget(self);
+        Ok(())
     }
 
     /// Gives up the reference without releasing it: it goes to a loop this thread runs.
@@ -483,7 +461,7 @@ where
     P: Policy,
     P: KeepNotifier<S, O, F>,
 {
-    let inner = Inner {
+    let new = || Inner {
         // The handle's and the loop's spare.
         refs: Counter::new(2),
         // This loop runs.
@@ -502,6 +480,7 @@ where
         }),
     };
     if inline {
+        let inner = new();
         // SAFETY: this frame holds the turn (`pending` is 1) and two references. Every step
         // finishes inside its `subscribe` on this thread, having dropped its observer (the
         // constant's promise), so every lent reference comes back before `run` returns and
@@ -510,7 +489,7 @@ where
         debug_assert!(matches!(exit, Exit::Alone));
         return ResubscribeSubscription { inner: None };
     }
-    let inner = NonNull::from(Box::leak(Box::new(inner)));
+    let inner = NonNull::from(Box::leak(Box::new(new())));
     // SAFETY: this frame holds the turn (`pending` is 1) and two references.
     match unsafe { run(inner, Some(observer), true, 1, true) } {
         Exit::Alone => {
@@ -615,21 +594,20 @@ where
                 // The last spare is held by a step that outlived its `subscribe`.
                 inner.refs.fetch_add(1, Ordering::Relaxed);
             }
-            let lend = inner.frame.with_mut(|slot| {
-                // SAFETY: the holder of the turn writes the slot.
-                let slot = unsafe { &mut *slot };
-                slot.lends = slot.lends.wrapping_add(1);
-                slot.lends
-            });
             let frame = Frame {
-                lend,
+                lend: Cell::new(0),
                 observer: Cell::new(None),
                 ref_back: Cell::new(false),
             };
-            inner.frame.with_mut(|slot| {
-                // SAFETY: as above; the frame stays where it is until the step's
-                // `subscribe` has returned, and `owner` is cleared before it goes.
-                unsafe { (*slot).at = &frame as *const Frame<O> as *const () }
+            let lend = inner.frame.with_mut(|slot| {
+                // SAFETY: the holder of the turn writes the slot. The frame stays where it is
+                // until the step's `subscribe` has returned, and `owner` is cleared before
+                // it goes.
+                let slot = unsafe { &mut *slot };
+                slot.lends = slot.lends.wrapping_add(1);
+                frame.lend.set(slot.lends);
+                slot.at = &frame as *const Frame<O> as *const ();
+                slot.lends
             });
             let lent = Lent {
                 inner: ptr,
@@ -644,7 +622,7 @@ where
             };
             if let Some(notifier) = notifier {
                 let handle = {
-                    let _inside = Inside::<F>::enter(&inner.owner);
+                    let _inside = Inside::enter(&inner.owner, token::<F>());
                     P::subscribe_notifier(
                         notifier,
                         ResubscribeNotifier {
@@ -670,7 +648,7 @@ where
                 // SAFETY: the loop holds the turn.
                 let source = unsafe { inner.turn(|turn| turn.source.clone()) };
                 let handle = {
-                    let _inside = Inside::<F>::enter(&inner.owner);
+                    let _inside = Inside::enter(&inner.owner, token::<F>());
                     source.subscribe_observer(ResubscribeObserver {
                         observer: next,
                         lent,
@@ -806,11 +784,11 @@ fn resubscribe<S, O, P: Policy, F: Flavour>(
         drop(lent);
         return Some(observer);
     }
-    if let Some(frame) = lent.frame() {
-        // Inside the loop's `subscribe`: the loop picks the observer up when it returns.
-        frame.observer.set(Some(observer));
+    // Inside the loop's `subscribe`, the loop picks the observer up when it returns.
+    let Err((observer, lent)) = lent.hand_back(observer) else {
         return None;
-    }
+    };
+    let inner = lent.inner();
     let mut parked = inner.parked.lock();
     if inner.closed.load(Ordering::Acquire) {
         drop(parked);
