@@ -686,6 +686,8 @@ where
 
 /// Keeps the handle of an attempt that may still be running after its `subscribe`
 /// returned, where `dispose` reaches it.
+#[cold]
+#[inline(never)]
 fn keep_attempt<S, O, P, F>(
     inner: &Inner<S, O, P, F>,
     subscription: <S as Subscribe<ResubscribeObserver<S, O, P, F>>>::Subscription,
@@ -725,6 +727,8 @@ fn keep_attempt<S, O, P, F>(
 }
 
 /// Keeps the handle of a notifier that may still be running, where `dispose` reaches it.
+#[cold]
+#[inline(never)]
 fn keep_notifier<S, O, P, F>(inner: &Inner<S, O, P, F>, subscription: P::Handle)
 where
     F: Flavour,
@@ -785,14 +789,22 @@ fn resubscribe<S, O, P: Policy, F: Flavour>(
         return Some(observer);
     }
     // Inside the loop's `subscribe`, the loop picks the observer up when it returns.
-    let Err((observer, lent)) = lent.hand_back(observer) else {
-        return None;
-    };
+    if let Err((observer, lent)) = lent.hand_back(observer) {
+        park(observer, lent);
+    }
+    None
+}
+
+/// Parks the downstream observer for the next step after an end outside the loop's
+/// `subscribe`, and runs the loop if nobody does.
+#[cold]
+#[inline(never)]
+fn park<S, O, P, F: Flavour>(observer: O, lent: Lent<S, O, P, F>) {
     let inner = lent.inner();
     let mut parked = inner.parked.lock();
     if inner.closed.load(Ordering::Acquire) {
         drop(parked);
-        return None;
+        return;
     }
     parked.observer = Some(observer);
     let finished = parked.current.take();
@@ -803,7 +815,6 @@ fn resubscribe<S, O, P: Policy, F: Flavour>(
         // SAFETY: `pending` was raised from 0, and this reference passes to the loop.
         unsafe { (inner.as_ref().drive)(inner) };
     }
-    None
 }
 
 impl<T, S, O: Observer<T>, P: Policy, F: Flavour> Observer<T> for ResubscribeObserver<S, O, P, F> {
@@ -854,24 +865,33 @@ pub struct ResubscribeNotifier<S, O, P, F: Flavour = crate::sync::Shared> {
 
 impl<S, O, P, F: Flavour> ResubscribeNotifier<S, O, P, F> {
     /// The notifier ended before its first value: so does the sequence, the same way.
-    fn finish<T>(mut self, error: Option<Error>)
+    fn finish<T>(self, error: Option<Error>)
     where
         O: Observer<T>,
     {
-        let Some(observer) = self.observer.take() else {
+        let ResubscribeNotifier { observer, lent, .. } = self;
+        let Some(observer) = observer else {
             return;
         };
-        let inner = self.lent.inner();
+        let inner = lent.inner();
         if inner.closed.load(Ordering::Acquire) {
             return;
         }
         inner.closed.store(true, Ordering::Release);
-        if self.lent.frame().is_none() {
-            // Its own handle, stored if it outlived `subscribe`: nothing left to cancel.
-            let handle = inner.parked.lock().current.take();
-            drop(handle);
+        match lent.frame() {
+            Some(frame) => {
+                // Inside the loop's `subscribe`: no handle was stored yet, and the reference
+                // goes back through the frame.
+                frame.ref_back.set(true);
+                mem::forget(lent);
+            }
+            None => {
+                // Its own handle, stored if it outlived `subscribe`: nothing left to cancel.
+                let handle = inner.parked.lock().current.take();
+                drop(handle);
+                drop(lent);
+            }
         }
-        drop(self);
         match error {
             Some(error) => observer.on_error(error),
             None => observer.on_completed(),
