@@ -263,8 +263,52 @@ struct Frame<O> {
     lend: Cell<usize>,
     /// The downstream observer, for the next step.
     observer: Cell<Option<O>>,
-    /// Whether the reference lent to the step has come back.
-    ref_back: Cell<bool>,
+    /// Set when the reference lent to the step comes back: the loop's [`Held::spare`], which
+    /// outlives the frame, so a reference given back while a panic unwinds is not lost.
+    ref_back: *const Cell<bool>,
+}
+
+impl<O> Frame<O> {
+    /// The reference lent to this step is back.
+    #[inline]
+    fn give_back(&self) {
+        // SAFETY: `ref_back` points to the loop's `Held`, which outlives its frames.
+        unsafe { (*self.ref_back).set(true) }
+    }
+}
+
+/// The references a loop holds: released if a callback panics and unwinds through the loop,
+/// so that the state is freed once the observers still alive let go of it.
+struct Held<S, O, P, F: Flavour> {
+    inner: NonNull<Inner<S, O, P, F>>,
+    /// Whether the spare is held (not lent to a step).
+    spare: Cell<bool>,
+    /// The references held besides the spare.
+    others: usize,
+    /// Whether the state is on the heap (on the stack, unwinding drops it).
+    heap: bool,
+}
+
+impl<S, O, P, F: Flavour> Held<S, O, P, F> {
+    /// The loop ends normally: what is held goes to the caller. Returns the spare's state.
+    #[inline]
+    fn keep(self) -> bool {
+        let spare = self.spare.get();
+        mem::forget(self);
+        spare
+    }
+}
+
+impl<S, O, P, F: Flavour> Drop for Held<S, O, P, F> {
+    fn drop(&mut self) {
+        if !self.heap {
+            return;
+        }
+        for _ in 0..self.others + usize::from(self.spare.get()) {
+            // SAFETY: these references are held by the unwinding loop, and not used again.
+            unsafe { Inner::release(self.inner) };
+        }
+    }
 }
 
 // SAFETY: `turn` and `frame` are the fields that are not `Sync`. `turn` is reached only by the
@@ -393,7 +437,7 @@ impl<S, O, P, F: Flavour> Lent<S, O, P, F> {
         match self.frame() {
             Some(frame) => {
                 frame.observer.set(Some(observer));
-                frame.ref_back.set(true);
+                frame.give_back();
             }
             None => return Err((observer, self)),
         }
@@ -415,7 +459,7 @@ impl<S, O, P, F: Flavour> Drop for Lent<S, O, P, F> {
     #[inline]
     fn drop(&mut self) {
         match self.frame() {
-            Some(frame) => frame.ref_back.set(true),
+            Some(frame) => frame.give_back(),
             // SAFETY: this reference is held, and not used again.
             None => unsafe { Inner::release(self.inner) },
         }
@@ -568,7 +612,7 @@ where
 unsafe fn run<S, O, P, F>(
     ptr: NonNull<Inner<S, O, P, F>>,
     mut observer: Option<O>,
-    mut spare: bool,
+    spare: bool,
     others: usize,
     keep: bool,
 ) -> Exit
@@ -583,6 +627,12 @@ where
     let inner = unsafe { ptr.as_ref() };
     // Whether a handle was stored for `dispose`: the handle `subscribe` returns must be there.
     let mut kept = false;
+    let held = Held {
+        inner: ptr,
+        spare: Cell::new(spare),
+        others,
+        heap: keep,
+    };
     loop {
         while let Some(next) = observer.take() {
             if inner.closed.load(Ordering::Acquire) {
@@ -590,14 +640,14 @@ where
                 drop(next);
                 break;
             }
-            if !spare {
+            if !held.spare.replace(false) {
                 // The last spare is held by a step that outlived its `subscribe`.
                 inner.refs.fetch_add(1, Ordering::Relaxed);
             }
             let frame = Frame {
                 lend: Cell::new(0),
                 observer: Cell::new(None),
-                ref_back: Cell::new(false),
+                ref_back: &held.spare,
             };
             let lend = inner.frame.with_mut(|slot| {
                 // SAFETY: the holder of the turn writes the slot. The frame stays where it is
@@ -632,7 +682,6 @@ where
                         },
                     )
                 };
-                spare = frame.ref_back.get();
                 observer = frame.observer.take();
                 if observer.is_some() || inner.closed.load(Ordering::Acquire) {
                     // It fired or ended inside `subscribe`, or the sequence is over: it is
@@ -654,7 +703,6 @@ where
                         lent,
                     })
                 };
-                spare = frame.ref_back.get();
                 observer = frame.observer.take();
                 if inner.closed.load(Ordering::Acquire) {
                     // Disposed, or the terminal was delivered: harmless if it has ended.
@@ -669,14 +717,15 @@ where
                 // is left to cancel.
             }
         }
-        if spare && !kept && inner.refs.load(Ordering::Acquire) == others + 1 {
+        if held.spare.get() && !kept && inner.refs.load(Ordering::Acquire) == others + 1 {
             // Every reference is back and nothing is kept: no observer is alive, so nothing
             // can raise `pending`, park an observer or take the turn any more, and there is
             // nothing to dispose.
+            held.keep();
             return Exit::Alone;
         }
         if inner.pending.fetch_sub(1, Ordering::AcqRel) == 1 {
-            return Exit::Left { spare };
+            return Exit::Left { spare: held.keep() };
         }
         // A step ended outside `subscribe` and asked for another: its observer is parked
         // (`None` if `dispose` took it). Acquire above sees it.
@@ -882,7 +931,7 @@ impl<S, O, P, F: Flavour> ResubscribeNotifier<S, O, P, F> {
             Some(frame) => {
                 // Inside the loop's `subscribe`: no handle was stored yet, and the reference
                 // goes back through the frame.
-                frame.ref_back.set(true);
+                frame.give_back();
                 mem::forget(lent);
             }
             None => {
