@@ -1372,8 +1372,9 @@ pub trait ObservableExt: Observable + Sized {
     /// # Performance
     ///
     /// One small allocation per subscription (the slot that hands `other`'s handle to the
-    /// returned one), and a lock when the source completes empty; values pass through with no
-    /// lock.
+    /// returned one); values pass through with no lock. A source that completes empty inside
+    /// `subscribe`, on the subscribing thread, hands `other`'s handle back with no lock; one
+    /// that completes later takes a lock.
     #[doc(alias = "switchIfEmpty")]
     fn switch_if_empty<S>(self, other: S) -> SwitchIfEmpty<Self, S>
     where
@@ -3776,8 +3777,9 @@ pub trait ObservableExt: Observable + Sized {
     /// # Performance
     ///
     /// One allocation per subscription, shared with the handle so that disposing it reaches
-    /// the fallback, which may be subscribed on another thread; a lock taken when the source
-    /// fails and when the handle is disposed or queried.
+    /// the fallback, which may be subscribed on another thread. A source that fails inside
+    /// `subscribe`, on the subscribing thread, hands the fallback's handle back with no lock;
+    /// one that fails later takes a lock. Disposing or querying the handle takes one.
     #[doc(alias = "onErrorResumeNext")]
     #[doc(alias = "catchError")]
     #[doc(alias = "catch")]
@@ -3906,10 +3908,17 @@ pub trait ObservableExt: Observable + Sized {
     ///
     /// # Performance
     ///
-    /// One allocation per subscription for the state an attempt ending on another thread
-    /// shares with the handle, and a few uncontended lock operations per attempt. The
-    /// source's handle must be `Send + 'static` (all are, but those of observables boxed with
-    /// a borrowed lifetime); one that is not zero-sized is boxed, once per attempt.
+    /// Over a source that finishes inside `subscribe` (`just`, `from_iter`, `throw`, and
+    /// operators like `map` over them), no allocation and no atomic operation: the state is on
+    /// the stack of `subscribe`. Over any other source, one allocation per subscription for
+    /// the state an attempt ending later, or on another thread, shares with the handle; an
+    /// attempt that still ends inside its `subscribe` takes no lock and no atomic
+    /// read-modify-write, and one that ends later takes a few uncontended locks. Local
+    /// sources ([`boxed_local`](ObservableExt::boxed_local), local subjects) use `Cell`s and a
+    /// `RefCell` instead of atomics and a lock. The source's handle must be `'static` (all
+    /// are, but those of observables boxed with a borrowed lifetime), and `Send` for a
+    /// thread-safe source; one that is not zero-sized is boxed when an attempt outlives its
+    /// `subscribe`.
     #[doc(alias = "retryCount")]
     fn retry(self, retries: usize) -> Retry<Self>
     where
@@ -3982,8 +3991,9 @@ pub trait ObservableExt: Observable + Sized {
     ///
     /// # Performance
     ///
-    /// As [`retry`](ObservableExt::retry): one allocation per subscription, a few uncontended
-    /// lock operations per attempt, and the source's handle must be `Send + 'static`.
+    /// As [`retry`](ObservableExt::retry): on the stack over a source that finishes inside
+    /// `subscribe`, otherwise one allocation per subscription, and locks only for attempts
+    /// that outlive their `subscribe`.
     fn repeat(self, times: usize) -> Repeat<Self>
     where
         Self: Clone,
@@ -4072,8 +4082,9 @@ pub trait ObservableExt: Observable + Sized {
     ///
     /// # Performance
     ///
-    /// As [`retry`](ObservableExt::retry), plus what each notifier costs; the source's and
-    /// the notifier's handles must be `Send + 'static`.
+    /// As [`retry`](ObservableExt::retry), plus what each notifier costs: on the stack when
+    /// the source and the notifiers finish inside `subscribe`. The source's and the
+    /// notifier's handles must be `'static`, and `Send` when both are thread-safe.
     #[doc(alias = "retryWhen")]
     fn retry_when<F, N>(self, f: F) -> RetryWhen<Self, F>
     where

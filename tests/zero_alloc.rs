@@ -72,3 +72,22 @@ fn the_subscription_of_a_synchronous_chain_is_zero_sized() {
     assert_eq!(std::mem::size_of_val(&handle), 0);
     assert!(handle.is_disposed());
 }
+
+#[test]
+fn resubscribing_a_source_that_finishes_inside_subscribe_does_not_allocate() {
+    let error = rx::Error::msg("cut");
+    // Sized up front: its growth would be the only allocation.
+    let mut seen = Vec::with_capacity(8);
+    let n = allocations_in(|| {
+        just(black_box(1)).repeat(3).subscribe(|v| seen.push(v));
+        rx::source::throw::<i32>(error.clone())
+            .retry(2)
+            .subscribe_with(|_| {}, |e| drop(black_box(e)), || {});
+        from_iter([Ok(2), Err(error.clone())])
+            .try_map(|r| r)
+            .retry_when(|_, n| from_iter((n < 2).then_some(())))
+            .subscribe(|v| seen.push(v));
+    });
+    assert_eq!(n, 0);
+    assert_eq!(seen, [1, 1, 1, 2, 2]);
+}

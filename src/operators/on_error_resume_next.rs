@@ -5,7 +5,7 @@ use crate::observable::{Observable, Subscribe};
 use crate::observer::Observer;
 use crate::operators::engine::hand_over::HandOver;
 use crate::subscription::Subscription;
-use crate::sync::Arc;
+use crate::sync::{Arc, Mutex};
 use std::fmt;
 
 /// Continues with a fallback observable when the source fails; built by
@@ -48,12 +48,18 @@ where
 
     fn subscribe_observer(self, observer: O) -> Self::Subscription {
         let fallback = Arc::new(HandOver::new());
-        let upstream = self.source.subscribe_observer(OnErrorResumeNextObserver {
-            observer,
-            f: self.f,
-            fallback: fallback.clone(),
+        let (upstream, early) = fallback.first(|| {
+            self.source.subscribe_observer(OnErrorResumeNextObserver {
+                observer,
+                f: self.f,
+                fallback: fallback.clone(),
+            })
         });
-        OnErrorResumeNextSubscription { upstream, fallback }
+        OnErrorResumeNextSubscription {
+            upstream,
+            fallback,
+            early: early.map(Mutex::new),
+        }
     }
 }
 
@@ -106,15 +112,25 @@ impl<O, F, D> fmt::Debug for OnErrorResumeNextObserver<O, F, D> {
 pub struct OnErrorResumeNextSubscription<U, D> {
     upstream: U,
     fallback: Arc<HandOver<D>>,
+    /// The fallback's handle, when the source failed inside `subscribe` (see
+    /// [`HandOver::first`]). A lock, so the handle is `Sync` when the fallback's is `Send`;
+    /// taken only by `dispose` and `is_disposed`.
+    early: Option<Mutex<D>>,
 }
 
 impl<U: Subscription, D: Subscription> Subscription for OnErrorResumeNextSubscription<U, D> {
     fn dispose(&self) {
         self.fallback.dispose(&self.upstream);
+        if let Some(early) = &self.early {
+            early.lock().dispose();
+        }
     }
 
     fn is_disposed(&self) -> bool {
-        self.fallback.is_over(&self.upstream)
+        match &self.early {
+            Some(early) => self.fallback.is_disposed() || early.lock().is_disposed(),
+            None => self.fallback.is_over(&self.upstream),
+        }
     }
 }
 

@@ -28,6 +28,9 @@ impl<S> Repeat<S> {
 impl<S: Observable> Observable for Repeat<S> {
     type Item = S::Item;
     type Flavour = <S as Observable>::Flavour;
+    // Over a source that finishes inside `subscribe`, so do all its attempts, run by the loop
+    // of its `subscribe`.
+    const EMISSION: crate::operators::engine::inline_merge::Emission = S::EMISSION;
 }
 
 /// The observer a [`Repeat`] subscribes its source with; its handles are kept in a box of the
@@ -57,6 +60,7 @@ where
                 observer,
                 Trigger::Completed,
                 times.map(|n| n - 1),
+                const { <S as Observable>::EMISSION.is_inside_subscribe() },
             ),
         }
     }

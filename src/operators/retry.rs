@@ -28,6 +28,9 @@ impl<S> Retry<S> {
 impl<S: Observable> Observable for Retry<S> {
     type Item = S::Item;
     type Flavour = <S as Observable>::Flavour;
+    // Over a source that finishes inside `subscribe`, so do all its attempts, run by the loop
+    // of its `subscribe`.
+    const EMISSION: crate::operators::engine::inline_merge::Emission = S::EMISSION;
 }
 
 /// The observer a [`Retry`] subscribes its source with; its handles are kept in a box of the
@@ -44,7 +47,13 @@ where
     type Subscription = ResubscribeSubscription<S, O, Counted, <S as Observable>::Flavour>;
 
     fn subscribe_observer(self, observer: O) -> Self::Subscription {
-        resubscribe::subscribe(self.source, observer, Trigger::Error, self.retries)
+        resubscribe::subscribe(
+            self.source,
+            observer,
+            Trigger::Error,
+            self.retries,
+            const { <S as Observable>::EMISSION.is_inside_subscribe() },
+        )
     }
 }
 
@@ -359,6 +368,24 @@ mod loom_tests {
             t.join().unwrap();
             o.assert_error("boom");
             assert!(handle.is_disposed());
+            assert!(!source.has_observers(), "an attempt is still subscribed");
+        });
+    }
+
+    /// The handle is dropped, without a disposal, while the attempt fails on another thread
+    /// and that thread runs the retry: whichever of the two lets go of the shared state last
+    /// frees it, and the downstream hears the error once.
+    #[test]
+    fn loom_retry_handle_dropped_while_an_attempt_fails_elsewhere() {
+        loom::model(|| {
+            let source = PublishSubject::<i32>::new();
+            let o = TestObserver::new();
+            let handle = source.observable().retry(1).subscribe_observer(o.clone());
+            let failing = source.clone();
+            let t = thread::spawn(move || failing.on_error(Error::msg("boom")));
+            drop(handle);
+            t.join().unwrap();
+            o.assert_error("boom");
             assert!(!source.has_observers(), "an attempt is still subscribed");
         });
     }

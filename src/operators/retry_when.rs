@@ -43,6 +43,8 @@ where
 {
     type Item = S::Item;
     type Flavour = FlavourOf<S, N>;
+    // Attempts and notifiers are all subscribed by the loop of its `subscribe`.
+    const EMISSION: crate::operators::engine::inline_merge::Emission = S::EMISSION.and(N::EMISSION);
 }
 
 /// The flavour of the handles a [`RetryWhen`] keeps: the source's and the notifiers'.
@@ -129,7 +131,12 @@ where
             attempt: 0,
             next: None,
         };
-        resubscribe::subscribe_with(self.source, observer, policy)
+        resubscribe::subscribe_with(
+            self.source,
+            observer,
+            policy,
+            const { <Self as Observable>::EMISSION.is_inside_subscribe() },
+        )
     }
 }
 

@@ -129,7 +129,7 @@ where
     type Subscription = ResubscribeSubscription<S, O, P<Sch>>;
 
     fn subscribe_observer(self, observer: O) -> Self::Subscription {
-        resubscribe::subscribe_with(self.source, observer, self.backoff)
+        resubscribe::subscribe_with(self.source, observer, self.backoff, false)
     }
 }
 

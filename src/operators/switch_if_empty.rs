@@ -12,7 +12,7 @@ use crate::observable::{Observable, Subscribe};
 use crate::observer::Observer;
 use crate::operators::engine::hand_over::HandOver;
 use crate::subscription::Subscription;
-use crate::sync::Arc;
+use crate::sync::{Arc, Mutex};
 use std::fmt;
 
 /// Mirrors the source, or another observable if the source completes empty; built by
@@ -51,13 +51,19 @@ where
 
     fn subscribe_observer(self, observer: O) -> Self::Subscription {
         let slot = Arc::new(HandOver::new());
-        let upstream = self.source.subscribe_observer(SwitchIfEmptyObserver {
-            observer,
-            other: self.other,
-            empty: true,
-            slot: slot.clone(),
+        let (upstream, early) = slot.first(|| {
+            self.source.subscribe_observer(SwitchIfEmptyObserver {
+                observer,
+                other: self.other,
+                empty: true,
+                slot: slot.clone(),
+            })
         });
-        SwitchIfEmptySubscription { upstream, slot }
+        SwitchIfEmptySubscription {
+            upstream,
+            slot,
+            early: early.map(Mutex::new),
+        }
     }
 }
 
@@ -117,15 +123,25 @@ impl<O, R, D> fmt::Debug for SwitchIfEmptyObserver<O, R, D> {
 pub struct SwitchIfEmptySubscription<U, D> {
     upstream: U,
     slot: Arc<HandOver<D>>,
+    /// The other observable's handle, when the source completed empty inside `subscribe`
+    /// (see [`HandOver::first`]). A lock, so the handle is `Sync` when the other's is `Send`;
+    /// taken only by `dispose` and `is_disposed`.
+    early: Option<Mutex<D>>,
 }
 
 impl<U: Subscription, D: Subscription> Subscription for SwitchIfEmptySubscription<U, D> {
     fn dispose(&self) {
         self.slot.dispose(&self.upstream);
+        if let Some(early) = &self.early {
+            early.lock().dispose();
+        }
     }
 
     fn is_disposed(&self) -> bool {
-        self.slot.is_over(&self.upstream)
+        match &self.early {
+            Some(early) => self.slot.is_disposed() || early.lock().is_disposed(),
+            None => self.slot.is_over(&self.upstream),
+        }
     }
 }
 

@@ -15,9 +15,19 @@
 //!   lock, so either `dispose` finds the handle stored, or this sees the flag and disposes
 //!   the handle itself. Without that second check a `dispose` that ran while the second
 //!   observable was being subscribed would leave it running for good.
+//!
+//! **When the source ends inside `subscribe`.** Most sources end on the subscribing thread
+//! before their `subscribe` returns (`throw`, `from_iter`, `create`). The operator subscribes
+//! its source through [`first`](HandOver::first), which says so in `owner` (see
+//! [`inside`](super::inside)); a hand-over that finds its thread's token there subscribes the
+//! second observable and leaves its handle in a local of `first`, which returns it, with no
+//! lock: nobody else can reach this state before the operator's `subscribe` has returned its
+//! handle, so `dispose` cannot run meanwhile. The operator keeps that handle in its own handle.
 
+use super::inside::{self, Inside};
 use crate::subscription::Subscription;
-use crate::sync::{AtomicBool, Mutex, Ordering};
+use crate::sync::{AtomicBool, AtomicUsize, Mutex, Ordering, UnsafeCell};
+use std::cell::Cell;
 
 /// The hand-over slot of one subscription; `D` is the second observable's handle.
 pub(crate) struct HandOver<D> {
@@ -25,8 +35,21 @@ pub(crate) struct HandOver<D> {
     /// soon as its handle arrives. Release in `dispose`, Acquire in every load, so whoever
     /// sees it also sees what `dispose` did before.
     disposed: AtomicBool,
+    /// The token of the thread running [`first`](HandOver::first), while it runs; 0 otherwise.
+    owner: AtomicUsize,
+    /// Where a hand-over inside `first` leaves the handle: a local of `first`, written and read
+    /// only on its thread, while `owner` holds its token.
+    early: UnsafeCell<*const Cell<Option<D>>>,
     phase: Mutex<Phase<D>>,
 }
+
+// SAFETY: `early` is what keeps the slot from being `Send` and `Sync`: it is written by
+// `first` and read by a hand-over only on the thread that `owner` names, that is, only on the
+// thread running `first` (module docs), where the local it points to is alive. The rest is
+// atomics and a lock around the handle, `Sync` when the handle is `Send`.
+unsafe impl<D: Send> Send for HandOver<D> {}
+// SAFETY: as above.
+unsafe impl<D: Send> Sync for HandOver<D> {}
 
 enum Phase<D> {
     /// The first source is running, or has ended without needing the second.
@@ -41,8 +64,24 @@ impl<D> HandOver<D> {
     pub(crate) fn new() -> Self {
         HandOver {
             disposed: AtomicBool::new(false),
+            owner: AtomicUsize::new(0),
+            early: UnsafeCell::new(std::ptr::null()),
             phase: Mutex::new(Phase::First),
         }
+    }
+
+    /// Runs `subscribe` (which subscribes the source); returns what it returns, and the second
+    /// observable's handle if the source ended and handed over inside it, on this thread.
+    pub(crate) fn first<U>(&self, subscribe: impl FnOnce() -> U) -> (U, Option<D>) {
+        let early = Cell::new(None);
+        // SAFETY: only this thread touches `early` while `owner` holds its token (below), and
+        // `first` runs once, before anyone else can reach the slot.
+        self.early.with_mut(|slot| unsafe { *slot = &early });
+        let upstream = {
+            let _inside = Inside::enter(&self.owner, inside::thread_token());
+            subscribe()
+        };
+        (upstream, early.take())
     }
 
     /// Whether the subscription's handle was disposed.
@@ -58,6 +97,15 @@ impl<D: Subscription> HandOver<D> {
     /// `dispose` ran meanwhile.
     pub(crate) fn hand_over(&self, subscribe: impl FnOnce() -> D) {
         if self.is_disposed() {
+            return;
+        }
+        if inside::is_inside(&self.owner, inside::thread_token()) {
+            // Inside `first`, on its thread: `first` hands the handle to the operator.
+            let second = subscribe();
+            // SAFETY: on the thread running `first`, whose local the slot points to.
+            let early = self.early.with_mut(|slot| unsafe { *slot });
+            // SAFETY: as above: `first` is below this call, so its local is alive.
+            unsafe { (*early).set(Some(second)) };
             return;
         }
         *self.phase.lock() = Phase::Subscribing;
@@ -142,6 +190,48 @@ mod tests {
     }
 
     #[test]
+    fn a_hand_over_inside_first_comes_back_from_it_without_the_lock() {
+        let slot = HandOver::new();
+        let second = FlagSubscription::new();
+        let (upstream, early) = slot.first(|| {
+            slot.hand_over(|| second.clone());
+            7
+        });
+        assert_eq!(upstream, 7);
+        assert!(early.is_some_and(|early| {
+            early.dispose();
+            second.is_disposed()
+        }));
+        // Nothing was left in the locked slot.
+        assert!(!slot.is_over(&FlagSubscription::new()));
+    }
+
+    #[test]
+    fn a_hand_over_from_another_thread_during_first_takes_the_lock() {
+        let slot = HandOver::new();
+        let second = FlagSubscription::new();
+        let ((), early) = slot.first(|| {
+            std::thread::scope(|s| {
+                s.spawn(|| slot.hand_over(|| second.clone()));
+            })
+        });
+        assert!(early.is_none());
+        slot.dispose(&Finished);
+        assert!(second.is_disposed());
+    }
+
+    #[test]
+    fn a_hand_over_after_first_takes_the_lock() {
+        let slot = HandOver::new();
+        let ((), early) = slot.first(|| ());
+        assert!(early.is_none());
+        let second = FlagSubscription::new();
+        slot.hand_over(|| second.clone());
+        slot.dispose(&Finished);
+        assert!(second.is_disposed());
+    }
+
+    #[test]
     fn is_over_follows_the_running_side() {
         let (first, second) = (FlagSubscription::new(), FlagSubscription::new());
         let slot = HandOver::new();
@@ -189,6 +279,26 @@ mod loom_tests {
                     "the second observable outlived the disposal"
                 );
             }
+        });
+    }
+
+    /// The first source ends on another thread while this one is still in `first`: that
+    /// thread is not the one `first` runs on, so it takes the locked path, and the handle
+    /// reaches `dispose` whichever way the race goes.
+    #[test]
+    fn loom_a_hand_over_elsewhere_during_first_takes_the_lock() {
+        loom::model(|| {
+            let slot = Arc::new(HandOver::new());
+            let second = FlagSubscription::new();
+            let ending = {
+                let (slot, second) = (slot.clone(), second.clone());
+                thread::spawn(move || slot.hand_over(|| second))
+            };
+            let ((), early) = slot.first(|| ());
+            ending.join().unwrap();
+            assert!(early.is_none());
+            slot.dispose(&FlagSubscription::new());
+            assert!(second.is_disposed());
         });
     }
 }

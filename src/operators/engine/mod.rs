@@ -17,6 +17,8 @@
 //!   and their `Vec` forms: one slot per source, a row delivered when the operator's rule
 //!   says so.
 //! - [`combine_slots`]: the per-source slots, buffers and tuple plumbing `combine_core` runs on.
+//! - [`inside`]: how an observer tells it is called from inside the `subscribe` its
+//!   operator runs, on its thread, so an engine can take a path without atomics.
 //! - [`hand_over`]: the slot through which `switch_if_empty` and `on_error_resume_next` hand
 //!   the second observable's handle, subscribed when the source ends, to the subscription's
 //!   handle.
@@ -30,6 +32,7 @@ pub(crate) mod combine_slots;
 pub(crate) mod drain;
 pub(crate) mod hand_over;
 pub(crate) mod inline_merge;
+pub(crate) mod inside;
 pub(crate) mod kept;
 pub(crate) mod merge_core;
 pub(crate) mod resubscribe;

@@ -7,33 +7,67 @@
 //!
 //! - **Types.** The observer handed upstream cannot require `S: Subscribe<Self>` in its own
 //!   `Observer` impl: proving that bound needs the impl being proven, and the trait solver
-//!   overflows. So the observer resubscribes through a plain `fn` pointer, [`drive`],
-//!   instantiated in `subscribe` where the bound is already proven.
+//!   overflows. So an observer that must resubscribe from its own callback does it through a
+//!   plain `fn` pointer, [`drive`], instantiated in `subscribe` where the bound is proven.
 //! - **Stack and threads.** A synchronous source ends inside `subscribe_observer`, so
 //!   resubscribing from the terminal callback would recurse once per attempt and
-//!   `just(1).repeat(1_000_000)` would overflow the stack. Attempts are run by a loop instead,
-//!   guarded by a counter (RxJava's "work in progress" trampoline): whoever raises `pending`
-//!   from 0 runs the loop; an attempt that ends while the loop runs only raises `pending`, and
-//!   the loop picks the next attempt up after `subscribe_observer` returns. When an attempt
-//!   ends later on another thread, `pending` is 0 there and that thread runs the loop.
+//!   `just(1).repeat(1_000_000)` would overflow the stack. Attempts are run by a loop instead
+//!   ([`run`]), and only one loop runs at a time: whoever runs it holds the *turn*, the right
+//!   to touch the policy and the source and to subscribe.
 //! - **Notifiers.** What follows an attempt's end is a [`Policy`]'s decision: deliver the
 //!   terminal notification, start again at once (`retry(n)`), or wait for a notifier
-//!   observable's first value (`retry_when`). The notifier is subscribed by the same loop, so
-//!   the loop is still the only place anything is subscribed and handles are stored; its
-//!   first value raises `pending` as a finished attempt does, its completion completes the
-//!   sequence and its error ends it.
+//!   observable's first value (`retry_when`). The notifier is subscribed by the same loop; its
+//!   first value starts the next attempt, its completion completes the sequence and its error
+//!   ends it.
 //!
-//! The downstream observer is moved into each attempt's observer and parked in the shared
-//! state between attempts (and while a notifier runs), so exactly one owner holds it at any
-//! time.
+//! # Two paths
+//!
+//! **An end inside `subscribe`.** Most sources end an attempt on the thread that subscribed
+//! it, before `subscribe_observer` returns (`throw`, `from_iter`, `create`, a subject that
+//! has already failed). Such an end is handed back to the loop through a [`Frame`], a local
+//! of the loop that the attempt's observer reaches through the shared state: the downstream
+//! observer, and the reference to the shared state the attempt's observer was lent. Nothing
+//! on that path is a read-modify-write: the loop says it is inside `subscribe` by storing a
+//! token of its thread in `owner` (a plain store), and an observer that ends reads `owner`;
+//! it is on the loop's thread, and so inside the loop's `subscribe` (the loop's thread is
+//! blocked in that call), exactly when it reads its own thread's token there — no other
+//! thread ever writes that token, and the loop's thread clears it before doing anything
+//! else. The lend's number, in the frame, tells the observer of the step being subscribed
+//! from an older one still alive (a notifier that fired and has not ended).
+//!
+//! **An end later, or on another thread.** Then the loop may be running on another thread,
+//! or not at all. The observer parks the downstream observer under the lock and raises
+//! `pending` (RxJava's "work in progress" trampoline): whoever raises it from 0 runs the loop;
+//! otherwise the running loop finds the parked observer when it lowers `pending`. The loop
+//! also keeps the handle of a step still running after `subscribe` returned, under the same
+//! lock, where `dispose` reaches it.
+//!
+//! # One allocation, counted by hand
+//!
+//! The state is one allocation with a reference count of its own, not an `Arc`, so that
+//! lending it to an attempt costs nothing. The loop holds a *spare* reference that it lends to
+//! each step's observer; an observer that ends inside `subscribe` gives it back through the
+//! frame, so a sequence of synchronous attempts lends the same reference over and over. Only a
+//! step that outlives `subscribe` keeps it, and the loop then takes a new one for the next
+//! step. When the loop ends holding every reference there is (`refs` equals what it holds),
+//! nothing else can reach the state: it frees it without a read-modify-write, and
+//! `subscribe` returns a handle with nothing in it.
+//!
+//! The counters, flags, lock and cells follow the [flavour](crate::sync) `F`: with `Local`
+//! they are `Cell`s and a `RefCell`, and the observers cannot leave the thread.
 
+use super::inside::{self, Inside};
 use crate::Error;
 use crate::observable::{Observable, Subscribe};
 use crate::observer::Observer;
 use crate::subscription::{Finished, Subscription};
-use crate::sync::imp::BoxSubscription;
-use crate::sync::{Arc, AtomicBool, AtomicUsize, Flavour, Mutex, Ordering, UnsafeCell};
+use crate::sync::imp::{BoxSubscription, Counter, Flag, Lock, Machinery, RoleCell};
+use crate::sync::{Flavour, Ordering};
+use std::cell::Cell;
 use std::fmt;
+use std::marker::PhantomData;
+use std::mem;
+use std::ptr::NonNull;
 
 /// Which terminal notification makes a new attempt.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
@@ -70,8 +104,7 @@ pub(crate) trait Policy {
     fn decide(&mut self, ended: Ended<'_>) -> Decision;
 
     /// Whether [`decide`](Policy::decide) can ever answer [`Decision::Wait`]: a policy that
-    /// cannot (`retry(n)`, `repeat(n)`) has no notifier to take, and the loop takes no lock
-    /// to find that out.
+    /// cannot (`retry(n)`, `repeat(n)`) has no notifier to take, and the loop does not ask.
     const WAITS: bool = true;
 
     /// The notifier asked for by the last [`Decision::Wait`].
@@ -169,71 +202,278 @@ impl<O> Subscribe<O> for NoNotifier {
     }
 }
 
-struct Shared<S, O, P, F: Flavour> {
-    /// Attempts asked for and not yet run, plus one while the loop runs. Whoever raises it
-    /// from 0 runs the loop, so attempts never overlap and never recurse.
-    pending: AtomicUsize,
+/// The state of one subscription, shared by its handle, the loop and the live observers.
+struct Inner<S, O, P, F: Flavour> {
+    /// References held: the handle's, the loop's spare, and one per observer alive that was
+    /// lent one (module docs). AcqRel where it is lowered, so that whoever frees the state
+    /// sees every other holder's last use; Relaxed where a holder raises it, as `Arc` does.
+    refs: F::Counter,
+    /// Steps asked for by ends outside the loop's `subscribe`, plus one while the loop runs.
+    /// Whoever raises it from 0 runs the loop, so steps never overlap and never recurse.
+    /// AcqRel: it is what hands the turn from one thread to the next.
+    pending: F::Counter,
+    /// The token of the thread whose loop is inside a step's `subscribe`, 0 otherwise. Only
+    /// that thread writes its token, so only that thread reads it here (module docs): plain
+    /// loads and stores, Relaxed.
+    owner: F::Counter,
     /// Set when the handle is disposed or the downstream has received its terminal
-    /// notification: no further attempt starts and nothing more is delivered.
-    closed: AtomicBool,
-    /// Runs attempts while `pending` is above 0. A `fn` pointer made where the source's
-    /// `Subscribe` bound is proven, so the observer's impl does not need that bound.
+    /// notification: no further step starts and nothing more is delivered. Release where
+    /// set, Acquire where read.
+    closed: F::Flag,
+    /// Runs the loop for an observer that raised `pending` from 0. A `fn` pointer made where
+    /// the source's `Subscribe` bound is proven, so the observers' impls do not need it.
     #[allow(clippy::type_complexity)]
-    drive: fn(&Arc<Shared<S, O, P, F>>),
-    /// Apart from `state`: the policy runs user code, which must not run under the lock that
-    /// `dispose` takes. No lock of its own either: only whoever holds the turn touches it (see
-    /// [`Shared::policy`]).
-    policy: UnsafeCell<P>,
-    state: Mutex<State<S, O, F>>,
+    drive: unsafe fn(NonNull<Inner<S, O, P, F>>),
+    /// The policy and the source: touched only by the holder of the turn (see [`run`]).
+    turn: F::RoleCell<Turn<S, P>>,
+    /// Where the loop's frame is, and the number of the last lend: written by the holder of
+    /// the turn, read only by an observer that found its thread's token in `owner`.
+    frame: F::RoleCell<FrameSlot>,
+    /// What several threads may touch: the observer parked by an end outside the loop, and
+    /// the handle of the step still running. Never held while user code runs.
+    parked: F::Lock<Parked<O, F>>,
 }
 
-struct State<S, O, F: Flavour> {
-    /// Cloned for each attempt.
+struct Turn<S, P> {
     source: S,
-    /// The downstream observer while no attempt holds it.
+    policy: P,
+}
+
+struct FrameSlot {
+    at: *const (),
+    lends: usize,
+}
+
+struct Parked<O, F: Flavour> {
+    /// The downstream observer, parked by an end outside the loop's `subscribe` for the loop
+    /// to take; taken and dropped by `dispose`.
     observer: Option<O>,
-    /// Whether a notifier has been asked for and has not yet emitted or terminated.
-    waiting: bool,
-    /// The handle of the running attempt or notifier, so `dispose` reaches it. `None` while
-    /// a new one is being started. Boxed, in the box of the source's flavour (`Send` for
-    /// `Shared`), because this struct cannot name the source's handle type: that would bring
-    /// the overflowing bound back. A zero-sized handle such as `Finished` is boxed without
-    /// allocating.
+    /// The handle of the step still running, so `dispose` reaches it. Boxed, in the box of the
+    /// source's flavour, because this struct cannot name the source's handle type: that would
+    /// bring the overflowing bound back. A zero-sized handle such as `Finished` is boxed
+    /// without allocating.
     current: Option<F::BoxedSubscription<'static>>,
 }
 
-impl<S, O, P, F: Flavour> Shared<S, O, P, F> {
-    /// Runs `f` on the policy.
-    ///
-    /// # Safety
-    ///
-    /// The caller holds the turn: it is either the loop in [`drive`] between two attempts
-    /// (no attempt or notifier is live: the last one has ended and asked for this iteration,
-    /// or none has started), or the observer of the live attempt in its terminal
-    /// notification. One attempt is live at a time and its end is what starts the next
-    /// iteration, through `pending` (AcqRel), so each holder of the turn happens after the
-    /// last: the loop subscribes the attempt whose end decides, and the end raises the
-    /// `pending` the next iteration reads.
-    unsafe fn policy<R>(&self, f: impl FnOnce(&mut P) -> R) -> R {
-        // SAFETY: the caller holds the turn (above), so no other reference to the policy is
-        // live and the last access happens before this one.
-        self.policy.with_mut(|policy| f(unsafe { &mut *policy }))
+/// What a step's observer hands back to the loop when it ends inside the step's `subscribe`,
+/// on the loop's thread. A local of [`run`]: reached through [`FrameSlot::at`] only while
+/// `owner` holds the loop's thread's token.
+struct Frame<O> {
+    /// The number of the lend this step's observer holds.
+    lend: Cell<usize>,
+    /// The downstream observer, for the next step.
+    observer: Cell<Option<O>>,
+    /// Set when the reference lent to the step comes back: the loop's [`Held::spare`], which
+    /// outlives the frame, so a reference given back while a panic unwinds is not lost.
+    ref_back: *const Cell<bool>,
+}
+
+impl<O> Frame<O> {
+    /// The reference lent to this step is back.
+    #[inline]
+    fn give_back(&self) {
+        // SAFETY: `ref_back` points to the loop's `Held`, which outlives its frames.
+        unsafe { (*self.ref_back).set(true) }
     }
 }
 
-// SAFETY: every field but `policy` is `Sync` when its contents are `Send` (an atomic or a
-// lock); `policy` is reached only by the holder of the turn (`Shared::policy`), one thread at
-// a time with a happens-before edge between them, which is what a `Mutex<P>` would give:
-// hence `P: Send` is what it needs.
-unsafe impl<S, O, P: Send, F: Flavour> Sync for Shared<S, O, P, F> where Mutex<State<S, O, F>>: Sync {}
+/// The references a loop holds: released if a callback panics and unwinds through the loop,
+/// so that the state is freed once the observers still alive let go of it.
+struct Held<S, O, P, F: Flavour> {
+    inner: NonNull<Inner<S, O, P, F>>,
+    /// Whether the spare is held (not lent to a step).
+    spare: Cell<bool>,
+    /// The references held besides the spare.
+    others: usize,
+    /// Whether the state is on the heap (on the stack, unwinding drops it).
+    heap: bool,
+}
+
+impl<S, O, P, F: Flavour> Held<S, O, P, F> {
+    /// The loop ends normally: what is held goes to the caller. Returns the spare's state.
+    #[inline]
+    fn keep(self) -> bool {
+        let spare = self.spare.get();
+        mem::forget(self);
+        spare
+    }
+}
+
+impl<S, O, P, F: Flavour> Drop for Held<S, O, P, F> {
+    fn drop(&mut self) {
+        if !self.heap {
+            return;
+        }
+        for _ in 0..self.others + usize::from(self.spare.get()) {
+            // SAFETY: these references are held by the unwinding loop, and not used again.
+            unsafe { Inner::release(self.inner) };
+        }
+    }
+}
+
+// SAFETY: `turn` and `frame` are the fields that are not `Sync`. `turn` is reached only by the
+// holder of the turn, one thread at a time, and the turn passes from a thread to the next
+// through `pending` (AcqRel) or through the source itself (the loop subscribes the observer
+// whose end takes the turn), so each access happens after the last: what a `Mutex` would
+// give, hence `S: Send` and `P: Send`. `frame` is written by the holder of the turn and read
+// by an observer only on the thread that wrote `owner`'s token last, which is then the
+// holder. The other fields are atomics and a lock, `Sync` when what they keep is `Send`.
+unsafe impl<S: Send, O: Send, P: Send, F: Flavour> Sync for Inner<S, O, P, F>
+where
+    F::Counter: Sync,
+    F::Flag: Sync,
+    F::Lock<Parked<O, F>>: Sync,
+{
+}
+
+// SAFETY: the raw pointer in `frame` is what keeps `Inner` from being `Send`; it points into
+// the frame of a loop, and is read only on that loop's thread (above). The rest moves with
+// its contents.
+unsafe impl<S: Send, O: Send, P: Send, F: Flavour> Send for Inner<S, O, P, F>
+where
+    F::Counter: Send,
+    F::Flag: Send,
+    F::Lock<Parked<O, F>>: Send,
+{
+}
+
+/// The token of the calling thread for state of flavour `F`: the address of a thread-local,
+/// distinct for every live thread. One thread reaches `Local` state, so its token is a
+/// constant and costs nothing.
+#[inline]
+fn token<F: Flavour>() -> usize {
+    if <F as Machinery>::THREADED {
+        inside::thread_token()
+    } else {
+        1
+    }
+}
+
+impl<S, O, P, F: Flavour> Inner<S, O, P, F> {
+    /// Drops one reference; frees the state if it was the last.
+    ///
+    /// # Safety
+    ///
+    /// The caller holds a reference to `this`, and does not use `this` afterwards.
+    unsafe fn release(this: NonNull<Self>) {
+        // SAFETY: the caller holds a reference, so the state is alive.
+        let last = unsafe { this.as_ref() }.refs.fetch_sub(1, Ordering::AcqRel) == 1;
+        if last {
+            // SAFETY: that was the last reference: nobody else reaches the state, and the
+            // AcqRel above saw every other holder's last use.
+            unsafe { Self::free(this) };
+        }
+    }
+
+    /// Frees the state.
+    ///
+    /// # Safety
+    ///
+    /// Nobody else holds a reference, and every other holder's last use happens before this.
+    unsafe fn free(this: NonNull<Self>) {
+        // SAFETY: made by `Box::into_raw` in `subscribe_with`; nobody else reaches it.
+        drop(unsafe { Box::from_raw(this.as_ptr()) });
+    }
+
+    /// Runs `f` on the policy and the source.
+    ///
+    /// # Safety
+    ///
+    /// The caller holds the turn: it is the loop, or the observer of the step the loop is
+    /// running, in its terminal notification (one step is live at a time, and its end is
+    /// what lets the loop go on).
+    unsafe fn turn<R>(&self, f: impl FnOnce(&mut Turn<S, P>) -> R) -> R {
+        // SAFETY: the caller holds the turn (above): no other reference to it is live, and
+        // the last access happens before this one.
+        self.turn.with_mut(|turn| f(unsafe { &mut *turn }))
+    }
+}
+
+/// A reference to the state, lent to a step's observer by the loop under the lend number
+/// `id`. Dropped, it goes back to the loop through the frame if the step is ending inside
+/// the loop's `subscribe`, and is released otherwise.
+struct Lent<S, O, P, F: Flavour> {
+    inner: NonNull<Inner<S, O, P, F>>,
+    id: usize,
+    _owns: PhantomData<Inner<S, O, P, F>>,
+}
+
+// SAFETY: a counted reference, as an `Arc`: sending it or sharing it lets other threads reach
+// `Inner` by `&`, and release it there.
+unsafe impl<S, O, P, F: Flavour> Send for Lent<S, O, P, F> where Inner<S, O, P, F>: Send + Sync {}
+// SAFETY: as above; `&Lent` gives only `&Inner`.
+unsafe impl<S, O, P, F: Flavour> Sync for Lent<S, O, P, F> where Inner<S, O, P, F>: Send + Sync {}
+
+impl<S, O, P, F: Flavour> Lent<S, O, P, F> {
+    #[inline]
+    fn inner(&self) -> &Inner<S, O, P, F> {
+        // SAFETY: a lent reference keeps the state alive.
+        unsafe { self.inner.as_ref() }
+    }
+
+    /// The loop's frame, if this observer is ending inside the `subscribe` of its own step,
+    /// on the loop's thread.
+    #[inline]
+    fn frame(&self) -> Option<&Frame<O>> {
+        let inner = self.inner();
+        if !inside::is_inside(&inner.owner, token::<F>()) {
+            return None;
+        }
+        // This thread's loop is inside a step's `subscribe`, below this call: it wrote the
+        // frame slot last, and its frame is alive.
+        let at = inner.frame.with_mut(|slot| {
+            // SAFETY: read on the thread of the holder of the turn, which wrote it (above).
+            unsafe { (*slot).at }
+        });
+        // SAFETY: the frame of a loop blocked in `subscribe` below this call.
+        let frame = unsafe { &*(at as *const Frame<O>) };
+        (frame.lend.get() == self.id).then_some(frame)
+    }
+
+    /// Hands `observer` and this reference back to the loop, if this observer is ending
+    /// inside the `subscribe` of its own step; gives both back otherwise.
+    #[inline]
+    fn hand_back(self, observer: O) -> Result<(), (O, Self)> {
+        match self.frame() {
+            Some(frame) => {
+                frame.observer.set(Some(observer));
+                frame.give_back();
+            }
+            None => return Err((observer, self)),
+        }
+        // Given back through the frame: not to be released.
+        mem::forget(self);
+        Ok(())
+    }
+
+    /// Gives up the reference without releasing it: it goes to a loop this thread runs.
+    #[inline]
+    fn into_raw(self) -> NonNull<Inner<S, O, P, F>> {
+        let inner = self.inner;
+        mem::forget(self);
+        inner
+    }
+}
+
+impl<S, O, P, F: Flavour> Drop for Lent<S, O, P, F> {
+    #[inline]
+    fn drop(&mut self) {
+        match self.frame() {
+            Some(frame) => frame.give_back(),
+            // SAFETY: this reference is held, and not used again.
+            None => unsafe { Inner::release(self.inner) },
+        }
+    }
+}
 
 /// Subscribes `source` with `observer`, and again after each `trigger` while `remaining`
-/// allows.
+/// allows. `inline`: see [`subscribe_with`].
 pub(crate) fn subscribe<S, O, F>(
     source: S,
     observer: O,
     trigger: Trigger,
     remaining: Option<usize>,
+    inline: bool,
 ) -> ResubscribeSubscription<S, O, Counted, F>
 where
     S: Subscribe<ResubscribeObserver<S, O, Counted, F>> + Clone,
@@ -243,14 +483,20 @@ where
             <S as Subscribe<ResubscribeObserver<S, O, Counted, F>>>::Subscription,
         >,
 {
-    subscribe_with(source, observer, Counted { trigger, remaining })
+    subscribe_with(source, observer, Counted { trigger, remaining }, inline)
 }
 
 /// Subscribes `source` with `observer`, and again whenever `policy` says so.
+///
+/// `inline`: whether the source, and the policy's notifiers if it has any, finish inside
+/// `subscribe` ([`Observable::EMISSION`]), a constant the operator passes. Then every step
+/// ends inside the loop's `subscribe`, on this thread, and gives its reference back: the
+/// state lives on this function's stack, and nothing is allocated.
 pub(crate) fn subscribe_with<S, O, P, F>(
     source: S,
     observer: O,
     policy: P,
+    inline: bool,
 ) -> ResubscribeSubscription<S, O, P, F>
 where
     S: Subscribe<ResubscribeObserver<S, O, P, F>> + Clone,
@@ -259,54 +505,76 @@ where
     P: Policy,
     P: KeepNotifier<S, O, F>,
 {
-    let first = source.clone();
-    let shared = Arc::new(Shared {
-        pending: AtomicUsize::new(1),
-        closed: AtomicBool::new(false),
+    let new = || Inner {
+        // The handle's and the loop's spare.
+        refs: Counter::new(2),
+        // This loop runs.
+        pending: Counter::new(1),
+        owner: Counter::new(0),
+        closed: Flag::new(false),
         drive: drive::<S, O, P, F>,
-        policy: UnsafeCell::new(policy),
-        state: Mutex::new(State {
-            source,
+        turn: RoleCell::new(Turn { source, policy }),
+        frame: RoleCell::new(FrameSlot {
+            at: std::ptr::null(),
+            lends: 0,
+        }),
+        parked: Lock::new(Parked {
             observer: None,
-            waiting: false,
             current: None,
         }),
-    });
-    // The first attempt takes the observer straight from the caller: nobody can dispose a
-    // handle not yet returned, so there is nothing to park it against. The loop runs only if
-    // the attempt ended at once and asked for another.
-    attempt(&shared, observer, first);
-    if shared.pending.fetch_sub(1, Ordering::AcqRel) != 1 {
-        drive(&shared);
+    };
+    if inline {
+        let inner = new();
+        // SAFETY: this frame holds the turn (`pending` is 1) and two references. Every step
+        // finishes inside its `subscribe` on this thread, having dropped its observer (the
+        // constant's promise), so every lent reference comes back before `run` returns and
+        // nothing reaches `inner` after this frame: `run` ends alone, and no handle is kept.
+        let exit = unsafe { run(NonNull::from(&inner), Some(observer), true, 1, false) };
+        debug_assert!(matches!(exit, Exit::Alone));
+        return ResubscribeSubscription { inner: None };
     }
-    ResubscribeSubscription { shared }
+    let inner = NonNull::from(Box::leak(Box::new(new())));
+    // SAFETY: this frame holds the turn (`pending` is 1) and two references.
+    match unsafe { run(inner, Some(observer), true, 1, true) } {
+        Exit::Alone => {
+            // SAFETY: `run` found the two references this frame holds to be all there are.
+            unsafe { Inner::free(inner) };
+            ResubscribeSubscription { inner: None }
+        }
+        Exit::Left { spare } => {
+            if spare {
+                // SAFETY: the spare is held; the handle's reference keeps the state alive.
+                unsafe { Inner::release(inner) };
+            }
+            ResubscribeSubscription {
+                inner: Some(Handle(inner, PhantomData)),
+            }
+        }
+    }
 }
 
 /// A handle that has nothing to run: for `repeat(0)`, which completes without subscribing.
 pub(crate) fn closed<S, O, F: Flavour>(source: S) -> ResubscribeSubscription<S, O, Counted, F> {
-    fn never<S, O, P, F: Flavour>(_: &Arc<Shared<S, O, P, F>>) {}
-    ResubscribeSubscription {
-        shared: Arc::new(Shared {
-            pending: AtomicUsize::new(0),
-            closed: AtomicBool::new(true),
-            drive: never::<S, O, Counted, F>,
-            policy: UnsafeCell::new(Counted {
-                trigger: Trigger::Completed,
-                remaining: Some(0),
-            }),
-            state: Mutex::new(State {
-                source,
-                observer: None,
-                waiting: false,
-                current: None,
-            }),
-        }),
-    }
+    drop(source);
+    ResubscribeSubscription { inner: None }
 }
 
-/// Runs attempts, and subscribes notifiers, until `pending` drops to 0. The caller has
-/// raised `pending` from 0.
-fn drive<S, O, P, F>(shared: &Arc<Shared<S, O, P, F>>)
+/// How [`run`] ended.
+enum Exit {
+    /// Holding every reference there is: nothing else can reach the state.
+    Alone,
+    /// The turn was given up; `spare` says whether the loop still holds its spare reference.
+    Left { spare: bool },
+}
+
+/// Runs a loop from an observer's end outside the loop's `subscribe`: that observer raised
+/// `pending` from 0 and parked the downstream observer.
+///
+/// # Safety
+///
+/// The caller raised `pending` from 0, and passes a reference to the loop: the loop lends
+/// its spares, so it needs one of its own to outlive the steps it subscribes.
+unsafe fn drive<S, O, P, F>(inner: NonNull<Inner<S, O, P, F>>)
 where
     S: Subscribe<ResubscribeObserver<S, O, P, F>> + Clone,
     F: Flavour
@@ -314,135 +582,234 @@ where
     P: Policy,
     P: KeepNotifier<S, O, F>,
 {
-    loop {
-        let notifier = if !P::WAITS || shared.closed.load(Ordering::Acquire) {
-            None
-        } else {
-            // SAFETY: the loop between two attempts holds the turn.
-            unsafe { shared.policy(P::take_notifier) }
-        };
-        if let Some(notifier) = notifier {
-            let subscription = P::subscribe_notifier(
-                notifier,
-                ResubscribeNotifier {
-                    shared: shared.clone(),
-                    fired: false,
-                },
-            );
-            // Closed, or the notifier has already fired inside `subscribe` (it raised
-            // `pending`; Acquire sees what it did): cancel it, which is harmless if it has
-            // finished, and take no lock.
-            if shared.closed.load(Ordering::Acquire) || shared.pending.load(Ordering::Acquire) > 1 {
-                subscription.dispose();
-            } else {
-                keep_notifier::<S, O, P, F>(shared, subscription);
+    // SAFETY: a reference is held (above).
+    let observer = unsafe { inner.as_ref() }.parked.lock().observer.take();
+    // SAFETY: the caller holds the turn (it raised `pending` from 0) and passed a reference.
+    match unsafe { run(inner, observer, false, 1, true) } {
+        // SAFETY: every reference is the loop's: nobody else reaches the state.
+        Exit::Alone => unsafe { Inner::free(inner) },
+        Exit::Left { spare } => {
+            if spare {
+                // SAFETY: the spare is held and not used again; the loop's own reference
+                // keeps the state alive.
+                unsafe { Inner::release(inner) };
             }
-        } else {
-            let attempt_parts = {
-                let mut state = shared.state.lock();
-                // `None` after a dispose that took the parked observer.
-                let observer = state.observer.take();
-                if shared.closed.load(Ordering::Acquire) {
-                    Err(observer)
-                } else {
-                    Ok(observer.map(|observer| (observer, state.source.clone())))
-                }
-            };
-            if let Err(parked) = attempt_parts {
-                // Disposed while this attempt was asked for: an observer parked after
-                // `dispose` looked is dropped here, outside the lock, as it runs other
-                // operators' code.
-                drop(parked);
-            } else if let Ok(Some((observer, source))) = attempt_parts {
-                attempt(shared, observer, source);
-            }
-        }
-        // AcqRel: Release hands what this attempt did to whoever runs the loop next; Acquire
-        // sees the parked observer of an attempt that ended meanwhile.
-        if shared.pending.fetch_sub(1, Ordering::AcqRel) == 1 {
-            return;
+            // SAFETY: the loop's own reference, not used again.
+            unsafe { Inner::release(inner) };
         }
     }
 }
 
-/// Keeps the handle of a notifier that may still be running, where `dispose` reaches it.
-fn keep_notifier<S, O, P, F>(shared: &Arc<Shared<S, O, P, F>>, subscription: P::Handle)
+/// Runs steps — an attempt, or a notifier — while the last one asked for another, starting
+/// with `observer` (none: nothing to run). `spare`: whether a reference is held to lend;
+/// `others`: how many references the caller holds besides it; `keep`: whether the handle of
+/// a step that did not ask for another is kept for `dispose` (not for state on the stack,
+/// whose steps have all finished when their `subscribe` returns).
+///
+/// # Safety
+///
+/// The caller holds the turn, and the references it says.
+unsafe fn run<S, O, P, F>(
+    ptr: NonNull<Inner<S, O, P, F>>,
+    mut observer: Option<O>,
+    spare: bool,
+    others: usize,
+    keep: bool,
+) -> Exit
 where
-    F: Flavour,
+    S: Subscribe<ResubscribeObserver<S, O, P, F>> + Clone,
+    F: Flavour
+        + BoxSubscription<'static, <S as Subscribe<ResubscribeObserver<S, O, P, F>>>::Subscription>,
+    P: Policy,
     P: KeepNotifier<S, O, F>,
 {
-    // A handle that reports itself disposed is not kept, as in the merge core: it can
-    // deliver nothing more, and `never()`'s holds its observer, which holds `shared`: kept,
-    // it would be a cycle nothing breaks. Asked before locking: user code.
-    let finished = subscription.is_disposed();
-    let mut state = shared.state.lock();
-    if !shared.closed.load(Ordering::Acquire) && state.waiting && !finished {
-        let previous = state.current.replace(P::keep(subscription));
-        drop(state);
-        drop(previous);
-    } else {
-        // It has already emitted or terminated (inside `subscribe`), has nothing running, or
-        // the sequence was disposed: cancel it, which is harmless if it has finished.
-        drop(state);
-        subscription.dispose();
+    // SAFETY: the caller holds a reference.
+    let inner = unsafe { ptr.as_ref() };
+    // Whether a handle was stored for `dispose`: the handle `subscribe` returns must be there.
+    let mut kept = false;
+    let held = Held {
+        inner: ptr,
+        spare: Cell::new(spare),
+        others,
+        heap: keep,
+    };
+    loop {
+        while let Some(next) = observer.take() {
+            if inner.closed.load(Ordering::Acquire) {
+                // Disposed: the observer is dropped here, as it runs other operators' code.
+                drop(next);
+                break;
+            }
+            if !held.spare.replace(false) {
+                // The last spare is held by a step that outlived its `subscribe`.
+                inner.refs.fetch_add(1, Ordering::Relaxed);
+            }
+            let frame = Frame {
+                lend: Cell::new(0),
+                observer: Cell::new(None),
+                ref_back: &held.spare,
+            };
+            let lend = inner.frame.with_mut(|slot| {
+                // SAFETY: the holder of the turn writes the slot. The frame stays where it is
+                // until the step's `subscribe` has returned, and `owner` is cleared before
+                // it goes.
+                let slot = unsafe { &mut *slot };
+                slot.lends = slot.lends.wrapping_add(1);
+                frame.lend.set(slot.lends);
+                slot.at = &frame as *const Frame<O> as *const ();
+                slot.lends
+            });
+            let lent = Lent {
+                inner: ptr,
+                id: lend,
+                _owns: PhantomData,
+            };
+            let notifier = if P::WAITS {
+                // SAFETY: the loop holds the turn.
+                unsafe { inner.turn(|turn| turn.policy.take_notifier()) }
+            } else {
+                None
+            };
+            if let Some(notifier) = notifier {
+                let handle = {
+                    let _inside = Inside::enter(&inner.owner, token::<F>());
+                    P::subscribe_notifier(
+                        notifier,
+                        ResubscribeNotifier {
+                            observer: Some(next),
+                            lent,
+                            fired: false,
+                        },
+                    )
+                };
+                observer = frame.observer.take();
+                if observer.is_some() || inner.closed.load(Ordering::Acquire) {
+                    // It fired or ended inside `subscribe`, or the sequence is over: it is
+                    // not wanted any more (harmless if it has finished).
+                    handle.dispose();
+                } else if keep {
+                    // Still waiting, or it let its observer go without a word: its handle
+                    // is what `dispose` must reach.
+                    keep_notifier::<S, O, P, F>(inner, handle);
+                    kept = true;
+                }
+            } else {
+                // SAFETY: the loop holds the turn.
+                let source = unsafe { inner.turn(|turn| turn.source.clone()) };
+                let handle = {
+                    let _inside = Inside::enter(&inner.owner, token::<F>());
+                    source.subscribe_observer(ResubscribeObserver {
+                        observer: next,
+                        lent,
+                    })
+                };
+                observer = frame.observer.take();
+                if inner.closed.load(Ordering::Acquire) {
+                    // Disposed, or the terminal was delivered: harmless if it has ended.
+                    handle.dispose();
+                } else if keep && observer.is_none() {
+                    // Still running, or it let its observer go without a terminal (the
+                    // downstream stopped it): its handle is what `dispose` must reach.
+                    keep_attempt::<S, O, P, F>(inner, handle);
+                    kept = true;
+                }
+                // Otherwise it ended inside `subscribe` and asked for another step: nothing
+                // is left to cancel.
+            }
+        }
+        if held.spare.get() && !kept && inner.refs.load(Ordering::Acquire) == others + 1 {
+            // Every reference is back and nothing is kept: no observer is alive, so nothing
+            // can raise `pending`, park an observer or take the turn any more, and there is
+            // nothing to dispose.
+            held.keep();
+            return Exit::Alone;
+        }
+        if inner.pending.fetch_sub(1, Ordering::AcqRel) == 1 {
+            return Exit::Left { spare: held.keep() };
+        }
+        // A step ended outside `subscribe` and asked for another: its observer is parked
+        // (`None` if `dispose` took it). Acquire above sees it.
+        observer = inner.parked.lock().observer.take();
     }
 }
 
-/// Subscribes one attempt and keeps its handle where `dispose` reaches it, unless the attempt
-/// has already ended.
-fn attempt<S, O, P, F>(shared: &Arc<Shared<S, O, P, F>>, observer: O, source: S)
-where
+/// Keeps the handle of an attempt that may still be running after its `subscribe`
+/// returned, where `dispose` reaches it.
+#[cold]
+#[inline(never)]
+fn keep_attempt<S, O, P, F>(
+    inner: &Inner<S, O, P, F>,
+    subscription: <S as Subscribe<ResubscribeObserver<S, O, P, F>>>::Subscription,
+) where
     S: Subscribe<ResubscribeObserver<S, O, P, F>>,
     F: Flavour
         + BoxSubscription<'static, <S as Subscribe<ResubscribeObserver<S, O, P, F>>>::Subscription>,
 {
-    let subscription = source.subscribe_observer(ResubscribeObserver {
-        observer,
-        shared: shared.clone(),
-    });
-    // Acquire on both: see what the attempt's end did. Closed, whether by `dispose` (which
-    // sets `closed` before taking the lock, so a handle stored after this load is found by
-    // it) or by the delivered terminal: cancel the handle, which is harmless if the attempt
-    // has ended. Another iteration asked for: the attempt has ended and parked the observer
-    // for the next one (nothing else raises `pending` while an attempt runs), so its handle
-    // has nothing left to cancel. Neither takes the lock: the synchronous source's path.
-    if shared.closed.load(Ordering::Acquire) {
-        subscription.dispose();
-        return;
-    }
-    if shared.pending.load(Ordering::Acquire) > 1 {
-        return;
-    }
-    // Not kept if it reports itself disposed, as the notifier's. Asked before locking.
-    let finished = subscription.is_disposed();
-    let mut state = shared.state.lock();
-    if shared.closed.load(Ordering::Acquire) {
-        drop(state);
-        subscription.dispose();
-    } else if state.observer.is_none() && finished {
-        // Nothing runs behind the handle: not kept, as the notifier's (a `never()`'s holds
-        // this attempt's observer, and kept it would be a cycle); a zero-sized `Finished` (no
-        // allocation) says so in its place. The sequence stays open: a source may still owe
-        // the observer a terminal it queued (a subject subscribed from inside its own
-        // delivery).
-        let previous = state.current.replace(F::box_send(Finished));
-        drop(state);
-        drop(previous);
-        drop(subscription);
-    } else if state.observer.is_none() {
-        let previous = state.current.replace(F::box_subscription(subscription));
-        drop(state);
-        drop(previous);
-    }
-    // Otherwise the attempt has ended meanwhile and parked the observer for the next one:
+    // Another step asked for: the attempt has ended on another thread and parked the
+    // observer for the next one (nothing else raises `pending` while an attempt runs), so
     // its handle has nothing left to cancel.
+    if inner.pending.load(Ordering::Acquire) > 1 {
+        return;
+    }
+    // Not kept if it reports itself disposed, as in the merge core: a `never()`'s holds this
+    // attempt's observer, and kept it would be a cycle. Asked before locking: user code.
+    let finished = subscription.is_disposed();
+    let mut parked = inner.parked.lock();
+    // `dispose` sets `closed` before it takes the lock: either it finds the handle stored,
+    // or this sees the flag.
+    if inner.closed.load(Ordering::Acquire) {
+        drop(parked);
+        subscription.dispose();
+    } else if parked.observer.is_none() {
+        let kept = if finished {
+            // A zero-sized `Finished` (no allocation) says nothing runs behind it. The
+            // sequence stays open: a source may still owe the observer a terminal it queued.
+            F::box_send(Finished)
+        } else {
+            F::box_subscription(subscription)
+        };
+        let previous = parked.current.replace(kept);
+        drop(parked);
+        drop(previous);
+    }
+    // Otherwise the attempt has ended meanwhile and parked the observer for the next one.
+}
+
+/// Keeps the handle of a notifier that may still be running, where `dispose` reaches it.
+#[cold]
+#[inline(never)]
+fn keep_notifier<S, O, P, F>(inner: &Inner<S, O, P, F>, subscription: P::Handle)
+where
+    F: Flavour,
+    P: KeepNotifier<S, O, F>,
+{
+    // It fired on another thread meanwhile: not wanted any more.
+    if inner.pending.load(Ordering::Acquire) > 1 {
+        subscription.dispose();
+        return;
+    }
+    // A handle that reports itself disposed is not kept, as in the merge core: it can
+    // deliver nothing more, and `never()`'s holds its observer: kept, it would be a cycle
+    // nothing breaks. Asked before locking: user code.
+    let finished = subscription.is_disposed();
+    let mut parked = inner.parked.lock();
+    if !inner.closed.load(Ordering::Acquire) && parked.observer.is_none() && !finished {
+        let previous = parked.current.replace(P::keep(subscription));
+        drop(parked);
+        drop(previous);
+    } else {
+        // It has fired or ended meanwhile, has nothing running, or the sequence was
+        // disposed: cancel it, which is harmless if it has finished.
+        drop(parked);
+        subscription.dispose();
+    }
 }
 
 /// The observer [`Retry`](crate::operators::Retry), [`Repeat`](crate::operators::Repeat) and
 /// their `_when` forms subscribe upstream, once per attempt.
 pub struct ResubscribeObserver<S, O, P = Counted, F: Flavour = crate::sync::Shared> {
     observer: O,
-    shared: Arc<Shared<S, O, P, F>>,
+    lent: Lent<S, O, P, F>,
 }
 
 /// Starts another attempt, or waits for a notifier, if the policy says so and downstream
@@ -452,36 +819,50 @@ fn resubscribe<S, O, P: Policy, F: Flavour>(
     ended: Ended<'_>,
     downstream_disposed: bool,
 ) -> Option<O> {
-    {
-        let shared = this.shared;
-        if shared.closed.load(Ordering::Acquire) {
-            return None;
-        }
-        let decision = if downstream_disposed {
-            Decision::Deliver
-        } else {
-            // SAFETY: the live attempt's observer, in its terminal notification, holds the
-            // turn.
-            unsafe { shared.policy(|policy| policy.decide(ended)) }
-        };
-        if let Decision::Deliver = decision {
-            // No lock: nothing is parked or stored for this end, and `dispose`, which may
-            // race it, only needs the flag to start nothing more.
-            shared.closed.store(true, Ordering::Release);
-            return Some(this.observer);
-        }
-        let mut state = shared.state.lock();
-        if let Decision::Wait = decision {
-            state.waiting = true;
-        }
-        state.observer = Some(this.observer);
-        let finished = state.current.take();
-        drop(state);
-        drop(finished);
-        if shared.pending.fetch_add(1, Ordering::AcqRel) == 0 {
-            (shared.drive)(&shared);
-        }
-        None
+    let ResubscribeObserver { observer, lent } = this;
+    let inner = lent.inner();
+    if inner.closed.load(Ordering::Acquire) {
+        return None;
+    }
+    let decision = if downstream_disposed {
+        Decision::Deliver
+    } else {
+        // SAFETY: the live attempt's observer, in its terminal notification, holds the turn.
+        unsafe { inner.turn(|turn| turn.policy.decide(ended)) }
+    };
+    if let Decision::Deliver = decision {
+        // No lock: nothing is parked or stored for this end, and `dispose`, which may race
+        // it, only needs the flag to start nothing more.
+        inner.closed.store(true, Ordering::Release);
+        drop(lent);
+        return Some(observer);
+    }
+    // Inside the loop's `subscribe`, the loop picks the observer up when it returns.
+    if let Err((observer, lent)) = lent.hand_back(observer) {
+        park(observer, lent);
+    }
+    None
+}
+
+/// Parks the downstream observer for the next step after an end outside the loop's
+/// `subscribe`, and runs the loop if nobody does.
+#[cold]
+#[inline(never)]
+fn park<S, O, P, F: Flavour>(observer: O, lent: Lent<S, O, P, F>) {
+    let inner = lent.inner();
+    let mut parked = inner.parked.lock();
+    if inner.closed.load(Ordering::Acquire) {
+        drop(parked);
+        return;
+    }
+    parked.observer = Some(observer);
+    let finished = parked.current.take();
+    drop(parked);
+    drop(finished);
+    if inner.pending.fetch_add(1, Ordering::AcqRel) == 0 {
+        let inner = lent.into_raw();
+        // SAFETY: `pending` was raised from 0, and this reference passes to the loop.
+        unsafe { (inner.as_ref().drive)(inner) };
     }
 }
 
@@ -507,60 +888,62 @@ impl<T, S, O: Observer<T>, P: Policy, F: Flavour> Observer<T> for ResubscribeObs
 
     #[inline]
     fn is_disposed(&self) -> bool {
-        self.observer.is_disposed() || self.shared.closed.load(Ordering::Acquire)
+        self.observer.is_disposed() || self.lent.inner().closed.load(Ordering::Acquire)
     }
 }
 
 impl<S, O, P, F: Flavour> fmt::Debug for ResubscribeObserver<S, O, P, F> {
     fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
         f.debug_struct("ResubscribeObserver")
-            .field("closed", &self.shared.closed.load(Ordering::Acquire))
+            .field("closed", &self.lent.inner().closed.load(Ordering::Acquire))
             .finish_non_exhaustive()
     }
 }
 
 /// The observer [`RetryWhen`](crate::operators::RetryWhen) and
 /// [`RepeatWhen`](crate::operators::RepeatWhen) subscribe to each notifier: its first value
-/// starts the next attempt, its completion completes the sequence and its error ends it.
+/// starts the next attempt, its completion completes the sequence and its error ends it. It
+/// carries the downstream observer until then.
 pub struct ResubscribeNotifier<S, O, P, F: Flavour = crate::sync::Shared> {
-    shared: Arc<Shared<S, O, P, F>>,
+    /// The downstream observer until the first value or the terminal.
+    observer: Option<O>,
+    lent: Lent<S, O, P, F>,
     /// Set by the first value: the rest are not wanted.
     fired: bool,
 }
 
 impl<S, O, P, F: Flavour> ResubscribeNotifier<S, O, P, F> {
-    /// Ends the wait, handing back the locked state; `None` if it had already ended or the
-    /// sequence is closed.
-    fn end_wait(&self) -> Option<crate::sync::MutexGuard<'_, State<S, O, F>>> {
-        let mut state = self.shared.state.lock();
-        if self.shared.closed.load(Ordering::Acquire) || !state.waiting {
-            return None;
-        }
-        state.waiting = false;
-        Some(state)
-    }
-
     /// The notifier ended before its first value: so does the sequence, the same way.
     fn finish<T>(self, error: Option<Error>)
     where
         O: Observer<T>,
     {
-        if self.fired {
-            return;
-        }
-        let Some(mut state) = self.end_wait() else {
+        let ResubscribeNotifier { observer, lent, .. } = self;
+        let Some(observer) = observer else {
             return;
         };
-        self.shared.closed.store(true, Ordering::Release);
-        let observer = state.observer.take();
-        let handle = state.current.take();
-        drop(state);
-        drop(handle);
-        if let Some(observer) = observer {
-            match error {
-                Some(error) => observer.on_error(error),
-                None => observer.on_completed(),
+        let inner = lent.inner();
+        if inner.closed.load(Ordering::Acquire) {
+            return;
+        }
+        inner.closed.store(true, Ordering::Release);
+        match lent.frame() {
+            Some(frame) => {
+                // Inside the loop's `subscribe`: no handle was stored yet, and the reference
+                // goes back through the frame.
+                frame.give_back();
+                mem::forget(lent);
             }
+            None => {
+                // Its own handle, stored if it outlived `subscribe`: nothing left to cancel.
+                let handle = inner.parked.lock().current.take();
+                drop(handle);
+                drop(lent);
+            }
+        }
+        match error {
+            Some(error) => observer.on_error(error),
+            None => observer.on_completed(),
         }
     }
 }
@@ -573,17 +956,36 @@ impl<N, S: Observable, O: Observer<S::Item>, P, F: Flavour> Observer<N>
             return;
         }
         self.fired = true;
-        let Some(mut state) = self.end_wait() else {
+        let Some(observer) = self.observer.take() else {
             return;
         };
-        let handle = state.current.take();
-        drop(state);
+        let inner = self.lent.inner();
+        if inner.closed.load(Ordering::Acquire) {
+            return;
+        }
+        if let Some(frame) = self.lent.frame() {
+            // Inside the loop's `subscribe`: it starts the attempt when the call returns.
+            // The lent reference stays with this observer until it ends.
+            frame.observer.set(Some(observer));
+            return;
+        }
+        let mut parked = inner.parked.lock();
+        if inner.closed.load(Ordering::Acquire) {
+            drop(parked);
+            return;
+        }
+        parked.observer = Some(observer);
+        let handle = parked.current.take();
+        drop(parked);
         // The notifier's own handle, if stored already: it is not wanted any more.
         if let Some(handle) = handle {
             handle.dispose();
         }
-        if self.shared.pending.fetch_add(1, Ordering::AcqRel) == 0 {
-            (self.shared.drive)(&self.shared);
+        if inner.pending.fetch_add(1, Ordering::AcqRel) == 0 {
+            // This observer's reference stays with it: the loop gets one of its own.
+            inner.refs.fetch_add(1, Ordering::Relaxed);
+            // SAFETY: `pending` was raised from 0, and the loop is given a reference.
+            unsafe { (inner.drive)(self.lent.inner) };
         }
     }
 
@@ -597,7 +999,7 @@ impl<N, S: Observable, O: Observer<S::Item>, P, F: Flavour> Observer<N>
 
     #[inline]
     fn is_disposed(&self) -> bool {
-        self.fired || self.shared.closed.load(Ordering::Acquire)
+        self.fired || self.lent.inner().closed.load(Ordering::Acquire)
     }
 }
 
@@ -609,20 +1011,48 @@ impl<S, O, P, F: Flavour> fmt::Debug for ResubscribeNotifier<S, O, P, F> {
     }
 }
 
+/// The handle's counted reference.
+struct Handle<S, O, P, F: Flavour>(NonNull<Inner<S, O, P, F>>, PhantomData<Inner<S, O, P, F>>);
+
+// SAFETY: a counted reference, as an `Arc` (see `Lent`).
+unsafe impl<S, O, P, F: Flavour> Send for Handle<S, O, P, F> where Inner<S, O, P, F>: Send + Sync {}
+// SAFETY: as above.
+unsafe impl<S, O, P, F: Flavour> Sync for Handle<S, O, P, F> where Inner<S, O, P, F>: Send + Sync {}
+
+impl<S, O, P, F: Flavour> Drop for Handle<S, O, P, F> {
+    fn drop(&mut self) {
+        // SAFETY: the handle's reference, not used again.
+        unsafe { Inner::release(self.0) }
+    }
+}
+
 /// The handle of a [`Retry`](crate::operators::Retry) or
 /// [`Repeat`](crate::operators::Repeat) subscription, and of their `_when` forms: disposing
-/// it disposes the running attempt or notifier and starts no other.
+/// it disposes the running attempt or notifier and starts no other. Empty when the sequence
+/// was over when `subscribe` returned.
 pub struct ResubscribeSubscription<S, O, P = Counted, F: Flavour = crate::sync::Shared> {
-    shared: Arc<Shared<S, O, P, F>>,
+    inner: Option<Handle<S, O, P, F>>,
+}
+
+impl<S, O, P, F: Flavour> ResubscribeSubscription<S, O, P, F> {
+    fn inner(&self) -> Option<&Inner<S, O, P, F>> {
+        // SAFETY: the handle's reference keeps the state alive.
+        self.inner
+            .as_ref()
+            .map(|handle| unsafe { handle.0.as_ref() })
+    }
 }
 
 impl<S, O, P, F: Flavour> Subscription for ResubscribeSubscription<S, O, P, F> {
     fn dispose(&self) {
-        // Release pairs with the Acquire loads in `drive` and in the observer.
-        self.shared.closed.store(true, Ordering::Release);
+        let Some(inner) = self.inner() else {
+            return;
+        };
+        // Release pairs with the Acquire loads in the loop and in the observers.
+        inner.closed.store(true, Ordering::Release);
         let (current, observer) = {
-            let mut state = self.shared.state.lock();
-            (state.current.take(), state.observer.take())
+            let mut parked = inner.parked.lock();
+            (parked.current.take(), parked.observer.take())
         };
         // Outside the lock: disposing and dropping run code of other operators.
         if let Some(current) = current {
@@ -632,21 +1062,27 @@ impl<S, O, P, F: Flavour> Subscription for ResubscribeSubscription<S, O, P, F> {
     }
 
     fn is_disposed(&self) -> bool {
-        self.shared.closed.load(Ordering::Acquire)
-            || self
-                .shared
-                .state
-                .lock()
-                .current
-                .as_ref()
-                .is_some_and(|current| current.is_disposed())
+        self.inner().is_none_or(|inner| {
+            inner.closed.load(Ordering::Acquire)
+                || inner
+                    .parked
+                    .lock()
+                    .current
+                    .as_ref()
+                    .is_some_and(|current| current.is_disposed())
+        })
     }
 }
 
 impl<S, O, P, F: Flavour> fmt::Debug for ResubscribeSubscription<S, O, P, F> {
     fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
         f.debug_struct("ResubscribeSubscription")
-            .field("closed", &self.shared.closed.load(Ordering::Acquire))
+            .field(
+                "closed",
+                &self
+                    .inner()
+                    .is_none_or(|inner| inner.closed.load(Ordering::Acquire)),
+            )
             .finish_non_exhaustive()
     }
 }
@@ -839,5 +1275,217 @@ pub(crate) mod test_sources {
                 .unwrap();
             handle
         }
+    }
+}
+
+#[cfg(all(test, not(loom)))]
+mod tests {
+    use super::test_sources::scripted;
+    use crate::notification::Notification::*;
+    use crate::observable::{Observable, Subscribe};
+    use crate::observer::Observer;
+    use crate::operators::engine::inline_merge::test_support::{Later, both, inline};
+    use crate::prelude::*;
+    use crate::source::{from_iter, just, throw};
+    use crate::subscription::{Finished, Subscription};
+    use crate::testing::TestObserver;
+    use crate::{Error, Notification};
+
+    /// A value, then an error: a source that finishes inside `subscribe`.
+    macro_rules! failing {
+        () => {
+            from_iter([Ok(1), Err(Error::msg("cut"))]).try_map(|r| r)
+        };
+    }
+
+    #[test]
+    fn retry_delivers_the_same_on_both_paths() {
+        let expected = [Next(1), Next(1), Next(1), Error(Error::msg("cut"))];
+        both(failing!().retry(2), Later(failing!()).retry(2), &expected);
+    }
+
+    #[test]
+    fn repeat_delivers_the_same_on_both_paths() {
+        let expected = [Next(5), Next(5), Next(5), Completed];
+        both(just(5).repeat(3), Later(just(5)).repeat(3), &expected);
+    }
+
+    #[test]
+    fn retry_when_delivers_the_same_on_both_paths() {
+        let notifier = |_: &Error, n: u32| from_iter((n < 3).then_some(()));
+        let expected = [Next(1), Next(1), Next(1), Completed];
+        both(
+            failing!().retry_when(notifier),
+            Later(failing!()).retry_when(notifier),
+            &expected,
+        );
+        // A notifier that may emit later takes the shared state too.
+        let later = failing!().retry_when(move |e: &Error, n| Later(notifier(e, n)));
+        assert!(!inline(&later));
+        let o = TestObserver::new();
+        assert!(later.subscribe_observer(o.clone()).is_disposed());
+        o.assert_notifications(&expected);
+    }
+
+    #[test]
+    fn repeat_when_delivers_the_same_on_both_paths() {
+        let notifier = |n: u32| from_iter((n < 2).then_some(()));
+        let expected = [Next(1), Next(1), Completed];
+        both(
+            just(1).repeat_when(notifier),
+            Later(just(1)).repeat_when(notifier),
+            &expected,
+        );
+    }
+
+    #[test]
+    fn a_hundred_thousand_synchronous_retries_on_each_path() {
+        let error = Error::msg("always");
+        for inline_path in [true, false] {
+            let o = TestObserver::<i32>::new();
+            let disposed = if inline_path {
+                throw::<i32>(error.clone())
+                    .retry(100_000)
+                    .subscribe_observer(o.clone())
+                    .is_disposed()
+            } else {
+                Later(throw::<i32>(error.clone()))
+                    .retry(100_000)
+                    .subscribe_observer(o.clone())
+                    .is_disposed()
+            };
+            assert!(disposed);
+            o.assert_notifications(&[Error(Error::msg("always"))]);
+        }
+        // And with a notifier for each of them, on the shared path.
+        let o = TestObserver::<i32>::new();
+        Later(throw::<i32>(error))
+            .retry_when(|_, n| from_iter((n <= 100_000).then_some(())))
+            .subscribe_observer(o.clone());
+        o.assert_notifications(&[Completed]);
+    }
+
+    #[test]
+    fn a_local_source_resubscribes_through_the_local_state() {
+        let source = scripted(|n| (vec![n as i32], (n < 2).then_some("flaky")));
+        let o = TestObserver::new();
+        let handle = source
+            .clone()
+            .boxed_local()
+            .retry(5)
+            .subscribe_observer(o.clone());
+        assert!(handle.is_disposed());
+        o.assert_notifications(&[Next(0), Next(1), Next(2), Completed]);
+        assert_eq!(source.subscribed(), 3);
+
+        let o = TestObserver::<i32>::new();
+        throw::<i32>(Error::msg("always"))
+            .boxed_local()
+            .retry(100_000)
+            .subscribe_observer(o.clone());
+        o.assert_notifications(&[Error(Error::msg("always"))]);
+    }
+
+    /// Ends each attempt on another thread, and waits for it, before its `subscribe`
+    /// returns: the end comes from outside the loop while the loop is inside `subscribe`.
+    #[derive(Clone)]
+    struct EndsElsewhere;
+
+    impl Observable for EndsElsewhere {
+        type Item = i32;
+        type Flavour = crate::sync::Shared;
+    }
+
+    impl<O: Observer<i32> + Send> Subscribe<O> for EndsElsewhere {
+        type Subscription = Finished;
+
+        fn subscribe_observer(self, mut observer: O) -> Finished {
+            std::thread::scope(|s| {
+                s.spawn(move || {
+                    observer.on_next(1);
+                    observer.on_error(Error::msg("elsewhere"));
+                });
+            });
+            Finished
+        }
+    }
+
+    #[test]
+    fn an_end_on_another_thread_inside_subscribe_is_picked_up_by_the_loop() {
+        let o = TestObserver::new();
+        let handle = EndsElsewhere.retry(3).subscribe_observer(o.clone());
+        o.assert_notifications(&[
+            Next(1),
+            Next(1),
+            Next(1),
+            Next(1),
+            Error(Error::msg("elsewhere")),
+        ]);
+        assert!(handle.is_disposed());
+    }
+
+    #[test]
+    fn a_notifier_that_fired_and_ends_during_a_later_attempt_is_let_go_of() {
+        // The notifier fires at once and stays subscribed to `gate`; the second attempt
+        // completes `gate`, so the first notifier's observer ends inside the second
+        // attempt's `subscribe`, on the loop's thread: it is not the step being subscribed.
+        let gate = crate::subjects::PublishSubject::<()>::new();
+        let (g, closer) = (gate.clone(), gate.clone());
+        let attempts = std::sync::Arc::new(std::sync::atomic::AtomicUsize::new(0));
+        let counter = attempts.clone();
+        let source = crate::source::defer(move || {
+            let n = counter.fetch_add(1, std::sync::atomic::Ordering::SeqCst);
+            if n == 1 {
+                closer.on_completed();
+            }
+            from_iter([Ok(n as i32), Err(Error::msg("x"))]).try_map(|r| r)
+        });
+        let o = TestObserver::new();
+        let handle = source
+            .retry_when(move |_, n| {
+                let fire: crate::BoxedObservable<'static, ()> = if n == 1 {
+                    just(()).merge_with(g.observable()).boxed()
+                } else {
+                    crate::source::empty().boxed()
+                };
+                fire
+            })
+            .subscribe_observer(o.clone());
+        let expected: [Notification<i32>; 3] = [Next(0), Next(1), Completed];
+        o.assert_notifications(&expected);
+        assert!(handle.is_disposed());
+        assert!(!gate.has_observers());
+        assert_eq!(attempts.load(std::sync::atomic::Ordering::SeqCst), 2);
+    }
+
+    #[test]
+    fn a_panic_inside_an_attempt_leaves_the_next_subscription_sound() {
+        let gate = crate::subjects::PublishSubject::<()>::new();
+        let g = gate.clone();
+        let result = std::panic::catch_unwind(std::panic::AssertUnwindSafe(|| {
+            // The first notifier fires and stays on `gate`; the second attempt's value
+            // panics in the downstream, unwinding through the loop.
+            failing!()
+                .retry_when(move |_, _| just(()).merge_with(g.observable()))
+                .subscribe_with(
+                    |v| {
+                        if v == 1 {
+                            static SEEN: std::sync::atomic::AtomicUsize =
+                                std::sync::atomic::AtomicUsize::new(0);
+                            if SEEN.fetch_add(1, std::sync::atomic::Ordering::SeqCst) == 1 {
+                                panic!("downstream");
+                            }
+                        }
+                    },
+                    |_| {},
+                    || {},
+                );
+        }));
+        assert!(result.is_err());
+        // The notifier left alive ends now, on this thread, outside any loop.
+        gate.on_completed();
+        let o = TestObserver::new();
+        failing!().retry(1).subscribe_observer(o.clone());
+        o.assert_notifications(&[Next(1), Next(1), Error(Error::msg("cut"))]);
     }
 }
