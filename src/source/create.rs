@@ -109,6 +109,10 @@ impl<T, F> fmt::Debug for Create<T, F> {
 impl<T, F> Observable for Create<T, F> {
     type Item = T;
     type Flavour = crate::sync::Shared;
+    // The emitter borrows the observer for the closure's call and is neither `Send` nor
+    // `'static`: every notification comes inside `subscribe`, on the calling thread.
+    const EMISSION: crate::operators::engine::inline_merge::Emission =
+        crate::operators::engine::inline_merge::Emission::INSIDE_SUBSCRIBE;
 }
 
 impl<T, F, O> Subscribe<O> for Create<T, F>
@@ -495,6 +499,37 @@ mod tests {
         let o = TestObserver::<i32>::new();
         create(|_| {}).subscribe_observer(o.clone());
         o.assert_notifications(&[]);
+    }
+
+    /// `create` says it emits inside `subscribe` only, so what is built on it takes the
+    /// stack paths; one that returns without terminating leaves them without a terminal.
+    #[test]
+    fn an_unterminated_create_leaves_the_inline_paths_without_a_terminal() {
+        let unterminated = || create(|mut e| e.on_next(1));
+        const {
+            assert!(
+                <super::Create<i32, fn(super::Emitter<'_, i32>)> as Observable>::EMISSION
+                    .is_inside_subscribe()
+            )
+        };
+        let merged = TestObserver::new();
+        unterminated()
+            .merge_with(from_iter([2]))
+            .subscribe_observer(merged.clone());
+        merged.assert_notifications(&[Notification::Next(1), Notification::Next(2)]);
+        let retried = TestObserver::new();
+        unterminated().retry(2).subscribe_observer(retried.clone());
+        retried.assert_notifications(&[Notification::Next(1)]);
+        let zipped = TestObserver::new();
+        unterminated()
+            .zip(from_iter([2, 3]))
+            .subscribe_observer(zipped.clone());
+        zipped.assert_notifications(&[Notification::Next((1, 2))]);
+        let resumed = TestObserver::new();
+        unterminated()
+            .on_error_resume_next(|_| from_iter([9]))
+            .subscribe_observer(resumed.clone());
+        resumed.assert_notifications(&[Notification::Next(1)]);
     }
 
     #[test]

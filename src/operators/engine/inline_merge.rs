@@ -16,7 +16,7 @@
 //! Each observable says which it is in [`Observable::EMISSION`], an associated constant whose
 //! type, [`Emission`], cannot be named outside the crate: no impl outside the crate can set it,
 //! so no user type can claim the property, and the code below may rely on it. Every
-//! observable that does not set it (a user's, a subject, `create`, `timer`, anything on a
+//! observable that does not set it (a user's, a subject, `create_owned`, `timer`, anything on a
 //! scheduler) keeps the default, [`Emission::ANYTIME`], and its merges keep the core.
 //!
 //! The choice is a plain `if` on a constant, so it costs nothing at run time and each
