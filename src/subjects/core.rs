@@ -695,27 +695,54 @@ impl<T: Clone, F: Flavour> Core<T, F> {
     }
 
     pub(crate) fn on_error(&self, error: Error) {
-        self.terminate(Event::Error(error));
+        self.terminate(Terminal::Error(error));
     }
 
     pub(crate) fn on_completed(&self) {
-        self.terminate(Event::Completed);
+        self.terminate(Terminal::Completed);
     }
 
-    fn terminate(&self, event: Event<T>) {
-        {
-            let mut inbox = self.inbox.lock();
-            if self.terminated.load(Ordering::Relaxed) {
-                return; // the first terminal notification wins
+    fn terminate(&self, terminal: Terminal) {
+        // Acquire, as in `on_next`. Taken before the lock, as in `subscribe`: when nobody
+        // delivers and nothing is recorded, the notification goes out at once, without a trip
+        // through the inbox (whose queue would allocate for it).
+        let holds_role = self
+            .wip
+            .compare_exchange(0, 1, Ordering::Acquire, Ordering::Relaxed)
+            .is_ok();
+        let mut inbox = self.inbox.lock();
+        if self.terminated.load(Ordering::Relaxed) {
+            // The first terminal notification wins.
+            drop(inbox);
+            if holds_role {
+                self.take_role(1);
             }
-            self.terminated.store(true, Ordering::Release);
-            self.plain.store(false, Ordering::Release);
-            if matches!(event, Event::Error(_)) {
-                inbox.latest = None;
-            }
-            inbox.events.push_back(event);
+            return;
         }
-        self.request_role();
+        self.terminated.store(true, Ordering::Release);
+        self.plain.store(false, Ordering::Release);
+        if matches!(terminal, Terminal::Error(_)) {
+            inbox.latest = None;
+        }
+        if holds_role && inbox.events.is_empty() {
+            drop(inbox);
+            self.hold_role(|d| {
+                // Disposals made meanwhile are applied before each observer is called.
+                d.terminate(self, terminal);
+                true
+            });
+            return;
+        }
+        inbox.events.push_back(match terminal {
+            Terminal::Error(error) => Event::Error(error),
+            Terminal::Completed => Event::Completed,
+        });
+        drop(inbox);
+        if holds_role {
+            self.take_role(1);
+        } else {
+            self.request_role();
+        }
     }
 
     // An associated function, not a method: `self: &Arc<Self>` is not allowed for loom's `Arc`.
