@@ -496,8 +496,19 @@ impl<'a, O, T, X, F: Flavour> Core<'a, O, T, X, F> {
         {
             self.emit(value);
         } else {
-            self.lock().next(value);
+            self.next_locked(value);
         }
+    }
+
+    /// [`next`](Core::next) when someone delivers or a disposal through the handle happened:
+    /// out of line, so that the lock-free path stays small enough to inline.
+    #[cold]
+    #[inline(never)]
+    fn next_locked(&self, value: T)
+    where
+        O: Observer<T>,
+    {
+        self.lock().next(value);
     }
 
     /// Wakes the successor waiting in [`Locked::succeed`]; called under the lock.
@@ -522,7 +533,63 @@ impl<'a, O, T, X, F: Flavour> Core<'a, O, T, X, F> {
     /// Delivers `value` and whatever queues up meanwhile, then gives the delivery role back;
     /// or, once it has delivered a batch, hands the role to a producer that arrived
     /// meanwhile and returns ([`Handover`]). The calling thread holds the role.
-    fn emit(&self, mut value: T)
+    ///
+    /// The common case, nothing queued or closed meanwhile, is one delivery and the
+    /// compare-exchange that gives the role back, inline; the rest is [`emit_rest`].
+    ///
+    /// [`emit_rest`]: Core::emit_rest
+    #[inline]
+    fn emit(&self, value: T)
+    where
+        O: Observer<T>,
+    {
+        let guard = PanicGuard {
+            core: self,
+            armed: true,
+        };
+        let lost = self.deliver(value);
+        mem::forget(guard);
+        if !lost
+            && self
+                .role
+                .compare_exchange(HELD, 0, Ordering::Release, Ordering::Relaxed)
+                .is_ok()
+        {
+            // Nothing was queued, left pending or closed meanwhile.
+            return;
+        }
+        self.emit_rest(lost);
+    }
+
+    /// Delivers `value` to the downstream, which the calling thread holds the role for;
+    /// answers whether the downstream has lost interest (or is gone).
+    #[inline(always)]
+    fn deliver(&self, value: T) -> bool
+    where
+        O: Observer<T>,
+    {
+        // SAFETY: this thread holds the role (see `emit`), so no other thread touches the
+        // cell meanwhile; a reentrant call from inside `on_next` finds the role held and
+        // queues, never touching the cell.
+        self.downstream
+            .with_mut(|cell| match unsafe { &mut *cell } {
+                Some(observer) if !observer.is_disposed() => {
+                    observer.on_next(value);
+                    // It may lose interest inside that call (a `take` that has had its fill):
+                    // the upstreams stop now, not at a next value that may never come (a
+                    // `never` upstream's handle would stay kept, in a cycle through this core).
+                    observer.is_disposed()
+                }
+                _ => true,
+            })
+    }
+
+    /// The rest of [`emit`](Core::emit), once a delivery found the downstream gone (`lost`)
+    /// or the role marked: stops, or takes the lock and delivers what was queued, until the
+    /// role can be given back or is handed over.
+    #[cold]
+    #[inline(never)]
+    fn emit_rest(&self, mut lost: bool)
     where
         O: Observer<T>,
     {
@@ -530,26 +597,11 @@ impl<'a, O, T, X, F: Flavour> Core<'a, O, T, X, F> {
             core: self,
             armed: true,
         };
-        let mut delivered: u32 = 0;
+        let mut delivered: u32 = 1;
         // Whether this emitter asked for a successor: then it gives the role back under the
         // lock, where the request lapses.
         let mut wanted = false;
         loop {
-            // SAFETY: this thread holds the role (the caller's, or handed on in this loop),
-            // so no other thread touches the cell meanwhile; a reentrant call from inside
-            // `on_next` finds the role held and queues, never touching the cell.
-            let lost = self
-                .downstream
-                .with_mut(|cell| match unsafe { &mut *cell } {
-                    Some(observer) if !observer.is_disposed() => {
-                        observer.on_next(value);
-                        // It may lose interest inside that call (a `take` that has had its fill):
-                        // the upstreams stop now, not at a next value that may never come (a
-                        // `never` upstream's handle would stay kept, in a cycle through this core).
-                        observer.is_disposed()
-                    }
-                    _ => true,
-                });
             if lost {
                 // The downstream lost interest: stop, and stop every upstream.
                 let mut locked = self.lock();
@@ -558,17 +610,6 @@ impl<'a, O, T, X, F: Flavour> Core<'a, O, T, X, F> {
                 // SAFETY: this thread holds the role.
                 let observer = unsafe { self.take_observer() };
                 locked.after.defer_downstream(observer);
-                guard.armed = false;
-                return;
-            }
-            delivered = delivered.saturating_add(1);
-            if !wanted
-                && self
-                    .role
-                    .compare_exchange(HELD, 0, Ordering::Release, Ordering::Relaxed)
-                    .is_ok()
-            {
-                // Nothing was queued, left pending or closed meanwhile.
                 guard.armed = false;
                 return;
             }
@@ -590,7 +631,7 @@ impl<'a, O, T, X, F: Flavour> Core<'a, O, T, X, F> {
                 self.wake_successor();
                 return;
             }
-            match locked.state.queue.pop_front() {
+            let value = match locked.state.queue.pop_front() {
                 Some(next) => {
                     // What the loom models check the hand-over by.
                     #[cfg(loom)]
@@ -599,7 +640,6 @@ impl<'a, O, T, X, F: Flavour> Core<'a, O, T, X, F> {
                         Handover::Taken,
                         "an emitter delivered past the successor waiting for it"
                     );
-                    value = next;
                     // Only a threaded flavour has other threads to hand over to.
                     if F::THREADED && delivered >= BATCH && locked.state.handover == Handover::Idle
                     {
@@ -607,6 +647,7 @@ impl<'a, O, T, X, F: Flavour> Core<'a, O, T, X, F> {
                         locked.state.handover = Handover::Wanted(thread::current().id());
                         wanted = true;
                     }
+                    next
                 }
                 None => {
                     guard.armed = false;
@@ -625,6 +666,20 @@ impl<'a, O, T, X, F: Flavour> Core<'a, O, T, X, F> {
                     }
                     return;
                 }
+            };
+            drop(locked);
+            lost = self.deliver(value);
+            delivered = delivered.saturating_add(1);
+            if !lost
+                && !wanted
+                && self
+                    .role
+                    .compare_exchange(HELD, 0, Ordering::Release, Ordering::Relaxed)
+                    .is_ok()
+            {
+                // Nothing was queued, left pending or closed meanwhile.
+                guard.armed = false;
+                return;
             }
         }
     }
