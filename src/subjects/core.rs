@@ -412,51 +412,84 @@ const DISPOSED: u64 = 1 << 63;
 /// What a free key of [`Keys`] holds: no id, as ids stay below [`DISPOSED`].
 const VACANT: u64 = u64::MAX;
 
-/// A slab of ids: a key per subscription, the last freed key reused first.
+/// A slab of ids: a key per subscription, key 0 first when it is free, then the last freed
+/// key.
 ///
 /// Not `slab::Slab<u64>`, whose entries are 16 bytes (a tag beside the id, or the next free
 /// key): here an entry is its id alone, 8 bytes, and the free keys wait in a list of their
-/// own, so a live subscription costs half as much in this table.
-#[derive(Default)]
+/// own, so a live subscription costs half as much in this table. Key 0's id sits in the
+/// table itself: a subject with one subscriber at a time (most of them) allocates none.
 struct Keys {
-    ids: Vec<u64>,
+    /// The id of key 0, [`VACANT`] while it is free.
+    first: u64,
+    /// The ids of keys 1 and up.
+    rest: Vec<u64>,
+    /// Free keys of `rest`.
     free: Vec<usize>,
+}
+
+impl Default for Keys {
+    fn default() -> Self {
+        Keys {
+            first: VACANT,
+            rest: Vec::new(),
+            free: Vec::new(),
+        }
+    }
 }
 
 impl Keys {
     fn get(&self, key: usize) -> Option<&u64> {
-        self.ids.get(key).filter(|&&id| id != VACANT)
+        match key {
+            0 => Some(&self.first),
+            _ => self.rest.get(key - 1),
+        }
+        .filter(|&&id| id != VACANT)
+    }
+
+    /// The entry of a taken key.
+    fn entry(&mut self, key: usize) -> &mut u64 {
+        debug_assert!(self.get(key).is_some());
+        match key {
+            0 => &mut self.first,
+            _ => &mut self.rest[key - 1],
+        }
     }
 
     #[inline]
     fn insert(&mut self, id: u64) -> usize {
         debug_assert!(id < DISPOSED);
+        if self.first == VACANT {
+            self.first = id;
+            return 0;
+        }
         match self.free.pop() {
             Some(key) => {
-                self.ids[key] = id;
+                self.rest[key - 1] = id;
                 key
             }
             None => {
-                self.ids.push(id);
-                self.ids.len() - 1
+                self.rest.push(id);
+                self.rest.len()
             }
         }
     }
 
     /// Replaces the id of a taken key.
     fn set(&mut self, key: usize, id: u64) {
-        debug_assert!(self.get(key).is_some());
-        self.ids[key] = id;
+        *self.entry(key) = id;
     }
 
     fn remove(&mut self, key: usize) {
-        debug_assert!(self.get(key).is_some());
-        self.ids[key] = VACANT;
-        self.free.push(key);
+        *self.entry(key) = VACANT;
+        if key != 0 {
+            self.free.push(key);
+        }
     }
 
     fn clear(&mut self) {
-        self.ids.clear();
+        self.first = VACANT;
+        self.rest.clear();
         self.free.clear();
     }
 }
