@@ -323,6 +323,16 @@ pub(crate) mod imp {
         ) -> Self::BoxedSubscription<'a>;
 
         fn new_ptr<T>(value: T) -> Self::Ptr<T>;
+        /// The address of `ptr`'s target, as [`clone_raw`](Machinery::clone_raw) takes it.
+        fn as_raw<T>(ptr: &Self::Ptr<T>) -> *const T;
+        /// One more pointer to the target of a pointer whose address
+        /// [`as_raw`](Machinery::as_raw) gave, without the pointer itself at hand.
+        ///
+        /// # Safety
+        ///
+        /// `raw` came from `as_raw` of a pointer of this flavour whose target is still alive
+        /// (another pointer to it exists for the whole call).
+        unsafe fn clone_raw<T>(raw: *const T) -> Self::Ptr<T>;
         fn downgrade<T>(ptr: &Self::Ptr<T>) -> Self::Weak<T>;
         fn upgrade<T>(weak: &Self::Weak<T>) -> Option<Self::Ptr<T>>;
         /// Whether a [`Weak`](Machinery::Weak) to `ptr`'s target may exist; `true` when it
@@ -478,6 +488,21 @@ impl Machinery for Shared {
         Arc::new(value)
     }
 
+    #[inline]
+    fn as_raw<T>(ptr: &Arc<T>) -> *const T {
+        Arc::as_ptr(ptr)
+    }
+
+    #[inline]
+    unsafe fn clone_raw<T>(raw: *const T) -> Arc<T> {
+        // SAFETY: the caller's: `raw` is the address of a live `Arc`'s target, so its count
+        // is at least one and the new count is owned by the `Arc` made here.
+        unsafe {
+            Arc::increment_strong_count(raw);
+            Arc::from_raw(raw)
+        }
+    }
+
     #[cfg(not(loom))]
     #[inline]
     fn downgrade<T>(ptr: &Arc<T>) -> Weak<T> {
@@ -542,6 +567,20 @@ impl Machinery for Local {
     #[inline]
     fn new_ptr<T>(value: T) -> imp::LocalRc<T> {
         imp::LocalRc(std::rc::Rc::new(value))
+    }
+
+    #[inline]
+    fn as_raw<T>(ptr: &imp::LocalRc<T>) -> *const T {
+        std::rc::Rc::as_ptr(&ptr.0)
+    }
+
+    #[inline]
+    unsafe fn clone_raw<T>(raw: *const T) -> imp::LocalRc<T> {
+        // SAFETY: as for `Shared`.
+        unsafe {
+            std::rc::Rc::increment_strong_count(raw);
+            imp::LocalRc(std::rc::Rc::from_raw(raw))
+        }
     }
 
     #[inline]

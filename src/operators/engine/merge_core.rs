@@ -142,13 +142,14 @@ pub(crate) struct Core<'a, O, T, X, F: Flavour = Shared> {
     /// [`end_subscribe`](Core::end_subscribe), so that an upstream that finished inside its
     /// `subscribe` (which frees its slot) costs no second lock.
     subscribing: [F::Counter; 2],
-    /// The address of the control block's `disposed` flag, zero until the block is
-    /// allocated: set (Release), under the lock and before the core can close, when it is,
-    /// so that a value reads whether a disposal through the handle happened without taking
-    /// the lock, and a closed core without a block needs no lock to build an empty handle.
-    /// The block is kept in `state` from then on until the core drops, so the address stays
-    /// valid for as long as anyone can read it through the core.
-    control_flag: F::Counter,
+    /// The address of the control block, zero until the block is allocated: set (Release),
+    /// under the lock and before the core can close, when it is, so that a value reads
+    /// whether a disposal through the handle happened without taking the lock, the handle is
+    /// built without the lock once the block exists, and a closed core without a block needs
+    /// no lock to build an empty handle. The block is kept in `state` from then on until the
+    /// core drops, so the address stays valid for as long as anyone can read it through the
+    /// core.
+    control_at: F::Counter,
     /// The delivery role: [`HELD`] while a thread owns `downstream` (and delivers to it),
     /// with [`WORK`] set when the holder must take the lock before giving the role back
     /// (values queued, a terminal event pending, the core closed, a successor waiting).
@@ -284,7 +285,7 @@ impl<'a, O, T, X, F: Flavour> Core<'a, O, T, X, F> {
             done: Flag::new(false),
             tag: Counter::new(0),
             subscribing: [slot(1), slot(2)],
-            control_flag: Counter::new(0),
+            control_at: Counter::new(0),
             role: Counter::new(0),
             downstream: RoleCell::new(Some(downstream)),
             state: Lock::new(State {
@@ -315,15 +316,18 @@ impl<'a, O, T, X, F: Flavour> Core<'a, O, T, X, F> {
     /// lock, if the core is still open): the control block's flag, read without the lock.
     #[inline]
     fn disposed_through_handle(&self) -> bool {
-        let flag = self.control_flag.load(Ordering::Acquire);
-        flag != 0 && {
-            // SAFETY: a nonzero `control_flag` is the address of the `disposed` flag of the
-            // control block in `state.upstreams.control`, stored (Release, read Acquire here)
-            // after the block was allocated; the block is never taken out of `state`, so it
-            // lives as long as the core, which `&self` keeps alive.
-            let flag = unsafe { &*std::ptr::with_exposed_provenance::<F::Flag>(flag) };
-            flag.load(Ordering::Acquire)
-        }
+        self.control_block().is_some_and(Control::is_disposed)
+    }
+
+    /// The control block, once allocated, read without the lock.
+    #[inline]
+    fn control_block(&self) -> Option<&Control<'a, F>> {
+        let at = self.control_at.load(Ordering::Acquire);
+        // SAFETY: a nonzero `control_at` is the address of the control block in
+        // `state.upstreams.control`, stored (Release, read Acquire here) after the block was
+        // allocated; the block is never taken out of `state`, so it lives as long as the
+        // core, which `&self` keeps alive.
+        (at != 0).then(|| unsafe { &*std::ptr::with_exposed_provenance::<Control<'a, F>>(at) })
     }
 
     /// Whether nothing more will be delivered: what upstream observers answer to
@@ -447,9 +451,17 @@ impl<'a, O, T, X, F: Flavour> Core<'a, O, T, X, F> {
 
     /// The handle `subscribe_observer` returns: empty when everything has already ended.
     pub(crate) fn handle(&self) -> MergeSubscription<'a, F> {
+        if let Some(control) = self.control_block() {
+            // SAFETY: the block's address, which `control_at` holds, is its pointer's target
+            // (`Locked::control`), alive while the core is (`control_block`).
+            let control = unsafe { F::clone_raw(std::ptr::from_ref(control)) };
+            return MergeSubscription {
+                control: Some(control),
+            };
+        }
         // Acquire pairs with the Release of `done`, which the core stores after allocating
         // its control block if it ever does: once closed, the block cannot appear.
-        if self.is_done() && self.control_flag.load(Ordering::Relaxed) == 0 {
+        if self.is_done() && self.control_at.load(Ordering::Relaxed) == 0 {
             return MergeSubscription::empty();
         }
         let mut locked = self.lock();
@@ -1132,9 +1144,9 @@ impl<'a, O, T, X, F: Flavour> Locked<'_, 'a, O, T, X, F> {
                 }),
             })
         });
-        // The block stays in `state` until the core drops: see `Core::control_flag`.
-        let flag = std::ptr::from_ref(&control.disposed).expose_provenance();
-        self.core.control_flag.store(flag, Ordering::Release);
+        // The block stays in `state` until the core drops: see `Core::control_at`.
+        let at = F::as_raw(control).expose_provenance();
+        self.core.control_at.store(at, Ordering::Release);
         control.clone()
     }
 }
