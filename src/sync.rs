@@ -323,6 +323,10 @@ pub(crate) mod imp {
         ) -> Self::BoxedSubscription<'a>;
 
         fn new_ptr<T>(value: T) -> Self::Ptr<T>;
+        /// [`new_ptr`](Machinery::new_ptr) of what `make` returns, built where the pointer
+        /// points rather than on the stack and then copied there (which a large state's
+        /// `new_ptr` costs).
+        fn new_ptr_with<T>(make: impl FnOnce() -> T) -> Self::Ptr<T>;
         /// The address of `ptr`'s target, as [`clone_raw`](Machinery::clone_raw) takes it.
         fn as_raw<T>(ptr: &Self::Ptr<T>) -> *const T;
         /// One more pointer to the target of a pointer whose address
@@ -488,6 +492,22 @@ impl Machinery for Shared {
         Arc::new(value)
     }
 
+    #[cfg(not(loom))]
+    #[inline]
+    fn new_ptr_with<T>(make: impl FnOnce() -> T) -> Arc<T> {
+        let mut ptr = Arc::new_uninit();
+        Arc::get_mut(&mut ptr)
+            .expect("a new `Arc` is unique")
+            .write(make());
+        // SAFETY: written just above.
+        unsafe { ptr.assume_init() }
+    }
+
+    #[cfg(loom)]
+    fn new_ptr_with<T>(make: impl FnOnce() -> T) -> Arc<T> {
+        Arc::new(make())
+    }
+
     #[inline]
     fn as_raw<T>(ptr: &Arc<T>) -> *const T {
         Arc::as_ptr(ptr)
@@ -567,6 +587,16 @@ impl Machinery for Local {
     #[inline]
     fn new_ptr<T>(value: T) -> imp::LocalRc<T> {
         imp::LocalRc(std::rc::Rc::new(value))
+    }
+
+    #[inline]
+    fn new_ptr_with<T>(make: impl FnOnce() -> T) -> imp::LocalRc<T> {
+        let mut ptr = std::rc::Rc::new_uninit();
+        std::rc::Rc::get_mut(&mut ptr)
+            .expect("a new `Rc` is unique")
+            .write(make());
+        // SAFETY: written just above.
+        imp::LocalRc(unsafe { ptr.assume_init() })
     }
 
     #[inline]

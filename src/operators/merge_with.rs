@@ -84,7 +84,7 @@ where
             return MergeSubscription::empty();
         }
         // Both sources are live until they complete.
-        let core = Core::<_, _, _, FlavourOf<S1, S2>>::with_upstreams(observer, 2, 2).shared();
+        let core = Core::<_, _, _, FlavourOf<S1, S2>>::with_upstreams_shared(observer, 2, 2);
         core.subscribe_reserved(1, self.first, |id| {
             MergeLink::core(MergeWithObserver {
                 core: core.clone(),

@@ -625,7 +625,7 @@ impl<T, F: Flavour> Core<T, F> {
 
     /// A new shared core of `kind`.
     pub(crate) fn shared(kind: Kind<T>) -> F::Ptr<Self> {
-        F::new_ptr(Self::new(kind))
+        F::new_ptr_with(|| Self::new(kind))
     }
 
     /// An empty replay subject configured like this one.

@@ -91,7 +91,7 @@
 //! completion, the completion's compare-exchange marking the role, and five reference counts (the two
 //! upstream observers' clones and drops, the last drop): fifteen atomic read-modify-writes,
 //! about 800 instructions under callgrind. Operators with a fixed set of
-//! upstreams reserve their ids when the core is built ([`Core::with_upstreams`]), so
+//! upstreams reserve their ids when the core is built ([`Core::with_upstreams_shared`]), so
 //! subscribing one takes no lock; what a lock builds and drops besides the guard is one
 //! `Option` ([`After`]).
 //!
@@ -263,17 +263,15 @@ fn word(id: u64) -> usize {
 }
 
 impl<'a, O, T, X, F: Flavour> Core<'a, O, T, X, F> {
+    /// [`new_shared`](Core::new_shared) in place, for the loom models' own pointers.
+    #[cfg(all(test, loom))]
     pub(crate) fn new(downstream: O, extra: X) -> Self {
         Core::reserving(downstream, extra, 0)
     }
 
-    /// A core whose first `upstreams` upstreams (one or two) have their ids, `1` to
-    /// `upstreams`, and their subscribing slots reserved from the start: for an operator with
-    /// a fixed set of upstreams subscribed one after the other inside its `subscribe`, which
-    /// then subscribes each with [`subscribe_reserved`](Core::subscribe_reserved) and takes no
-    /// lock to reserve it. Only for operators that never dispose one upstream and keep the
-    /// others ([`Locked::dispose_upstreams_except`]): an id reserved here is live before its
-    /// upstream is subscribed.
+    /// [`with_upstreams_shared`](Core::with_upstreams_shared) in place, for the loom models'
+    /// own pointers.
+    #[cfg(all(test, loom))]
     pub(crate) fn with_upstreams(downstream: O, extra: X, upstreams: u64) -> Self {
         debug_assert!((1..=2).contains(&upstreams));
         Core::reserving(downstream, extra, upstreams.min(2))
@@ -306,10 +304,26 @@ impl<'a, O, T, X, F: Flavour> Core<'a, O, T, X, F> {
         }
     }
 
-    /// The core behind the flavour's pointer, as the upstream observers hold it.
+    /// A core delivering to `downstream`, with the operator's state `extra`, behind the
+    /// flavour's pointer, as the upstream observers hold it; built in place: a core is a few
+    /// hundred bytes, which building it on the stack would copy.
     #[inline]
-    pub(crate) fn shared(self) -> F::Ptr<Self> {
-        F::new_ptr(self)
+    pub(crate) fn new_shared(downstream: O, extra: X) -> F::Ptr<Self> {
+        F::new_ptr_with(|| Core::reserving(downstream, extra, 0))
+    }
+
+    /// A core whose first `upstreams` upstreams (one or two) have their ids, `1` to
+    /// `upstreams`, and their subscribing slots reserved from the start, behind the
+    /// flavour's pointer, built in place: for an operator with a fixed set of upstreams
+    /// subscribed one after the other inside its `subscribe`, which then subscribes each with
+    /// [`subscribe_reserved`](Core::subscribe_reserved) and takes no lock to reserve it. Only
+    /// for operators that never dispose one upstream and keep the others
+    /// ([`Locked::dispose_upstreams_except`]): an id reserved here is live before its
+    /// upstream is subscribed.
+    #[inline]
+    pub(crate) fn with_upstreams_shared(downstream: O, extra: X, upstreams: u64) -> F::Ptr<Self> {
+        debug_assert!((1..=2).contains(&upstreams));
+        F::new_ptr_with(|| Core::reserving(downstream, extra, upstreams.min(2)))
     }
 
     /// Whether a disposal through the handle has happened (and not yet been seen under the
@@ -400,7 +414,7 @@ impl<'a, O, T, X, F: Flavour> Core<'a, O, T, X, F> {
     }
 
     /// Subscribes `source` as the upstream of an id reserved by
-    /// [`with_upstreams`](Core::with_upstreams), with the observer `make` builds, and keeps
+    /// [`with_upstreams_shared`](Core::with_upstreams_shared), with the observer `make` builds, and keeps
     /// its handle. Does nothing once done; the `Acquire` load of `done` stands in for the lock
     /// [`begin`](Core::begin) takes: a core that closes after it is seen open finds the slot
     /// when `subscribe` returns, as it would have found a slot reserved under the lock.
@@ -1449,7 +1463,7 @@ mod tests {
     #[test]
     fn a_disposal_through_the_handle_stops_the_lock_free_path() {
         let o = TestObserver::new();
-        let core = Core::<_, i32, usize, Shared>::new(o.clone(), 1).shared();
+        let core = Core::<_, i32, usize, Shared>::new_shared(o.clone(), 1);
         let handle = core.handle();
         core.next(1);
         core.next(2);
@@ -1481,7 +1495,7 @@ mod tests {
     fn a_local_core_delivers_disposes_and_completes_once() {
         let sum = Rc::new(Cell::new(0));
         let o = TestObserver::new();
-        let core = Core::<_, i32, usize, Local>::new(Counting(sum.clone(), o.clone()), 2).shared();
+        let core = Core::<_, i32, usize, Local>::new_shared(Counting(sum.clone(), o.clone()), 2);
         let handle = core.handle();
         core.next(1);
         core.lock().next(2);
@@ -1497,7 +1511,7 @@ mod tests {
         assert!(handle.is_disposed());
 
         let o = TestObserver::new();
-        let core = Core::<_, i32, usize, Local>::new(o.clone(), 1).shared();
+        let core = Core::<_, i32, usize, Local>::new_shared(o.clone(), 1);
         let handle = core.handle();
         core.next(1);
         handle.dispose();
