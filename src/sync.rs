@@ -495,12 +495,17 @@ impl Machinery for Shared {
     #[cfg(not(loom))]
     #[inline]
     fn new_ptr_with<T>(make: impl FnOnce() -> T) -> Arc<T> {
-        let mut ptr = Arc::new_uninit();
-        Arc::get_mut(&mut ptr)
-            .expect("a new `Arc` is unique")
-            .write(make());
-        // SAFETY: written just above.
-        unsafe { ptr.assume_init() }
+        let ptr = Arc::<T>::new_uninit();
+        // Not `Arc::get_mut`, which asks the counts with a read-modify-write.
+        // SAFETY: the `Arc` was made just above and is the only pointer to its target, so
+        // nothing reads or writes the target meanwhile; `as_ptr` keeps the provenance of
+        // the allocation, which the `Arc` owns.
+        unsafe {
+            Arc::as_ptr(&ptr)
+                .cast_mut()
+                .write(std::mem::MaybeUninit::new(make()));
+            ptr.assume_init()
+        }
     }
 
     #[cfg(loom)]
