@@ -756,7 +756,7 @@ impl<O, T, X, F: Flavour> Drop for PanicGuard<'_, '_, O, T, X, F> {
 pub(crate) struct Locked<'c, 'a, O, T, X, F: Flavour> {
     core: &'c Core<'a, O, T, X, F>,
     state: StateGuard<'c, 'a, T, X, F>,
-    after: After<'a, O, T, F>,
+    after: After<'c, 'a, O, T, F>,
 }
 
 /// The core's lock held: the flavour's mutex guard, or its `RefCell`'s.
@@ -766,29 +766,32 @@ type StateGuard<'c, 'a, T, X, F> =
 /// What runs once the lock is released: nothing unless something was deferred. One `Option`
 /// around all of it, so the common lock builds and drops it for one check (a `Locked` is
 /// built, moved and dropped on every notification: its drop is on the hot path).
-struct After<'a, O, T, F: Flavour>(Option<Deferred<'a, O, T, F>>);
+struct After<'c, 'a, O, T, F: Flavour>(Option<Deferred<'c, 'a, O, T, F>>);
 
-struct Deferred<'a, O, T, F: Flavour> {
+/// The control block is reached through the core's own reference to it (the block lives as
+/// long as the core, which the lock's borrow keeps alive), so deferring its disposal costs
+/// no count of its pointer.
+struct Deferred<'c, 'a, O, T, F: Flavour> {
     /// An upstream's handle taken out of the control block, disposed first if `dispose`.
     /// One: no operator here releases or disposes two upstreams under one lock, and a
     /// [`Held`] is four words, which every `Locked` carries.
     handle: Option<Held<'a, F>>,
     dispose: bool,
     /// Every kept handle but this id's, taken and disposed in subscription order.
-    dispose_except: Option<(F::Ptr<Control<'a, F>>, u64)>,
-    dispose_control: Option<F::Ptr<Control<'a, F>>>,
+    dispose_except: Option<(&'c Control<'a, F>, u64)>,
+    dispose_control: Option<&'c Control<'a, F>>,
     downstream: Option<O>,
     queue: Option<VecDeque<T>>,
 }
 
-impl<'a, O, T, F: Flavour> After<'a, O, T, F> {
+impl<'c, 'a, O, T, F: Flavour> After<'c, 'a, O, T, F> {
     #[inline]
     fn new() -> Self {
         After(None)
     }
 
     #[cold]
-    fn deferred(&mut self) -> &mut Deferred<'a, O, T, F> {
+    fn deferred(&mut self) -> &mut Deferred<'c, 'a, O, T, F> {
         self.0.get_or_insert_with(|| Deferred {
             handle: None,
             dispose: false,
@@ -816,13 +819,13 @@ impl<'a, O, T, F: Flavour> After<'a, O, T, F> {
     }
 
     /// Disposes every handle `control` keeps but `id`'s, in order, once the lock is released.
-    fn defer_dispose_except(&mut self, control: F::Ptr<Control<'a, F>>, id: u64) {
+    fn defer_dispose_except(&mut self, control: &'c Control<'a, F>, id: u64) {
         self.deferred().dispose_except = Some((control, id));
     }
 
     /// Disposes the control block (every kept handle) once the lock is released.
     #[inline]
-    fn defer_dispose_control(&mut self, control: Option<F::Ptr<Control<'a, F>>>) {
+    fn defer_dispose_control(&mut self, control: Option<&'c Control<'a, F>>) {
         if control.is_some() {
             self.deferred().dispose_control = control;
         }
@@ -845,7 +848,7 @@ impl<'a, O, T, F: Flavour> After<'a, O, T, F> {
     }
 }
 
-impl<'a, O, T, F: Flavour> Deferred<'a, O, T, F> {
+impl<'a, O, T, F: Flavour> Deferred<'_, 'a, O, T, F> {
     fn keep_handle(&mut self, handle: Option<Held<'a, F>>, dispose: bool) {
         debug_assert!(
             self.handle.is_none(),
@@ -863,7 +866,7 @@ impl<'a, O, T, F: Flavour> Deferred<'a, O, T, F> {
     }
 }
 
-impl<O, T, F: Flavour> Drop for Deferred<'_, O, T, F> {
+impl<O, T, F: Flavour> Drop for Deferred<'_, '_, O, T, F> {
     fn drop(&mut self) {
         if let Some(handle) = self.handle.take()
             && self.dispose
@@ -944,7 +947,7 @@ impl<'a, O, T, X, F: Flavour> Locked<'_, 'a, O, T, X, F> {
         // Taken once the lock is released, so that the handles are not moved through it: a
         // handle kept meanwhile is another upstream's (`id`'s is kept anyway), which this
         // disposes as it would have been.
-        if let Some(control) = self.state.upstreams.control.clone() {
+        if let Some(control) = self.core.control_block() {
             self.after.defer_dispose_except(control, id);
         }
     }
@@ -1107,7 +1110,7 @@ impl<'a, O, T, X, F: Flavour> Locked<'_, 'a, O, T, X, F> {
             let queue = take_queue(&mut self.state.queue);
             self.after.defer_queue(queue);
         }
-        let control = self.state.upstreams.control.clone();
+        let control = self.core.control_block();
         self.after.defer_dispose_control(control);
         if !self.take_role() {
             // The holder delivers it when it gives the role back.
@@ -1130,7 +1133,7 @@ impl<'a, O, T, X, F: Flavour> Locked<'_, 'a, O, T, X, F> {
         state.pending = None;
         self.core.done.store(true, Ordering::Release);
         self.after.defer_queue(take_queue(&mut state.queue));
-        let control = state.upstreams.control.clone();
+        let control = self.core.control_block();
         if self.take_role() {
             // SAFETY: this thread has just taken the role, for good.
             let observer = unsafe { self.core.take_observer() };
