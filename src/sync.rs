@@ -73,6 +73,11 @@ impl<T: ?Sized> Mutex<T> {
     pub(crate) fn try_lock(&self) -> Option<MutexGuard<'_, T>> {
         self.0.try_lock()
     }
+
+    #[inline]
+    pub(crate) fn get_mut(&mut self) -> &mut T {
+        self.0.get_mut()
+    }
 }
 
 /// A condition variable paired with [`Mutex`].
@@ -131,6 +136,10 @@ impl<T> Mutex<T> {
 
     pub(crate) fn try_lock(&self) -> Option<MutexGuard<'_, T>> {
         self.0.try_lock().ok()
+    }
+
+    pub(crate) fn get_mut(&mut self) -> &mut T {
+        self.0.get_mut().unwrap_or_else(|e| e.into_inner())
     }
 }
 
@@ -386,6 +395,8 @@ pub(crate) mod imp {
             Self: 'a;
         fn new(value: T) -> Self;
         fn lock(&self) -> Self::Guard<'_>;
+        /// The contents through a unique borrow: no locking.
+        fn get_mut(&mut self) -> &mut T;
     }
 
     /// An `UnsafeCell` with loom's closure API, so loom checks every access in the shared
@@ -758,6 +769,10 @@ impl<T> Lock<T> for imp::SharedLock<T> {
     fn lock(&self) -> MutexGuard<'_, T> {
         self.0.lock()
     }
+    #[inline]
+    fn get_mut(&mut self) -> &mut T {
+        self.0.get_mut()
+    }
 }
 
 impl<T> Lock<T> for std::cell::RefCell<T> {
@@ -772,6 +787,10 @@ impl<T> Lock<T> for std::cell::RefCell<T> {
     #[inline]
     fn lock(&self) -> std::cell::RefMut<'_, T> {
         self.borrow_mut()
+    }
+    #[inline]
+    fn get_mut(&mut self) -> &mut T {
+        std::cell::RefCell::get_mut(self)
     }
 }
 

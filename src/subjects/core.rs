@@ -548,7 +548,7 @@ impl<T, F: Flavour> Drop for Core<T, F> {
     fn drop(&mut self) {
         // The key table is freed before the observers too, for the reason given in
         // `Delivery`'s `drop`: it grows beside the observer table, so either may border the top.
-        let mut inbox = self.inbox.lock();
+        let inbox = self.inbox.get_mut();
         drop(mem::take(&mut inbox.live));
         drop(mem::take(&mut inbox.vacated));
     }

@@ -482,7 +482,9 @@ impl<'a, O, T, X, F: Flavour> Core<'a, O, T, X, F> {
         let control = if locked.state.closed {
             locked.state.upstreams.control.clone()
         } else {
-            Some(locked.control())
+            let control = locked.control();
+            // SAFETY: the block's address, as `control_at` holds it (`Locked::control`).
+            Some(unsafe { F::clone_raw(std::ptr::from_ref(control)) })
         };
         MergeSubscription { control }
     }
@@ -882,7 +884,7 @@ impl<O, T, F: Flavour> Drop for Deferred<'_, '_, O, T, F> {
     }
 }
 
-impl<'a, O, T, X, F: Flavour> Locked<'_, 'a, O, T, X, F> {
+impl<'c, 'a, O, T, X, F: Flavour> Locked<'c, 'a, O, T, X, F> {
     /// Whether nothing more is accepted.
     #[inline]
     pub(crate) fn is_closed(&self) -> bool {
@@ -1151,20 +1153,23 @@ impl<'a, O, T, X, F: Flavour> Locked<'_, 'a, O, T, X, F> {
     }
 
     /// The control block, allocated on first need.
-    fn control(&mut self) -> F::Ptr<Control<'a, F>> {
-        let control = self.state.upstreams.control.get_or_insert_with(|| {
-            F::new_ptr(Control {
-                disposed: Flag::new(false),
-                live: Lock::new(Live {
-                    closed: false,
-                    handles: Kept::new(),
-                }),
-            })
-        });
+    fn control(&mut self) -> &'c Control<'a, F> {
+        if let Some(control) = self.core.control_block() {
+            return control;
+        }
+        let control = self.state.upstreams.control.insert(F::new_ptr(Control {
+            disposed: Flag::new(false),
+            live: Lock::new(Live {
+                closed: false,
+                handles: Kept::new(),
+            }),
+        }));
         // The block stays in `state` until the core drops: see `Core::control_at`.
         let at = F::as_raw(control).expose_provenance();
         self.core.control_at.store(at, Ordering::Release);
-        control.clone()
+        self.core
+            .control_block()
+            .expect("the control block was just stored")
     }
 }
 
