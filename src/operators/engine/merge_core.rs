@@ -121,7 +121,7 @@ use crate::sync::imp::{BoxSubscription, Counter, Flag, Lock, Machinery, RoleCell
 use crate::sync::{Condvar, Flavour, Mutex, Ordering, Shared, thread};
 use std::collections::VecDeque;
 use std::fmt;
-use std::mem;
+use std::mem::{self, ManuallyDrop};
 
 /// The flavour's shared pointer (`Arc` or `Rc`), as the upstream observers hold a core.
 pub(crate) type Ptr<C, F> = <F as Machinery>::Ptr<C>;
@@ -163,7 +163,7 @@ pub(crate) struct Core<'a, O, T, X, F: Flavour = Shared> {
     /// The downstream observer, touched only by the holder of the role; `None` once it has
     /// been given its terminal event or dropped.
     downstream: F::RoleCell<Option<O>>,
-    state: F::Lock<State<'a, T, X, F>>,
+    state: F::Lock<State<'a, O, T, X, F>>,
     /// Where a producer that took over the delivery role waits for the in-flight `on_next`
     /// of the emitter it succeeds ([`Handover`]), holding `parked` (never `state`, which is
     /// the flavour's lock and may be a `RefCell`). Only a threaded flavour hands over.
@@ -180,7 +180,7 @@ pub(crate) struct Core<'a, O, T, X, F: Flavour = Shared> {
 // the role, hence `O: Send`.
 unsafe impl<'a, O: Send, T, X, F: Flavour> Sync for Core<'a, O, T, X, F>
 where
-    F::Lock<State<'a, T, X, F>>: Sync,
+    F::Lock<State<'a, O, T, X, F>>: Sync,
     F::Counter: Sync,
     F::Flag: Sync,
 {
@@ -191,7 +191,7 @@ const HELD: usize = 1;
 /// The holder of the role must take the lock before giving it back.
 const WORK: usize = 2;
 
-struct State<'a, T, X, F: Flavour> {
+struct State<'a, O, T, X, F: Flavour> {
     /// Nothing more is accepted: terminated, disposed, or the downstream lost interest.
     closed: bool,
     /// The terminal event the emitter delivers once it has drained `queue`.
@@ -205,6 +205,8 @@ struct State<'a, T, X, F: Flavour> {
     successions: usize,
     upstreams: Upstreams<'a, F>,
     extra: X,
+    /// What the holder of the lock leaves to run once it lets go (see [`Locked`]).
+    deferred: Option<Deferred<'a, O, T, F>>,
 }
 
 /// The hand-over of the delivery role from an emitter that has delivered a batch of other
@@ -298,6 +300,7 @@ impl<'a, O, T, X, F: Flavour> Core<'a, O, T, X, F> {
                     control: None,
                 },
                 extra,
+                deferred: None,
             }),
             handed: Condvar::new(),
             parked: Mutex::new(()),
@@ -377,8 +380,7 @@ impl<'a, O, T, X, F: Flavour> Core<'a, O, T, X, F> {
     pub(crate) fn lock(&self) -> Locked<'_, 'a, O, T, X, F> {
         let mut locked = Locked {
             core: self,
-            state: self.state.lock(),
-            after: After::new(),
+            state: ManuallyDrop::new(self.state.lock()),
         };
         let state = &locked.state;
         if !state.closed
@@ -637,7 +639,7 @@ impl<'a, O, T, X, F: Flavour> Core<'a, O, T, X, F> {
                 locked.shut();
                 // SAFETY: this thread holds the role.
                 let observer = unsafe { self.take_observer() };
-                locked.after.defer_downstream(observer);
+                locked.defer_downstream(observer);
                 guard.armed = false;
                 return;
             }
@@ -647,7 +649,7 @@ impl<'a, O, T, X, F: Flavour> Core<'a, O, T, X, F> {
                 locked.release_successor();
                 // SAFETY: this thread holds the role.
                 let observer = unsafe { self.take_observer() };
-                locked.after.defer_downstream(observer);
+                locked.defer_downstream(observer);
                 guard.armed = false;
                 return;
             }
@@ -746,59 +748,100 @@ impl<O, T, X, F: Flavour> Drop for PanicGuard<'_, '_, O, T, X, F> {
             locked.state.closed = true;
             locked.state.pending = None;
             let queue = take_queue(&mut locked.state.queue);
-            locked.after.defer_queue(queue);
+            locked.defer_queue(queue);
             self.core.done.store(true, Ordering::Release);
         }
     }
 }
 
 /// The core's lock, held. What must not run under it (dropping or disposing handles, dropping
-/// the observer or queued values: all user code) is collected in `after` and runs when this is
-/// dropped, after the lock is released (fields drop in declaration order).
+/// the observer or queued values: all user code) is recorded in the state's `deferred` and
+/// runs when this is dropped, after the lock is released.
+///
+/// Two words and a guard: a `Locked` is built, moved and dropped on every notification that
+/// takes the lock, and one that carried the deferred work itself was moved with `memcpy`.
 pub(crate) struct Locked<'c, 'a, O, T, X, F: Flavour> {
     core: &'c Core<'a, O, T, X, F>,
-    state: StateGuard<'c, 'a, T, X, F>,
-    after: After<'c, 'a, O, T, F>,
+    /// Dropped by `Drop`, after the deferred work is taken out and before it runs.
+    state: ManuallyDrop<StateGuard<'c, 'a, O, T, X, F>>,
 }
 
 /// The core's lock held: the flavour's mutex guard, or its `RefCell`'s.
-type StateGuard<'c, 'a, T, X, F> =
-    <<F as Machinery>::Lock<State<'a, T, X, F>> as Lock<State<'a, T, X, F>>>::Guard<'c>;
+type StateGuard<'c, 'a, O, T, X, F> =
+    <<F as Machinery>::Lock<State<'a, O, T, X, F>> as Lock<State<'a, O, T, X, F>>>::Guard<'c>;
 
-/// What runs once the lock is released: nothing unless something was deferred. One `Option`
-/// around all of it, so the common lock builds and drops it for one check (a `Locked` is
-/// built, moved and dropped on every notification: its drop is on the hot path).
-struct After<'c, 'a, O, T, F: Flavour>(Option<Deferred<'c, 'a, O, T, F>>);
+impl<O, T, X, F: Flavour> Drop for Locked<'_, '_, O, T, X, F> {
+    #[inline]
+    fn drop(&mut self) {
+        let deferred = self.state.deferred.take();
+        // SAFETY: dropped once, here, and not touched again.
+        unsafe { ManuallyDrop::drop(&mut self.state) };
+        if let Some(deferred) = deferred {
+            deferred.run(self.core.control_block());
+        }
+    }
+}
 
-/// The control block is reached through the core's own reference to it (the block lives as
-/// long as the core, which the lock's borrow keeps alive), so deferring its disposal costs
-/// no count of its pointer.
-struct Deferred<'c, 'a, O, T, F: Flavour> {
+/// What runs once the lock is released; recorded only when something is deferred, so the
+/// common lock checks one `Option`.
+struct Deferred<'a, O, T, F: Flavour> {
     /// An upstream's handle taken out of the control block, disposed first if `dispose`.
-    /// One: no operator here releases or disposes two upstreams under one lock, and a
-    /// [`Held`] is four words, which every `Locked` carries.
+    /// One: no operator here releases or disposes two upstreams under one lock.
     handle: Option<Held<'a, F>>,
     dispose: bool,
     /// Every kept handle but this id's, taken and disposed in subscription order.
-    dispose_except: Option<(&'c Control<'a, F>, u64)>,
-    dispose_control: Option<&'c Control<'a, F>>,
+    dispose_except: Option<u64>,
+    /// The control block is disposed (every kept handle).
+    dispose_control: bool,
     downstream: Option<O>,
     queue: Option<VecDeque<T>>,
 }
 
-impl<'c, 'a, O, T, F: Flavour> After<'c, 'a, O, T, F> {
-    #[inline]
-    fn new() -> Self {
-        After(None)
+impl<'a, O, T, F: Flavour> Deferred<'a, O, T, F> {
+    fn keep_handle(&mut self, handle: Option<Held<'a, F>>, dispose: bool) {
+        debug_assert!(
+            self.handle.is_none(),
+            "two upstream handles released under one lock"
+        );
+        if let Some(earlier) = self.handle.take()
+            && self.dispose
+        {
+            // Not reached by the operators here (see `handle`); disposed under the lock
+            // rather than not at all.
+            earlier.dispose();
+        }
+        self.handle = handle;
+        self.dispose = dispose;
     }
 
+    /// Runs what was deferred, with no lock held; `control` is the core's control block,
+    /// which every disposal recorded here is of. The observer and the queued values drop
+    /// last.
     #[cold]
-    fn deferred(&mut self) -> &mut Deferred<'c, 'a, O, T, F> {
-        self.0.get_or_insert_with(|| Deferred {
+    #[inline(never)]
+    fn run(mut self, control: Option<&Control<'a, F>>) {
+        if let Some(handle) = self.handle.take()
+            && self.dispose
+        {
+            handle.dispose();
+        }
+        if let (Some(id), Some(control)) = (self.dispose_except, control) {
+            control.take_all_except(id).dispose_all();
+        }
+        if let (true, Some(control)) = (self.dispose_control, control) {
+            control.dispose();
+        }
+    }
+}
+
+impl<'c, 'a, O, T, X, F: Flavour> Locked<'c, 'a, O, T, X, F> {
+    #[cold]
+    fn deferred(&mut self) -> &mut Deferred<'a, O, T, F> {
+        self.state.deferred.get_or_insert_with(|| Deferred {
             handle: None,
             dispose: false,
             dispose_except: None,
-            dispose_control: None,
+            dispose_control: false,
             downstream: None,
             queue: None,
         })
@@ -820,16 +863,18 @@ impl<'c, 'a, O, T, F: Flavour> After<'c, 'a, O, T, F> {
         }
     }
 
-    /// Disposes every handle `control` keeps but `id`'s, in order, once the lock is released.
-    fn defer_dispose_except(&mut self, control: &'c Control<'a, F>, id: u64) {
-        self.deferred().dispose_except = Some((control, id));
+    /// Disposes every handle the control block keeps but `id`'s, in order, once the lock is
+    /// released.
+    fn defer_dispose_except(&mut self, id: u64) {
+        self.deferred().dispose_except = Some(id);
     }
 
-    /// Disposes the control block (every kept handle) once the lock is released.
+    /// Disposes the control block (every kept handle), if there is one, once the lock is
+    /// released.
     #[inline]
-    fn defer_dispose_control(&mut self, control: Option<&'c Control<'a, F>>) {
-        if control.is_some() {
-            self.deferred().dispose_control = control;
+    fn defer_dispose_control(&mut self) {
+        if self.core.control_block().is_some() {
+            self.deferred().dispose_control = true;
         }
     }
 
@@ -848,43 +893,17 @@ impl<'c, 'a, O, T, F: Flavour> After<'c, 'a, O, T, F> {
             self.deferred().downstream = downstream;
         }
     }
-}
 
-impl<'a, O, T, F: Flavour> Deferred<'_, 'a, O, T, F> {
-    fn keep_handle(&mut self, handle: Option<Held<'a, F>>, dispose: bool) {
-        debug_assert!(
-            self.handle.is_none(),
-            "two upstream handles released under one lock"
-        );
-        if let Some(earlier) = self.handle.take()
-            && self.dispose
-        {
-            // Not reached by the operators here (see `handle`); disposed under the lock
-            // rather than not at all.
-            earlier.dispose();
-        }
-        self.handle = handle;
-        self.dispose = dispose;
+    /// Lets go of the lock, and answers what was deferred, for the caller to run once it has
+    /// let go of anything else it holds.
+    fn unlock(self) -> Option<Deferred<'a, O, T, F>> {
+        let mut this = ManuallyDrop::new(self);
+        let deferred = this.state.deferred.take();
+        // SAFETY: `this` is never dropped, so the guard is dropped once, here.
+        unsafe { ManuallyDrop::drop(&mut this.state) };
+        deferred
     }
-}
 
-impl<O, T, F: Flavour> Drop for Deferred<'_, '_, O, T, F> {
-    fn drop(&mut self) {
-        if let Some(handle) = self.handle.take()
-            && self.dispose
-        {
-            handle.dispose();
-        }
-        if let Some((control, id)) = self.dispose_except.take() {
-            control.take_all_except(id).dispose_all();
-        }
-        if let Some(control) = self.dispose_control.take() {
-            control.dispose();
-        }
-    }
-}
-
-impl<'c, 'a, O, T, X, F: Flavour> Locked<'c, 'a, O, T, X, F> {
     /// Whether nothing more is accepted.
     #[inline]
     pub(crate) fn is_closed(&self) -> bool {
@@ -925,7 +944,8 @@ impl<'c, 'a, O, T, X, F: Flavour> Locked<'c, 'a, O, T, X, F> {
                 slot.store(0, Ordering::Release);
             }
         } else if let Some(control) = &self.state.upstreams.control {
-            self.after.defer_drop(control.remove(id));
+            let handle = control.remove(id);
+            self.defer_drop(handle);
         }
     }
 
@@ -934,7 +954,8 @@ impl<'c, 'a, O, T, X, F: Flavour> Locked<'c, 'a, O, T, X, F> {
         if let Some((slot, value)) = self.core.slot(id) {
             slot.store(value | CANCELLED, Ordering::Release);
         } else if let Some(control) = &self.state.upstreams.control {
-            self.after.defer_dispose(control.remove(id));
+            let handle = control.remove(id);
+            self.defer_dispose(handle);
         }
     }
 
@@ -949,8 +970,8 @@ impl<'c, 'a, O, T, X, F: Flavour> Locked<'c, 'a, O, T, X, F> {
         // Taken once the lock is released, so that the handles are not moved through it: a
         // handle kept meanwhile is another upstream's (`id`'s is kept anyway), which this
         // disposes as it would have been.
-        if let Some(control) = self.core.control_block() {
-            self.after.defer_dispose_except(control, id);
+        if self.core.control_block().is_some() {
+            self.defer_dispose_except(id);
         }
     }
 
@@ -1032,15 +1053,16 @@ impl<'c, 'a, O, T, X, F: Flavour> Locked<'c, 'a, O, T, X, F> {
         let deadline = std::time::Instant::now() + PATIENCE;
         let mut locked = self;
         loop {
-            let Locked { state, after, .. } = locked;
             // `parked` before `state` is let go: the emitter notifies holding both, so the
             // notification cannot fall between letting go and waiting.
             let mut parked = core.parked.lock();
-            drop(state);
+            let deferred = locked.unlock();
             let timed_out = core.handed.wait_until(&mut parked, deadline);
             drop(parked);
             // What was deferred is user code: it runs with no lock held.
-            drop(after);
+            if let Some(deferred) = deferred {
+                deferred.run(core.control_block());
+            }
             locked = core.lock();
             if locked.state.handover != Handover::Taken {
                 break;
@@ -1110,10 +1132,9 @@ impl<'c, 'a, O, T, X, F: Flavour> Locked<'c, 'a, O, T, X, F> {
         self.core.done.store(true, Ordering::Release);
         if let Terminal::Error(_) = terminal {
             let queue = take_queue(&mut self.state.queue);
-            self.after.defer_queue(queue);
+            self.defer_queue(queue);
         }
-        let control = self.core.control_block();
-        self.after.defer_dispose_control(control);
+        self.defer_dispose_control();
         if !self.take_role() {
             // The holder delivers it when it gives the role back.
             self.state.pending = Some(terminal);
@@ -1130,18 +1151,17 @@ impl<'c, 'a, O, T, X, F: Flavour> Locked<'c, 'a, O, T, X, F> {
 
     /// Closes without a terminal event: disposed, or the downstream lost interest.
     fn shut(&mut self) {
-        let state = &mut *self.state;
-        state.closed = true;
-        state.pending = None;
+        self.state.closed = true;
+        self.state.pending = None;
         self.core.done.store(true, Ordering::Release);
-        self.after.defer_queue(take_queue(&mut state.queue));
-        let control = self.core.control_block();
+        let queue = take_queue(&mut self.state.queue);
+        self.defer_queue(queue);
         if self.take_role() {
             // SAFETY: this thread has just taken the role, for good.
             let observer = unsafe { self.core.take_observer() };
-            self.after.defer_downstream(observer);
+            self.defer_downstream(observer);
         }
-        self.after.defer_dispose_control(control);
+        self.defer_dispose_control();
     }
 
     /// Frees the subscribing slot of `id`, returning its `CANCELLED` bit; `None` when the
