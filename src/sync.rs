@@ -506,7 +506,8 @@ impl Machinery for Shared {
     #[cfg(not(loom))]
     #[inline]
     fn new_ptr_with<T>(make: impl FnOnce() -> T) -> Arc<T> {
-        let ptr = Arc::<T>::new_uninit();
+        // Not `Arc::new_uninit`, whose layout is computed out of line at run time.
+        let ptr = Arc::new(std::mem::MaybeUninit::<T>::uninit());
         // Not `Arc::get_mut`, which asks the counts with a read-modify-write.
         // SAFETY: the `Arc` was made just above and is the only pointer to its target, so
         // nothing reads or writes the target meanwhile; `as_ptr` keeps the provenance of
@@ -607,7 +608,8 @@ impl Machinery for Local {
 
     #[inline]
     fn new_ptr_with<T>(make: impl FnOnce() -> T) -> imp::LocalRc<T> {
-        let mut ptr = std::rc::Rc::new_uninit();
+        // Not `Rc::new_uninit`, whose layout is computed out of line at run time.
+        let mut ptr = std::rc::Rc::new(std::mem::MaybeUninit::<T>::uninit());
         std::rc::Rc::get_mut(&mut ptr)
             .expect("a new `Rc` is unique")
             .write(make());
