@@ -773,8 +773,23 @@ type StateGuard<'c, 'a, O, T, X, F> =
 impl<O, T, X, F: Flavour> Drop for Locked<'_, '_, O, T, X, F> {
     #[inline]
     fn drop(&mut self) {
+        if self.state.deferred.is_some() {
+            self.unlock_and_run();
+        } else {
+            // SAFETY: dropped once, here, and not touched again.
+            unsafe { ManuallyDrop::drop(&mut self.state) };
+        }
+    }
+}
+
+impl<O, T, X, F: Flavour> Locked<'_, '_, O, T, X, F> {
+    /// The end of `drop` when something was deferred; out of line, so that the common drop
+    /// does not move the deferred work out and back.
+    #[cold]
+    #[inline(never)]
+    fn unlock_and_run(&mut self) {
         let deferred = self.state.deferred.take();
-        // SAFETY: dropped once, here, and not touched again.
+        // SAFETY: called once, from `drop`, which touches the guard no more.
         unsafe { ManuallyDrop::drop(&mut self.state) };
         if let Some(deferred) = deferred {
             deferred.run(self.core.control_block());
