@@ -22,7 +22,9 @@
 //!
 //! Subscribing when nobody is delivering takes the role and registers the observer at once;
 //! otherwise it goes through the inbox, so it is ordered with the events around it: the new
-//! observer is registered between two notifications, never during one. Disposing marks the
+//! observer is registered between two notifications, never during one. A terminal
+//! notification does the same: delivered at once when it takes the role and finds nothing
+//! recorded, recorded behind what is otherwise. Disposing marks the
 //! subscription disposed in the inbox's table at once, and bumps `disposals`: the holder
 //! compares it with what it last saw before each call to an observer, so an observer disposed
 //! by a callback of the same delivery is not called again. Only a subscription's handle

@@ -389,6 +389,8 @@ mod tests {
         }
 
         #[test]
+        // In the local copy the handle is not `Send`, so neither is the `Arc`: harmless here.
+        #[allow(clippy::arc_with_non_send_sync)]
         fn a_terminal_notification_skips_observers_disposed_by_an_earlier_one() {
             // Delivered at once (nobody delivers), and a disposal made by the first
             // observer's completion keeps the second from being called.
