@@ -197,8 +197,7 @@ impl<'a, F: Flavour> Kept<'a, F> {
         }
     }
 
-    #[cfg(all(test, not(loom)))]
-    fn is_empty(&self) -> bool {
+    pub(crate) fn is_empty(&self) -> bool {
         self.slots.iter().all(Option::is_none) && self.more.as_ref().is_none_or(|m| m.is_empty())
     }
 

@@ -796,7 +796,10 @@ impl<O, T, X, F: Flavour> Locked<'_, '_, O, T, X, F> {
     #[cold]
     #[inline(never)]
     fn unlock_and_run(&mut self) {
-        let deferred = self.state.deferred.take();
+        let mut deferred = self.state.deferred.take();
+        if let Some(deferred) = &mut deferred {
+            deferred.settle(self.core.control_block());
+        }
         // SAFETY: called once, from `drop`, which touches the guard no more.
         unsafe { ManuallyDrop::drop(&mut self.state) };
         if let Some(deferred) = deferred {
@@ -812,6 +815,9 @@ struct Deferred<'a, O, T, F: Flavour> {
     /// One: no operator here releases or disposes two upstreams under one lock.
     handle: Option<Held<'a, F>>,
     dispose: bool,
+    /// An upstream that terminated, whose handle is taken out of the control block (and
+    /// dropped) as the lock is let go.
+    release: Option<u64>,
     /// Every kept handle but this id's, taken and disposed in subscription order.
     dispose_except: Option<u64>,
     /// The control block is disposed (every kept handle).
@@ -835,6 +841,24 @@ impl<'a, O, T, F: Flavour> Deferred<'a, O, T, F> {
         }
         self.handle = handle;
         self.dispose = dispose;
+    }
+
+    /// What is done to the control block as the lock is let go, still under it: the handle
+    /// of a released upstream is taken out (under the core's lock, as a release always was,
+    /// so that a disposal through the handle that comes later cannot dispose it), and, when
+    /// the block's disposal is deferred too and nothing else is kept, the block is closed
+    /// then, under the same lock of the block.
+    fn settle(&mut self, control: Option<&Control<'a, F>>) {
+        let (Some(id), Some(control)) = (self.release.take(), control) else {
+            return;
+        };
+        let (released, closed) = control.release(id, self.dispose_control);
+        if closed {
+            self.dispose_control = false;
+        }
+        if released.is_some() {
+            self.keep_handle(released, false);
+        }
     }
 
     /// Runs what was deferred, with no lock held; `control` is the core's control block,
@@ -863,19 +887,12 @@ impl<'c, 'a, O, T, X, F: Flavour> Locked<'c, 'a, O, T, X, F> {
         self.state.deferred.get_or_insert_with(|| Deferred {
             handle: None,
             dispose: false,
+            release: None,
             dispose_except: None,
             dispose_control: false,
             downstream: None,
             queue: None,
         })
-    }
-
-    /// Drops `handle` once the lock is released.
-    #[inline]
-    fn defer_drop(&mut self, handle: Option<Held<'a, F>>) {
-        if handle.is_some() {
-            self.deferred().keep_handle(handle, false);
-        }
     }
 
     /// Disposes `handle` once the lock is released.
@@ -921,7 +938,10 @@ impl<'c, 'a, O, T, X, F: Flavour> Locked<'c, 'a, O, T, X, F> {
     /// let go of anything else it holds.
     fn unlock(self) -> Option<Deferred<'a, O, T, F>> {
         let mut this = ManuallyDrop::new(self);
-        let deferred = this.state.deferred.take();
+        let mut deferred = this.state.deferred.take();
+        if let Some(deferred) = &mut deferred {
+            deferred.settle(this.core.control_block());
+        }
         // SAFETY: `this` is never dropped, so the guard is dropped once, here.
         unsafe { ManuallyDrop::drop(&mut this.state) };
         deferred
@@ -966,9 +986,11 @@ impl<'c, 'a, O, T, X, F: Flavour> Locked<'c, 'a, O, T, X, F> {
             if value & CANCELLED == 0 {
                 slot.store(0, Ordering::Release);
             }
-        } else if let Some(control) = &self.state.upstreams.control {
-            let handle = control.remove(id);
-            self.defer_drop(handle);
+        } else if self.core.control_block().is_some() {
+            // Taken out of the control block as the lock is let go (`Deferred::settle`),
+            // with the block's closing if that is deferred too and nothing else is kept:
+            // one lock of the block for both.
+            self.deferred().release = Some(id);
         }
     }
 
@@ -1248,6 +1270,21 @@ impl<'a, F: Flavour> Control<'a, F> {
 
     fn remove(&self, id: u64) -> Option<Held<'a, F>> {
         self.live.lock().handles.remove(id)
+    }
+
+    /// Takes out the handle of `id`, and, if `close` and no other handle is kept, closes
+    /// the block as [`dispose`](Control::dispose) would (it would dispose nothing); answers
+    /// the handle and whether it closed the block.
+    fn release(&self, id: u64, close: bool) -> (Option<Held<'a, F>>, bool) {
+        let mut live = self.live.lock();
+        let released = live.handles.remove(id);
+        let closed = close && !live.closed && live.handles.is_empty();
+        if closed {
+            live.closed = true;
+            // Under the lock that `closed` is read under, as in `dispose`.
+            self.disposed.store(true, Ordering::Release);
+        }
+        (released, closed)
     }
 
     fn take_all_except(&self, id: u64) -> Kept<'a, F> {
