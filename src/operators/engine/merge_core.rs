@@ -1953,6 +1953,38 @@ mod loom_merge {
     }
 
     #[test]
+    fn loom_merge_last_completion_races_a_disposal_through_the_handle() {
+        loom::model(|| {
+            // The last upstream completes while the user disposes: its handle is taken out
+            // and the block closed under one lock of the block (or the disposal took it
+            // first); either way the handle is dropped, the block ends disposed, and the
+            // downstream has at most one terminal event.
+            let recorder = Recorder::default();
+            let core = Arc::new(TestCore::new(recorder.clone(), 1));
+            let id = core.begin().unwrap();
+            let flags = Flags::default();
+            core.end_subscribe(id, FlagHandle(flags.clone()));
+            let handle = core.handle();
+            let disposer = handle.clone();
+            let t = thread::spawn(move || disposer.dispose());
+            {
+                let mut locked = core.lock();
+                locked.release_upstream(id);
+                *locked.extra() -= 1;
+                locked.complete();
+            }
+            t.join().unwrap();
+            assert!(flags.dropped.load(SeqCst));
+            assert!(handle.is_disposed());
+            assert!(recorder.terminals.load(SeqCst) <= 1);
+            // A handle kept after both is disposed at once.
+            let late = Flags::default();
+            core.end_subscribe(id + 1, FlagHandle(late.clone()));
+            assert!(late.dropped.load(SeqCst));
+        });
+    }
+
+    #[test]
     fn loom_merge_termination_races_a_finished_handle() {
         loom::model(|| {
             let core = Arc::new(TestCore::new(Recorder::default(), 2));
