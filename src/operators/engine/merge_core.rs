@@ -623,8 +623,9 @@ impl<'a, O, T, X, F: Flavour> Core<'a, O, T, X, F> {
     }
 
     /// The rest of [`emit`](Core::emit), once a delivery found the downstream gone (`lost`)
-    /// or the role marked: stops, or takes the lock and delivers what was queued, until the
-    /// role can be given back or is handed over.
+    /// or the role marked (or a successor was handed the role and found nothing left to
+    /// deliver): stops, or takes the lock and delivers what was queued and then what is
+    /// pending, until the role can be given back or is handed over.
     #[cold]
     #[inline(never)]
     fn emit_rest(&self, mut lost: bool)
@@ -1126,7 +1127,13 @@ impl<'c, 'a, O, T, X, F: Flavour> Locked<'c, 'a, O, T, X, F> {
         // The role is this thread's now, as the emitter left it.
         locked.state.handover = Handover::Idle;
         let Some(value) = locked.state.queue.pop_front() else {
-            unreachable!("an emitter hands the role over only with values queued");
+            // The emitter handed the role over with values queued, but an error or a
+            // disposal dropped them before this thread got the lock back: the role is this
+            // thread's all the same, and so is what follows (the pending terminal event,
+            // or the stop).
+            drop(locked);
+            core.emit_rest(false);
+            return;
         };
         drop(locked);
         core.emit(value);
@@ -1840,6 +1847,31 @@ mod loom_merge {
                 other.lock().next(5);
             });
             core.lock().next(2);
+            core.lock().error(Error::msg("boom"));
+            t.join().unwrap();
+            assert_eq!(ordered.recorder.terminals.load(SeqCst), 1);
+            let state = core.state.lock();
+            assert!(state.queue.is_empty() && state.handover == super::Handover::Idle);
+        });
+    }
+
+    /// The emitter hands the role over, and an error drops the queue before the successor
+    /// has the lock back: the successor holds the role with nothing to deliver, and delivers
+    /// the pending error. Reaching it takes the hand-over model's three preemptions.
+    #[test]
+    fn loom_merge_error_after_the_hand_over() {
+        let mut builder = loom::model::Builder::new();
+        builder.preemption_bound = Some(builder.preemption_bound.unwrap_or(3).max(3));
+        builder.check(|| {
+            let ordered = Ordered::default();
+            let core = Arc::new(OrderedCore::new(ordered.clone(), 2));
+            let other = core.clone();
+            let t = thread::spawn(move || {
+                other.lock().next(4);
+                other.lock().next(5);
+            });
+            core.lock().next(2);
+            core.lock().next(3);
             core.lock().error(Error::msg("boom"));
             t.join().unwrap();
             assert_eq!(ordered.recorder.terminals.load(SeqCst), 1);
