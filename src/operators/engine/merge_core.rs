@@ -464,8 +464,7 @@ impl<'a, O, T, X, F: Flavour> Core<'a, O, T, X, F> {
             drop(locked);
             handle.dispose();
         } else {
-            let control = locked.control();
-            if let Err(handle) = control.insert(id, Held::new(handle)) {
+            if let Err(handle) = locked.keep(id, Held::new(handle)) {
                 // Disposed through the handle since the lock was taken.
                 drop(locked);
                 handle.dispose();
@@ -1226,14 +1225,33 @@ impl<'c, 'a, O, T, X, F: Flavour> Locked<'c, 'a, O, T, X, F> {
 
     /// The control block, allocated on first need.
     fn control(&mut self) -> &'c Control<'a, F> {
-        if let Some(control) = self.core.control_block() {
-            return control;
+        match self.core.control_block() {
+            Some(control) => control,
+            None => self.install_control(Kept::new()),
         }
+    }
+
+    /// Keeps upstream `id`'s handle in the control block; `Err` with the handle when the
+    /// block was disposed through the handle. The first handle kept is put in the block as
+    /// it is allocated, under the core's lock and before its address is published: nobody
+    /// else can reach the block yet, so it takes no lock of the block.
+    fn keep(&mut self, id: u64, handle: Held<'a, F>) -> Result<(), Held<'a, F>> {
+        if let Some(control) = self.core.control_block() {
+            return control.insert(id, handle);
+        }
+        let mut handles = Kept::new();
+        handles.insert(id, handle);
+        self.install_control(handles);
+        Ok(())
+    }
+
+    /// Allocates the control block with `handles` in it, and publishes its address.
+    fn install_control(&mut self, handles: Kept<'a, F>) -> &'c Control<'a, F> {
         let control = self.state.upstreams.control.insert(F::new_ptr(Control {
             disposed: Flag::new(false),
             live: Lock::new(Live {
                 closed: false,
-                handles: Kept::new(),
+                handles,
             }),
         }));
         // The block stays in `state` until the core drops: see `Core::control_at`.
