@@ -73,6 +73,11 @@ impl<T: ?Sized> Mutex<T> {
     pub(crate) fn try_lock(&self) -> Option<MutexGuard<'_, T>> {
         self.0.try_lock()
     }
+
+    #[inline]
+    pub(crate) fn get_mut(&mut self) -> &mut T {
+        self.0.get_mut()
+    }
 }
 
 /// A condition variable paired with [`Mutex`].
@@ -131,6 +136,10 @@ impl<T> Mutex<T> {
 
     pub(crate) fn try_lock(&self) -> Option<MutexGuard<'_, T>> {
         self.0.try_lock().ok()
+    }
+
+    pub(crate) fn get_mut(&mut self) -> &mut T {
+        self.0.get_mut().unwrap_or_else(|e| e.into_inner())
     }
 }
 
@@ -323,6 +332,20 @@ pub(crate) mod imp {
         ) -> Self::BoxedSubscription<'a>;
 
         fn new_ptr<T>(value: T) -> Self::Ptr<T>;
+        /// [`new_ptr`](Machinery::new_ptr) of what `make` returns, built where the pointer
+        /// points rather than on the stack and then copied there (which a large state's
+        /// `new_ptr` costs).
+        fn new_ptr_with<T>(make: impl FnOnce() -> T) -> Self::Ptr<T>;
+        /// The address of `ptr`'s target, as [`clone_raw`](Machinery::clone_raw) takes it.
+        fn as_raw<T>(ptr: &Self::Ptr<T>) -> *const T;
+        /// One more pointer to the target of a pointer whose address
+        /// [`as_raw`](Machinery::as_raw) gave, without the pointer itself at hand.
+        ///
+        /// # Safety
+        ///
+        /// `raw` came from `as_raw` of a pointer of this flavour whose target is still alive
+        /// (another pointer to it exists for the whole call).
+        unsafe fn clone_raw<T>(raw: *const T) -> Self::Ptr<T>;
         fn downgrade<T>(ptr: &Self::Ptr<T>) -> Self::Weak<T>;
         fn upgrade<T>(weak: &Self::Weak<T>) -> Option<Self::Ptr<T>>;
         /// Whether a [`Weak`](Machinery::Weak) to `ptr`'s target may exist; `true` when it
@@ -372,6 +395,8 @@ pub(crate) mod imp {
             Self: 'a;
         fn new(value: T) -> Self;
         fn lock(&self) -> Self::Guard<'_>;
+        /// The contents through a unique borrow: no locking.
+        fn get_mut(&mut self) -> &mut T;
     }
 
     /// An `UnsafeCell` with loom's closure API, so loom checks every access in the shared
@@ -480,6 +505,43 @@ impl Machinery for Shared {
 
     #[cfg(not(loom))]
     #[inline]
+    fn new_ptr_with<T>(make: impl FnOnce() -> T) -> Arc<T> {
+        // Not `Arc::new_uninit`, whose layout is computed out of line at run time.
+        let ptr = Arc::new(std::mem::MaybeUninit::<T>::uninit());
+        // Not `Arc::get_mut`, which asks the counts with a read-modify-write.
+        // SAFETY: the `Arc` was made just above and is the only pointer to its target, so
+        // nothing reads or writes the target meanwhile; `as_ptr` keeps the provenance of
+        // the allocation, which the `Arc` owns.
+        unsafe {
+            Arc::as_ptr(&ptr)
+                .cast_mut()
+                .write(std::mem::MaybeUninit::new(make()));
+            ptr.assume_init()
+        }
+    }
+
+    #[cfg(loom)]
+    fn new_ptr_with<T>(make: impl FnOnce() -> T) -> Arc<T> {
+        Arc::new(make())
+    }
+
+    #[inline]
+    fn as_raw<T>(ptr: &Arc<T>) -> *const T {
+        Arc::as_ptr(ptr)
+    }
+
+    #[inline]
+    unsafe fn clone_raw<T>(raw: *const T) -> Arc<T> {
+        // SAFETY: the caller's: `raw` is the address of a live `Arc`'s target, so its count
+        // is at least one and the new count is owned by the `Arc` made here.
+        unsafe {
+            Arc::increment_strong_count(raw);
+            Arc::from_raw(raw)
+        }
+    }
+
+    #[cfg(not(loom))]
+    #[inline]
     fn downgrade<T>(ptr: &Arc<T>) -> Weak<T> {
         Arc::downgrade(ptr)
     }
@@ -542,6 +604,31 @@ impl Machinery for Local {
     #[inline]
     fn new_ptr<T>(value: T) -> imp::LocalRc<T> {
         imp::LocalRc(std::rc::Rc::new(value))
+    }
+
+    #[inline]
+    fn new_ptr_with<T>(make: impl FnOnce() -> T) -> imp::LocalRc<T> {
+        // Not `Rc::new_uninit`, whose layout is computed out of line at run time.
+        let mut ptr = std::rc::Rc::new(std::mem::MaybeUninit::<T>::uninit());
+        std::rc::Rc::get_mut(&mut ptr)
+            .expect("a new `Rc` is unique")
+            .write(make());
+        // SAFETY: written just above.
+        imp::LocalRc(unsafe { ptr.assume_init() })
+    }
+
+    #[inline]
+    fn as_raw<T>(ptr: &imp::LocalRc<T>) -> *const T {
+        std::rc::Rc::as_ptr(&ptr.0)
+    }
+
+    #[inline]
+    unsafe fn clone_raw<T>(raw: *const T) -> imp::LocalRc<T> {
+        // SAFETY: as for `Shared`.
+        unsafe {
+            std::rc::Rc::increment_strong_count(raw);
+            imp::LocalRc(std::rc::Rc::from_raw(raw))
+        }
     }
 
     #[inline]
@@ -684,6 +771,10 @@ impl<T> Lock<T> for imp::SharedLock<T> {
     fn lock(&self) -> MutexGuard<'_, T> {
         self.0.lock()
     }
+    #[inline]
+    fn get_mut(&mut self) -> &mut T {
+        self.0.get_mut()
+    }
 }
 
 impl<T> Lock<T> for std::cell::RefCell<T> {
@@ -698,6 +789,10 @@ impl<T> Lock<T> for std::cell::RefCell<T> {
     #[inline]
     fn lock(&self) -> std::cell::RefMut<'_, T> {
         self.borrow_mut()
+    }
+    #[inline]
+    fn get_mut(&mut self) -> &mut T {
+        std::cell::RefCell::get_mut(self)
     }
 }
 

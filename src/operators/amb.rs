@@ -99,7 +99,7 @@ pub struct AmbObserver<'a, O, T, F: Flavour = Shared> {
 impl<'a, O: Observer<T>, T, F: Flavour> AmbObserver<'a, O, T, F> {
     /// The shared state, or `None` if the downstream is already disposed.
     pub(crate) fn start(observer: O) -> Option<Ptr<AmbCore<'a, O, T, F>, F>> {
-        (!observer.is_disposed()).then(|| Core::<_, _, _, F>::new(observer, ()).shared())
+        (!observer.is_disposed()).then(|| Core::<_, _, _, F>::new_shared(observer, ()))
     }
 
     /// Subscribes the source in `place`, unless one has already won.

@@ -61,7 +61,7 @@ where
         if observer.is_disposed() {
             return MergeSubscription::empty();
         }
-        let core = Core::<_, _, _, FlavourOf<S, N>>::new(observer, Some(Vec::new())).shared();
+        let core = Core::<_, _, _, FlavourOf<S, N>>::new_shared(observer, Some(Vec::new()));
         // The source first, as RxJS subscribes them.
         core.subscribe_upstream(self.source, |id| BufferWithObserver {
             core: core.clone(),

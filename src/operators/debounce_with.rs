@@ -80,13 +80,13 @@ where
         if observer.is_disposed() {
             return MergeSubscription::empty();
         }
-        let core = Core::<_, _, _, FlavourOf<S, D>>::new(
+        let core = Core::<_, _, _, FlavourOf<S, D>>::new_shared(
             observer,
             Pending {
                 value: None,
                 duration: 0,
             },
-        ).shared();
+        );
         core.subscribe_upstream(self.source, |id| DebounceWithObserver {
             core: core.clone(),
             id,

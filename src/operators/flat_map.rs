@@ -278,7 +278,7 @@ where
             drop(self.source.subscribe_observer(MergeLink::inline(outer)));
             return MergeSubscription::empty();
         }
-        let core = Core::<_, _, _, FlavourOf<S, U>>::new(observer, Flat::new(mode, lent)).shared();
+        let core = Core::<_, _, _, FlavourOf<S, U>>::new_shared(observer, Flat::new(mode, lent));
         core.subscribe_upstream(self.source, |id| {
             MergeLink::core(FlatMapOuter {
                 core: core.clone(),

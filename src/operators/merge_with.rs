@@ -84,7 +84,7 @@ where
             return MergeSubscription::empty();
         }
         // Both sources are live until they complete.
-        let core = Core::<_, _, _, FlavourOf<S1, S2>>::with_upstreams(observer, 2, 2).shared();
+        let core = Core::<_, _, _, FlavourOf<S1, S2>>::with_upstreams_shared(observer, 2, 2);
         core.subscribe_reserved(1, self.first, |id| {
             MergeLink::core(MergeWithObserver {
                 core: core.clone(),
@@ -275,6 +275,77 @@ mod tests {
         a.next(2);
         assert_eq!(*seen.lock().unwrap(), [(1, 1), (11, 1), (2, 1), (12, 1)]);
     }
+
+    /// A live subject merged with a source that finishes inside `subscribe`, as both
+    /// flavours of subject: the merge core's uncontended path, its handle built from the
+    /// control block, its stop when the downstream has had its fill, and its disposal.
+    macro_rules! live_subject_and_a_synchronous_source {
+        ($name:ident, $subject:ty) => {
+            #[test]
+            fn $name() {
+                // Values pass one by one; the merge completes when the subject does.
+                let subject = <$subject>::new();
+                let o = TestObserver::new();
+                let handle = subject
+                    .observable()
+                    .filter(|v| *v != 0)
+                    .merge_with(just(100))
+                    .subscribe_observer(o.clone());
+                assert!(!handle.is_disposed());
+                let mut input = subject.observer();
+                for v in 0..3 {
+                    input.on_next(v);
+                }
+                input.on_completed();
+                o.assert_notifications(&[Next(100), Next(1), Next(2), Completed]);
+                assert!(handle.is_disposed());
+                assert!(!subject.has_observers());
+
+                // A downstream that has had its fill stops the merge and the subject's
+                // subscription inside the value that filled it.
+                let subject = <$subject>::new();
+                let o = TestObserver::new();
+                let handle = subject
+                    .observable()
+                    .merge_with(just(100))
+                    .take(3)
+                    .subscribe_observer(o.clone());
+                let mut input = subject.observer();
+                input.on_next(1);
+                assert!(subject.has_observers());
+                input.on_next(2);
+                assert!(!subject.has_observers());
+                input.on_next(3);
+                o.assert_notifications(&[Next(100), Next(1), Next(2), Completed]);
+                assert!(handle.is_disposed());
+
+                // Disposing the handle stops delivery and the subject's subscription.
+                let subject = <$subject>::new();
+                let o = TestObserver::new();
+                let handle = subject
+                    .observable()
+                    .merge_with(just(100))
+                    .subscribe_observer(o.clone());
+                let mut input = subject.observer();
+                input.on_next(1);
+                handle.dispose();
+                assert!(handle.is_disposed());
+                assert!(!subject.has_observers());
+                input.on_next(2);
+                input.on_completed();
+                o.assert_notifications(&[Next(100), Next(1)]);
+            }
+        };
+    }
+
+    live_subject_and_a_synchronous_source!(
+        a_live_subject_and_a_synchronous_source,
+        crate::subjects::PublishSubject<i32>
+    );
+    live_subject_and_a_synchronous_source!(
+        a_live_local_subject_and_a_synchronous_source,
+        crate::subjects::local::PublishSubject<i32>
+    );
 
     #[test]
     fn downstream_disposal_stops_endless_sources() {

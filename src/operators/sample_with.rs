@@ -61,7 +61,7 @@ where
         if observer.is_disposed() {
             return MergeSubscription::empty();
         }
-        let core = Core::<_, _, _, FlavourOf<S, N>>::new(observer, None).shared();
+        let core = Core::<_, _, _, FlavourOf<S, N>>::new_shared(observer, None);
         // The source first, as RxJS subscribes them.
         core.subscribe_upstream(self.source, |id| SampleWithObserver {
             core: core.clone(),

@@ -58,7 +58,7 @@ where
         if observer.is_disposed() {
             return MergeSubscription::empty();
         }
-        let core = Core::<_, _, _, FlavourOf<S, N>>::new(observer, ()).shared();
+        let core = Core::<_, _, _, FlavourOf<S, N>>::new_shared(observer, ());
         // The notifier first, so a notifier that signals at once lets every value through.
         core.subscribe_upstream(self.notifier, |id| SkipUntilNotifier {
             core: core.clone(),

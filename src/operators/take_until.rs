@@ -61,7 +61,7 @@ where
         if observer.is_disposed() {
             return MergeSubscription::empty();
         }
-        let core = Core::<_, _, _, FlavourOf<S, N>>::with_upstreams(observer, (), 2).shared();
+        let core = Core::<_, _, _, FlavourOf<S, N>>::with_upstreams_shared(observer, (), 2);
         // The notifier first: if it fires at once, the source is never subscribed.
         core.subscribe_reserved(1, self.notifier, |id| TakeUntilNotifier {
             core: core.clone(),

@@ -22,7 +22,9 @@
 //!
 //! Subscribing when nobody is delivering takes the role and registers the observer at once;
 //! otherwise it goes through the inbox, so it is ordered with the events around it: the new
-//! observer is registered between two notifications, never during one. Disposing marks the
+//! observer is registered between two notifications, never during one. A terminal
+//! notification does the same: delivered at once when it takes the role and finds nothing
+//! recorded, recorded behind what is otherwise. Disposing marks the
 //! subscription disposed in the inbox's table at once, and bumps `disposals`: the holder
 //! compares it with what it last saw before each call to an observer, so an observer disposed
 //! by a callback of the same delivery is not called again. Only a subscription's handle
@@ -412,51 +414,84 @@ const DISPOSED: u64 = 1 << 63;
 /// What a free key of [`Keys`] holds: no id, as ids stay below [`DISPOSED`].
 const VACANT: u64 = u64::MAX;
 
-/// A slab of ids: a key per subscription, the last freed key reused first.
+/// A slab of ids: a key per subscription, key 0 first when it is free, then the last freed
+/// key.
 ///
 /// Not `slab::Slab<u64>`, whose entries are 16 bytes (a tag beside the id, or the next free
 /// key): here an entry is its id alone, 8 bytes, and the free keys wait in a list of their
-/// own, so a live subscription costs half as much in this table.
-#[derive(Default)]
+/// own, so a live subscription costs half as much in this table. Key 0's id sits in the
+/// table itself: a subject with one subscriber at a time (most of them) allocates none.
 struct Keys {
-    ids: Vec<u64>,
+    /// The id of key 0, [`VACANT`] while it is free.
+    first: u64,
+    /// The ids of keys 1 and up.
+    rest: Vec<u64>,
+    /// Free keys of `rest`.
     free: Vec<usize>,
+}
+
+impl Default for Keys {
+    fn default() -> Self {
+        Keys {
+            first: VACANT,
+            rest: Vec::new(),
+            free: Vec::new(),
+        }
+    }
 }
 
 impl Keys {
     fn get(&self, key: usize) -> Option<&u64> {
-        self.ids.get(key).filter(|&&id| id != VACANT)
+        match key {
+            0 => Some(&self.first),
+            _ => self.rest.get(key - 1),
+        }
+        .filter(|&&id| id != VACANT)
+    }
+
+    /// The entry of a taken key.
+    fn entry(&mut self, key: usize) -> &mut u64 {
+        debug_assert!(self.get(key).is_some());
+        match key {
+            0 => &mut self.first,
+            _ => &mut self.rest[key - 1],
+        }
     }
 
     #[inline]
     fn insert(&mut self, id: u64) -> usize {
         debug_assert!(id < DISPOSED);
+        if self.first == VACANT {
+            self.first = id;
+            return 0;
+        }
         match self.free.pop() {
             Some(key) => {
-                self.ids[key] = id;
+                self.rest[key - 1] = id;
                 key
             }
             None => {
-                self.ids.push(id);
-                self.ids.len() - 1
+                self.rest.push(id);
+                self.rest.len()
             }
         }
     }
 
     /// Replaces the id of a taken key.
     fn set(&mut self, key: usize, id: u64) {
-        debug_assert!(self.get(key).is_some());
-        self.ids[key] = id;
+        *self.entry(key) = id;
     }
 
     fn remove(&mut self, key: usize) {
-        debug_assert!(self.get(key).is_some());
-        self.ids[key] = VACANT;
-        self.free.push(key);
+        *self.entry(key) = VACANT;
+        if key != 0 {
+            self.free.push(key);
+        }
     }
 
     fn clear(&mut self) {
-        self.ids.clear();
+        self.first = VACANT;
+        self.rest.clear();
         self.free.clear();
     }
 }
@@ -515,7 +550,7 @@ impl<T, F: Flavour> Drop for Core<T, F> {
     fn drop(&mut self) {
         // The key table is freed before the observers too, for the reason given in
         // `Delivery`'s `drop`: it grows beside the observer table, so either may border the top.
-        let mut inbox = self.inbox.lock();
+        let inbox = self.inbox.get_mut();
         drop(mem::take(&mut inbox.live));
         drop(mem::take(&mut inbox.vacated));
     }
@@ -592,7 +627,7 @@ impl<T, F: Flavour> Core<T, F> {
 
     /// A new shared core of `kind`.
     pub(crate) fn shared(kind: Kind<T>) -> F::Ptr<Self> {
-        F::new_ptr(Self::new(kind))
+        F::new_ptr_with(|| Self::new(kind))
     }
 
     /// An empty replay subject configured like this one.
@@ -695,27 +730,54 @@ impl<T: Clone, F: Flavour> Core<T, F> {
     }
 
     pub(crate) fn on_error(&self, error: Error) {
-        self.terminate(Event::Error(error));
+        self.terminate(Terminal::Error(error));
     }
 
     pub(crate) fn on_completed(&self) {
-        self.terminate(Event::Completed);
+        self.terminate(Terminal::Completed);
     }
 
-    fn terminate(&self, event: Event<T>) {
-        {
-            let mut inbox = self.inbox.lock();
-            if self.terminated.load(Ordering::Relaxed) {
-                return; // the first terminal notification wins
+    fn terminate(&self, terminal: Terminal) {
+        // Acquire, as in `on_next`. Taken before the lock, as in `subscribe`: when nobody
+        // delivers and nothing is recorded, the notification goes out at once, without a trip
+        // through the inbox (whose queue would allocate for it).
+        let holds_role = self
+            .wip
+            .compare_exchange(0, 1, Ordering::Acquire, Ordering::Relaxed)
+            .is_ok();
+        let mut inbox = self.inbox.lock();
+        if self.terminated.load(Ordering::Relaxed) {
+            // The first terminal notification wins.
+            drop(inbox);
+            if holds_role {
+                self.take_role(1);
             }
-            self.terminated.store(true, Ordering::Release);
-            self.plain.store(false, Ordering::Release);
-            if matches!(event, Event::Error(_)) {
-                inbox.latest = None;
-            }
-            inbox.events.push_back(event);
+            return;
         }
-        self.request_role();
+        self.terminated.store(true, Ordering::Release);
+        self.plain.store(false, Ordering::Release);
+        if matches!(terminal, Terminal::Error(_)) {
+            inbox.latest = None;
+        }
+        if holds_role && inbox.events.is_empty() {
+            drop(inbox);
+            self.hold_role(|d| {
+                // Disposals made meanwhile are applied before each observer is called.
+                d.terminate(self, terminal);
+                true
+            });
+            return;
+        }
+        inbox.events.push_back(match terminal {
+            Terminal::Error(error) => Event::Error(error),
+            Terminal::Completed => Event::Completed,
+        });
+        drop(inbox);
+        if holds_role {
+            self.take_role(1);
+        } else {
+            self.request_role();
+        }
     }
 
     // An associated function, not a method: `self: &Arc<Self>` is not allowed for loom's `Arc`.

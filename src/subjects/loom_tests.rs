@@ -228,3 +228,34 @@ fn loom_the_role_is_handed_to_a_thread_that_records_a_value() {
         "no execution handed the role over"
     );
 }
+
+#[test]
+fn loom_terminal_races_a_value_and_a_disposal() {
+    // The terminal notification goes out at once when it finds nobody delivering and nothing
+    // recorded, and through the inbox otherwise: either way once, after the value if the value
+    // was accepted first, and never to an observer whose disposal finished before it began.
+    loom::model(|| {
+        let subject = PublishSubject::new();
+        let stays = Probe::new();
+        let leaves = Probe::new();
+        subject.observable().subscribe_observer(stays.clone());
+        let handle = subject.observable().subscribe_observer(leaves.clone());
+
+        let s1 = subject.clone();
+        let t1 = thread::spawn(move || s1.observer().on_completed());
+        let s2 = subject.clone();
+        let t2 = thread::spawn(move || {
+            s2.observer().on_next(1);
+            handle.dispose();
+        });
+        t1.join().unwrap();
+        t2.join().unwrap();
+
+        stays.check(1);
+        assert!(leaves.0.values.load(Ordering::SeqCst) <= 1);
+        assert!(leaves.0.terminals.load(Ordering::SeqCst) <= 1);
+        assert!(!leaves.0.overlapped.load(Ordering::SeqCst));
+        assert!(!leaves.0.after_terminal.load(Ordering::SeqCst));
+        assert!(!subject.has_observers());
+    });
+}

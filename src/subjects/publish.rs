@@ -361,6 +361,96 @@ mod tests {
         }
 
         #[test]
+        fn a_terminal_notification_made_inside_on_next_comes_after_what_was_queued() {
+            // The completion arrives while a value is being delivered and another is
+            // queued: it goes through the inbox, after both, to every observer.
+            let s = PublishSubject::new();
+            let s2 = s.clone();
+            let first = TestObserver::new();
+            let f = first.clone();
+            s.observable().subscribe(move |v: i32| {
+                f.clone().on_next(v);
+                if v == 1 {
+                    s2.observer().on_next(10);
+                    s2.observer().on_completed();
+                    s2.observer().on_next(20);
+                }
+            });
+            let second = TestObserver::new();
+            s.observable().subscribe_observer(second.clone());
+            s.observer().on_next(1);
+            first.assert_values(&[1, 10]);
+            second.assert_notifications(&[
+                Notification::Next(1),
+                Notification::Next(10),
+                Notification::Completed,
+            ]);
+            assert!(!s.has_observers());
+        }
+
+        #[test]
+        // In the local copy the handle is not `Send`, so neither is the `Arc`: harmless here.
+        #[allow(clippy::arc_with_non_send_sync)]
+        fn a_terminal_notification_skips_observers_disposed_by_an_earlier_one() {
+            // Delivered at once (nobody delivers), and a disposal made by the first
+            // observer's completion keeps the second from being called.
+            let s = PublishSubject::<i32>::new();
+            let slot = Arc::new(Mutex::new(None::<SubjectSubscription<i32>>));
+            let first = TestObserver::<i32>::new();
+            let (h, f) = (slot.clone(), first.clone());
+            s.observable().subscribe_with(
+                |_| {},
+                |_| {},
+                move || {
+                    f.clone().on_completed();
+                    h.lock().unwrap().take().unwrap().dispose();
+                },
+            );
+            let second = TestObserver::new();
+            *slot.lock().unwrap() = Some(s.observable().subscribe_observer(second.clone()));
+            s.observer().on_completed();
+            s.observer().on_error(Error::msg("ignored after completion"));
+            first.assert_notifications(&[Notification::Completed]);
+            second.assert_notifications(&[]);
+            assert!(!s.has_observers());
+        }
+
+        #[test]
+        fn keys_are_reused_and_a_stale_handle_never_reaches_a_newer_subscription() {
+            // Key 0 sits in the key table itself, the others in its list: subscriptions
+            // come and go over both, and every handle answers for its own subscription.
+            let s = PublishSubject::new();
+            let o: Vec<TestObserver<i32>> = (0..5).map(|_| TestObserver::new()).collect();
+            let a = s.observable().subscribe_observer(o[0].clone());
+            let b = s.observable().subscribe_observer(o[1].clone());
+            let _c = s.observable().subscribe_observer(o[2].clone());
+            a.dispose();
+            let d = s.observable().subscribe_observer(o[3].clone());
+            b.dispose();
+            let e = s.observable().subscribe_observer(o[4].clone());
+            let mut input = s.observer();
+            input.on_next(1);
+            assert!(a.is_disposed() && b.is_disposed());
+            assert!(!d.is_disposed() && !e.is_disposed());
+            a.dispose();
+            b.dispose();
+            input.on_next(2);
+            d.dispose();
+            input.on_next(3);
+            let f = s.observable().subscribe_observer(o[0].clone());
+            input.on_next(4);
+            input.on_completed();
+            o[0].assert_notifications(&[Notification::Next(4), Notification::Completed]);
+            o[1].assert_notifications(&[]);
+            o[2].assert_values(&[1, 2, 3, 4]);
+            o[3].assert_notifications(&[Notification::Next(1), Notification::Next(2)]);
+            o[4].assert_values(&[1, 2, 3, 4]);
+            o[4].assert_completed();
+            assert!(f.is_disposed() && e.is_disposed());
+            assert!(!s.has_observers());
+        }
+
+        #[test]
         fn a_subject_observer_stops_a_synchronous_source_once_terminated() {
             let s = PublishSubject::new();
             let o = TestObserver::new();

@@ -197,8 +197,7 @@ impl<'a, F: Flavour> Kept<'a, F> {
         }
     }
 
-    #[cfg(all(test, not(loom)))]
-    fn is_empty(&self) -> bool {
+    pub(crate) fn is_empty(&self) -> bool {
         self.slots.iter().all(Option::is_none) && self.more.as_ref().is_none_or(|m| m.is_empty())
     }
 
@@ -233,6 +232,10 @@ impl<'a, F: Flavour> Kept<'a, F> {
     /// Disposes every handle, in the order of their ids (the order their upstreams were
     /// subscribed in), then drops them.
     pub(crate) fn dispose_all(self) {
+        if self.slots.iter().all(Option::is_none) && self.more.is_none() {
+            // What a merge whose upstreams all ended keeps at its end.
+            return;
+        }
         let Kept {
             slots: [a, b],
             more,

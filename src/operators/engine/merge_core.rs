@@ -77,8 +77,16 @@
 //! its own (`parked`), not the flavour's lock, which may be a `RefCell`.
 //!
 //! **Cheap when nothing is deferred.** What must run after the lock is released (see
-//! [`Locked`]) is a set of empty `Option`s unless something was deferred: the common lock
-//! builds and drops it for a few checks.
+//! [`Locked`]) is recorded in the state under the lock, in one `Option` that stays empty
+//! unless something was deferred: the common lock checks it once as it lets go, and the
+//! guard itself stays two words, which moves in registers.
+//!
+//! **Cheap when nobody else delivers.** A value that finds the delivery role free is
+//! delivered and the role given back inline, in the upstream observer's `on_next`; the
+//! drain loop, the hand-over and the stop when the downstream has had its fill are out of
+//! line ([`Core::emit`]). The core is built where its pointer points, not on the stack and
+//! copied. Once the control block exists the core keeps its address, so a value reads the
+//! disposal flag, and the operator builds its handle, without the lock.
 //!
 //! **The handle.** [`MergeSubscription`] holds the `Control` block, not the core, so its type
 //! names no observer. `Control` is allocated only when something is left to cancel: a
@@ -91,9 +99,9 @@
 //! completion, the completion's compare-exchange marking the role, and five reference counts (the two
 //! upstream observers' clones and drops, the last drop): fifteen atomic read-modify-writes,
 //! about 800 instructions under callgrind. Operators with a fixed set of
-//! upstreams reserve their ids when the core is built ([`Core::with_upstreams`]), so
-//! subscribing one takes no lock; what a lock builds and drops besides the guard is one
-//! `Option` ([`After`]).
+//! upstreams reserve their ids when the core is built ([`Core::with_upstreams_shared`]), so
+//! subscribing one takes no lock; what a lock checks besides the guard is one `Option`
+//! ([`Locked`]).
 //!
 //! **Why synchronous sources are not merged without the `Arc`.** A core on the stack, with
 //! upstream observers that borrow it, is sound only if no upstream observer outlives the
@@ -121,7 +129,7 @@ use crate::sync::imp::{BoxSubscription, Counter, Flag, Lock, Machinery, RoleCell
 use crate::sync::{Condvar, Flavour, Mutex, Ordering, Shared, thread};
 use std::collections::VecDeque;
 use std::fmt;
-use std::mem;
+use std::mem::{self, ManuallyDrop};
 
 /// The flavour's shared pointer (`Arc` or `Rc`), as the upstream observers hold a core.
 pub(crate) type Ptr<C, F> = <F as Machinery>::Ptr<C>;
@@ -142,13 +150,14 @@ pub(crate) struct Core<'a, O, T, X, F: Flavour = Shared> {
     /// [`end_subscribe`](Core::end_subscribe), so that an upstream that finished inside its
     /// `subscribe` (which frees its slot) costs no second lock.
     subscribing: [F::Counter; 2],
-    /// The address of the control block's `disposed` flag, zero until the block is
-    /// allocated: set (Release), under the lock and before the core can close, when it is,
-    /// so that a value reads whether a disposal through the handle happened without taking
-    /// the lock, and a closed core without a block needs no lock to build an empty handle.
-    /// The block is kept in `state` from then on until the core drops, so the address stays
-    /// valid for as long as anyone can read it through the core.
-    control_flag: F::Counter,
+    /// The address of the control block, zero until the block is allocated: set (Release),
+    /// under the lock and before the core can close, when it is, so that a value reads
+    /// whether a disposal through the handle happened without taking the lock, the handle is
+    /// built without the lock once the block exists, and a closed core without a block needs
+    /// no lock to build an empty handle. The block is kept in `state` from then on until the
+    /// core drops, so the address stays valid for as long as anyone can read it through the
+    /// core.
+    control_at: F::Counter,
     /// The delivery role: [`HELD`] while a thread owns `downstream` (and delivers to it),
     /// with [`WORK`] set when the holder must take the lock before giving the role back
     /// (values queued, a terminal event pending, the core closed, a successor waiting).
@@ -162,7 +171,7 @@ pub(crate) struct Core<'a, O, T, X, F: Flavour = Shared> {
     /// The downstream observer, touched only by the holder of the role; `None` once it has
     /// been given its terminal event or dropped.
     downstream: F::RoleCell<Option<O>>,
-    state: F::Lock<State<'a, T, X, F>>,
+    state: F::Lock<State<'a, O, T, X, F>>,
     /// Where a producer that took over the delivery role waits for the in-flight `on_next`
     /// of the emitter it succeeds ([`Handover`]), holding `parked` (never `state`, which is
     /// the flavour's lock and may be a `RefCell`). Only a threaded flavour hands over.
@@ -179,7 +188,7 @@ pub(crate) struct Core<'a, O, T, X, F: Flavour = Shared> {
 // the role, hence `O: Send`.
 unsafe impl<'a, O: Send, T, X, F: Flavour> Sync for Core<'a, O, T, X, F>
 where
-    F::Lock<State<'a, T, X, F>>: Sync,
+    F::Lock<State<'a, O, T, X, F>>: Sync,
     F::Counter: Sync,
     F::Flag: Sync,
 {
@@ -190,7 +199,7 @@ const HELD: usize = 1;
 /// The holder of the role must take the lock before giving it back.
 const WORK: usize = 2;
 
-struct State<'a, T, X, F: Flavour> {
+struct State<'a, O, T, X, F: Flavour> {
     /// Nothing more is accepted: terminated, disposed, or the downstream lost interest.
     closed: bool,
     /// The terminal event the emitter delivers once it has drained `queue`.
@@ -204,6 +213,8 @@ struct State<'a, T, X, F: Flavour> {
     successions: usize,
     upstreams: Upstreams<'a, F>,
     extra: X,
+    /// What the holder of the lock leaves to run once it lets go (see [`Locked`]).
+    deferred: Option<Deferred<'a, O, T, F>>,
 }
 
 /// The hand-over of the delivery role from an emitter that has delivered a batch of other
@@ -262,17 +273,15 @@ fn word(id: u64) -> usize {
 }
 
 impl<'a, O, T, X, F: Flavour> Core<'a, O, T, X, F> {
+    /// [`new_shared`](Core::new_shared) in place, for the loom models' own pointers.
+    #[cfg(all(test, loom))]
     pub(crate) fn new(downstream: O, extra: X) -> Self {
         Core::reserving(downstream, extra, 0)
     }
 
-    /// A core whose first `upstreams` upstreams (one or two) have their ids, `1` to
-    /// `upstreams`, and their subscribing slots reserved from the start: for an operator with
-    /// a fixed set of upstreams subscribed one after the other inside its `subscribe`, which
-    /// then subscribes each with [`subscribe_reserved`](Core::subscribe_reserved) and takes no
-    /// lock to reserve it. Only for operators that never dispose one upstream and keep the
-    /// others ([`Locked::dispose_upstreams_except`]): an id reserved here is live before its
-    /// upstream is subscribed.
+    /// [`with_upstreams_shared`](Core::with_upstreams_shared) in place, for the loom models'
+    /// own pointers.
+    #[cfg(all(test, loom))]
     pub(crate) fn with_upstreams(downstream: O, extra: X, upstreams: u64) -> Self {
         debug_assert!((1..=2).contains(&upstreams));
         Core::reserving(downstream, extra, upstreams.min(2))
@@ -284,7 +293,7 @@ impl<'a, O, T, X, F: Flavour> Core<'a, O, T, X, F> {
             done: Flag::new(false),
             tag: Counter::new(0),
             subscribing: [slot(1), slot(2)],
-            control_flag: Counter::new(0),
+            control_at: Counter::new(0),
             role: Counter::new(0),
             downstream: RoleCell::new(Some(downstream)),
             state: Lock::new(State {
@@ -299,31 +308,51 @@ impl<'a, O, T, X, F: Flavour> Core<'a, O, T, X, F> {
                     control: None,
                 },
                 extra,
+                deferred: None,
             }),
             handed: Condvar::new(),
             parked: Mutex::new(()),
         }
     }
 
-    /// The core behind the flavour's pointer, as the upstream observers hold it.
+    /// A core delivering to `downstream`, with the operator's state `extra`, behind the
+    /// flavour's pointer, as the upstream observers hold it; built in place: a core is a few
+    /// hundred bytes, which building it on the stack would copy.
     #[inline]
-    pub(crate) fn shared(self) -> F::Ptr<Self> {
-        F::new_ptr(self)
+    pub(crate) fn new_shared(downstream: O, extra: X) -> F::Ptr<Self> {
+        F::new_ptr_with(|| Core::reserving(downstream, extra, 0))
+    }
+
+    /// A core whose first `upstreams` upstreams (one or two) have their ids, `1` to
+    /// `upstreams`, and their subscribing slots reserved from the start, behind the
+    /// flavour's pointer, built in place: for an operator with a fixed set of upstreams
+    /// subscribed one after the other inside its `subscribe`, which then subscribes each with
+    /// [`subscribe_reserved`](Core::subscribe_reserved) and takes no lock to reserve it. Only
+    /// for operators that never dispose one upstream and keep the others
+    /// ([`Locked::dispose_upstreams_except`]): an id reserved here is live before its
+    /// upstream is subscribed.
+    #[inline]
+    pub(crate) fn with_upstreams_shared(downstream: O, extra: X, upstreams: u64) -> F::Ptr<Self> {
+        debug_assert!((1..=2).contains(&upstreams));
+        F::new_ptr_with(|| Core::reserving(downstream, extra, upstreams.min(2)))
     }
 
     /// Whether a disposal through the handle has happened (and not yet been seen under the
     /// lock, if the core is still open): the control block's flag, read without the lock.
     #[inline]
     fn disposed_through_handle(&self) -> bool {
-        let flag = self.control_flag.load(Ordering::Acquire);
-        flag != 0 && {
-            // SAFETY: a nonzero `control_flag` is the address of the `disposed` flag of the
-            // control block in `state.upstreams.control`, stored (Release, read Acquire here)
-            // after the block was allocated; the block is never taken out of `state`, so it
-            // lives as long as the core, which `&self` keeps alive.
-            let flag = unsafe { &*std::ptr::with_exposed_provenance::<F::Flag>(flag) };
-            flag.load(Ordering::Acquire)
-        }
+        self.control_block().is_some_and(Control::is_disposed)
+    }
+
+    /// The control block, once allocated, read without the lock.
+    #[inline]
+    fn control_block(&self) -> Option<&Control<'a, F>> {
+        let at = self.control_at.load(Ordering::Acquire);
+        // SAFETY: a nonzero `control_at` is the address of the control block in
+        // `state.upstreams.control`, stored (Release, read Acquire here) after the block was
+        // allocated; the block is never taken out of `state`, so it lives as long as the
+        // core, which `&self` keeps alive.
+        (at != 0).then(|| unsafe { &*std::ptr::with_exposed_provenance::<Control<'a, F>>(at) })
     }
 
     /// Whether nothing more will be delivered: what upstream observers answer to
@@ -359,8 +388,7 @@ impl<'a, O, T, X, F: Flavour> Core<'a, O, T, X, F> {
     pub(crate) fn lock(&self) -> Locked<'_, 'a, O, T, X, F> {
         let mut locked = Locked {
             core: self,
-            state: self.state.lock(),
-            after: After::new(),
+            state: ManuallyDrop::new(self.state.lock()),
         };
         let state = &locked.state;
         if !state.closed
@@ -396,7 +424,7 @@ impl<'a, O, T, X, F: Flavour> Core<'a, O, T, X, F> {
     }
 
     /// Subscribes `source` as the upstream of an id reserved by
-    /// [`with_upstreams`](Core::with_upstreams), with the observer `make` builds, and keeps
+    /// [`with_upstreams_shared`](Core::with_upstreams_shared), with the observer `make` builds, and keeps
     /// its handle. Does nothing once done; the `Acquire` load of `done` stands in for the lock
     /// [`begin`](Core::begin) takes: a core that closes after it is seen open finds the slot
     /// when `subscribe` returns, as it would have found a slot reserved under the lock.
@@ -436,8 +464,7 @@ impl<'a, O, T, X, F: Flavour> Core<'a, O, T, X, F> {
             drop(locked);
             handle.dispose();
         } else {
-            let control = locked.control();
-            if let Err(handle) = control.insert(id, Held::new(handle)) {
+            if let Err(handle) = locked.keep(id, Held::new(handle)) {
                 // Disposed through the handle since the lock was taken.
                 drop(locked);
                 handle.dispose();
@@ -447,16 +474,26 @@ impl<'a, O, T, X, F: Flavour> Core<'a, O, T, X, F> {
 
     /// The handle `subscribe_observer` returns: empty when everything has already ended.
     pub(crate) fn handle(&self) -> MergeSubscription<'a, F> {
+        if let Some(control) = self.control_block() {
+            // SAFETY: the block's address, which `control_at` holds, is its pointer's target
+            // (`Locked::control`), alive while the core is (`control_block`).
+            let control = unsafe { F::clone_raw(std::ptr::from_ref(control)) };
+            return MergeSubscription {
+                control: Some(control),
+            };
+        }
         // Acquire pairs with the Release of `done`, which the core stores after allocating
         // its control block if it ever does: once closed, the block cannot appear.
-        if self.is_done() && self.control_flag.load(Ordering::Relaxed) == 0 {
+        if self.is_done() && self.control_at.load(Ordering::Relaxed) == 0 {
             return MergeSubscription::empty();
         }
         let mut locked = self.lock();
         let control = if locked.state.closed {
             locked.state.upstreams.control.clone()
         } else {
-            Some(locked.control())
+            let control = locked.control();
+            // SAFETY: the block's address, as `control_at` holds it (`Locked::control`).
+            Some(unsafe { F::clone_raw(std::ptr::from_ref(control)) })
         };
         MergeSubscription { control }
     }
@@ -496,8 +533,19 @@ impl<'a, O, T, X, F: Flavour> Core<'a, O, T, X, F> {
         {
             self.emit(value);
         } else {
-            self.lock().next(value);
+            self.next_locked(value);
         }
+    }
+
+    /// [`next`](Core::next) when someone delivers or a disposal through the handle happened:
+    /// out of line, so that the lock-free path stays small enough to inline.
+    #[cold]
+    #[inline(never)]
+    fn next_locked(&self, value: T)
+    where
+        O: Observer<T>,
+    {
+        self.lock().next(value);
     }
 
     /// Wakes the successor waiting in [`Locked::succeed`]; called under the lock.
@@ -522,7 +570,64 @@ impl<'a, O, T, X, F: Flavour> Core<'a, O, T, X, F> {
     /// Delivers `value` and whatever queues up meanwhile, then gives the delivery role back;
     /// or, once it has delivered a batch, hands the role to a producer that arrived
     /// meanwhile and returns ([`Handover`]). The calling thread holds the role.
-    fn emit(&self, mut value: T)
+    ///
+    /// The common case, nothing queued or closed meanwhile, is one delivery and the
+    /// compare-exchange that gives the role back, inline; the rest is [`emit_rest`].
+    ///
+    /// [`emit_rest`]: Core::emit_rest
+    #[inline]
+    fn emit(&self, value: T)
+    where
+        O: Observer<T>,
+    {
+        let guard = PanicGuard {
+            core: self,
+            armed: true,
+        };
+        let lost = self.deliver(value);
+        mem::forget(guard);
+        if !lost
+            && self
+                .role
+                .compare_exchange(HELD, 0, Ordering::Release, Ordering::Relaxed)
+                .is_ok()
+        {
+            // Nothing was queued, left pending or closed meanwhile.
+            return;
+        }
+        self.emit_rest(lost);
+    }
+
+    /// Delivers `value` to the downstream, which the calling thread holds the role for;
+    /// answers whether the downstream has lost interest (or is gone).
+    #[inline(always)]
+    fn deliver(&self, value: T) -> bool
+    where
+        O: Observer<T>,
+    {
+        // SAFETY: this thread holds the role (see `emit`), so no other thread touches the
+        // cell meanwhile; a reentrant call from inside `on_next` finds the role held and
+        // queues, never touching the cell.
+        self.downstream
+            .with_mut(|cell| match unsafe { &mut *cell } {
+                Some(observer) if !observer.is_disposed() => {
+                    observer.on_next(value);
+                    // It may lose interest inside that call (a `take` that has had its fill):
+                    // the upstreams stop now, not at a next value that may never come (a
+                    // `never` upstream's handle would stay kept, in a cycle through this core).
+                    observer.is_disposed()
+                }
+                _ => true,
+            })
+    }
+
+    /// The rest of [`emit`](Core::emit), once a delivery found the downstream gone (`lost`)
+    /// or the role marked (or a successor was handed the role and found nothing left to
+    /// deliver): stops, or takes the lock and delivers what was queued and then what is
+    /// pending, until the role can be given back or is handed over.
+    #[cold]
+    #[inline(never)]
+    fn emit_rest(&self, mut lost: bool)
     where
         O: Observer<T>,
     {
@@ -530,26 +635,11 @@ impl<'a, O, T, X, F: Flavour> Core<'a, O, T, X, F> {
             core: self,
             armed: true,
         };
-        let mut delivered: u32 = 0;
+        let mut delivered: u32 = 1;
         // Whether this emitter asked for a successor: then it gives the role back under the
         // lock, where the request lapses.
         let mut wanted = false;
         loop {
-            // SAFETY: this thread holds the role (the caller's, or handed on in this loop),
-            // so no other thread touches the cell meanwhile; a reentrant call from inside
-            // `on_next` finds the role held and queues, never touching the cell.
-            let lost = self
-                .downstream
-                .with_mut(|cell| match unsafe { &mut *cell } {
-                    Some(observer) if !observer.is_disposed() => {
-                        observer.on_next(value);
-                        // It may lose interest inside that call (a `take` that has had its fill):
-                        // the upstreams stop now, not at a next value that may never come (a
-                        // `never` upstream's handle would stay kept, in a cycle through this core).
-                        observer.is_disposed()
-                    }
-                    _ => true,
-                });
             if lost {
                 // The downstream lost interest: stop, and stop every upstream.
                 let mut locked = self.lock();
@@ -557,18 +647,7 @@ impl<'a, O, T, X, F: Flavour> Core<'a, O, T, X, F> {
                 locked.shut();
                 // SAFETY: this thread holds the role.
                 let observer = unsafe { self.take_observer() };
-                locked.after.defer_downstream(observer);
-                guard.armed = false;
-                return;
-            }
-            delivered = delivered.saturating_add(1);
-            if !wanted
-                && self
-                    .role
-                    .compare_exchange(HELD, 0, Ordering::Release, Ordering::Relaxed)
-                    .is_ok()
-            {
-                // Nothing was queued, left pending or closed meanwhile.
+                locked.defer_downstream(observer);
                 guard.armed = false;
                 return;
             }
@@ -578,7 +657,7 @@ impl<'a, O, T, X, F: Flavour> Core<'a, O, T, X, F> {
                 locked.release_successor();
                 // SAFETY: this thread holds the role.
                 let observer = unsafe { self.take_observer() };
-                locked.after.defer_downstream(observer);
+                locked.defer_downstream(observer);
                 guard.armed = false;
                 return;
             }
@@ -590,7 +669,7 @@ impl<'a, O, T, X, F: Flavour> Core<'a, O, T, X, F> {
                 self.wake_successor();
                 return;
             }
-            match locked.state.queue.pop_front() {
+            let value = match locked.state.queue.pop_front() {
                 Some(next) => {
                     // What the loom models check the hand-over by.
                     #[cfg(loom)]
@@ -599,7 +678,6 @@ impl<'a, O, T, X, F: Flavour> Core<'a, O, T, X, F> {
                         Handover::Taken,
                         "an emitter delivered past the successor waiting for it"
                     );
-                    value = next;
                     // Only a threaded flavour has other threads to hand over to.
                     if F::THREADED && delivered >= BATCH && locked.state.handover == Handover::Idle
                     {
@@ -607,6 +685,7 @@ impl<'a, O, T, X, F: Flavour> Core<'a, O, T, X, F> {
                         locked.state.handover = Handover::Wanted(thread::current().id());
                         wanted = true;
                     }
+                    next
                 }
                 None => {
                     guard.armed = false;
@@ -625,6 +704,20 @@ impl<'a, O, T, X, F: Flavour> Core<'a, O, T, X, F> {
                     }
                     return;
                 }
+            };
+            drop(locked);
+            lost = self.deliver(value);
+            delivered = delivered.saturating_add(1);
+            if !lost
+                && !wanted
+                && self
+                    .role
+                    .compare_exchange(HELD, 0, Ordering::Release, Ordering::Relaxed)
+                    .is_ok()
+            {
+                // Nothing was queued, left pending or closed meanwhile.
+                guard.armed = false;
+                return;
             }
         }
     }
@@ -663,105 +756,74 @@ impl<O, T, X, F: Flavour> Drop for PanicGuard<'_, '_, O, T, X, F> {
             locked.state.closed = true;
             locked.state.pending = None;
             let queue = take_queue(&mut locked.state.queue);
-            locked.after.defer_queue(queue);
+            locked.defer_queue(queue);
             self.core.done.store(true, Ordering::Release);
         }
     }
 }
 
 /// The core's lock, held. What must not run under it (dropping or disposing handles, dropping
-/// the observer or queued values: all user code) is collected in `after` and runs when this is
-/// dropped, after the lock is released (fields drop in declaration order).
+/// the observer or queued values: all user code) is recorded in the state's `deferred` and
+/// runs when this is dropped, after the lock is released.
+///
+/// Two words and a guard: a `Locked` is built, moved and dropped on every notification that
+/// takes the lock, and one that carried the deferred work itself was moved with `memcpy`.
 pub(crate) struct Locked<'c, 'a, O, T, X, F: Flavour> {
     core: &'c Core<'a, O, T, X, F>,
-    state: StateGuard<'c, 'a, T, X, F>,
-    after: After<'a, O, T, F>,
+    /// Dropped by `Drop`, after the deferred work is taken out and before it runs.
+    state: ManuallyDrop<StateGuard<'c, 'a, O, T, X, F>>,
 }
 
 /// The core's lock held: the flavour's mutex guard, or its `RefCell`'s.
-type StateGuard<'c, 'a, T, X, F> =
-    <<F as Machinery>::Lock<State<'a, T, X, F>> as Lock<State<'a, T, X, F>>>::Guard<'c>;
+type StateGuard<'c, 'a, O, T, X, F> =
+    <<F as Machinery>::Lock<State<'a, O, T, X, F>> as Lock<State<'a, O, T, X, F>>>::Guard<'c>;
 
-/// What runs once the lock is released: nothing unless something was deferred. One `Option`
-/// around all of it, so the common lock builds and drops it for one check (a `Locked` is
-/// built, moved and dropped on every notification: its drop is on the hot path).
-struct After<'a, O, T, F: Flavour>(Option<Deferred<'a, O, T, F>>);
-
-struct Deferred<'a, O, T, F: Flavour> {
-    /// An upstream's handle taken out of the control block, disposed first if `dispose`.
-    /// One: no operator here releases or disposes two upstreams under one lock, and a
-    /// [`Held`] is four words, which every `Locked` carries.
-    handle: Option<Held<'a, F>>,
-    dispose: bool,
-    /// Every kept handle but this id's, taken and disposed in subscription order.
-    dispose_except: Option<(F::Ptr<Control<'a, F>>, u64)>,
-    dispose_control: Option<F::Ptr<Control<'a, F>>>,
-    downstream: Option<O>,
-    queue: Option<VecDeque<T>>,
+impl<O, T, X, F: Flavour> Drop for Locked<'_, '_, O, T, X, F> {
+    #[inline]
+    fn drop(&mut self) {
+        if self.state.deferred.is_some() {
+            self.unlock_and_run();
+        } else {
+            // SAFETY: dropped once, here, and not touched again.
+            unsafe { ManuallyDrop::drop(&mut self.state) };
+        }
+    }
 }
 
-impl<'a, O, T, F: Flavour> After<'a, O, T, F> {
-    #[inline]
-    fn new() -> Self {
-        After(None)
-    }
-
+impl<O, T, X, F: Flavour> Locked<'_, '_, O, T, X, F> {
+    /// The end of `drop` when something was deferred; out of line, so that the common drop
+    /// does not move the deferred work out and back.
     #[cold]
-    fn deferred(&mut self) -> &mut Deferred<'a, O, T, F> {
-        self.0.get_or_insert_with(|| Deferred {
-            handle: None,
-            dispose: false,
-            dispose_except: None,
-            dispose_control: None,
-            downstream: None,
-            queue: None,
-        })
-    }
-
-    /// Drops `handle` once the lock is released.
-    #[inline]
-    fn defer_drop(&mut self, handle: Option<Held<'a, F>>) {
-        if handle.is_some() {
-            self.deferred().keep_handle(handle, false);
+    #[inline(never)]
+    fn unlock_and_run(&mut self) {
+        let mut deferred = self.state.deferred.take();
+        if let Some(deferred) = &mut deferred {
+            deferred.settle(self.core.control_block());
+        }
+        // SAFETY: called once, from `drop`, which touches the guard no more.
+        unsafe { ManuallyDrop::drop(&mut self.state) };
+        if let Some(deferred) = deferred {
+            deferred.run(self.core.control_block());
         }
     }
+}
 
-    /// Disposes `handle` once the lock is released.
-    #[inline]
-    fn defer_dispose(&mut self, handle: Option<Held<'a, F>>) {
-        if handle.is_some() {
-            self.deferred().keep_handle(handle, true);
-        }
-    }
-
-    /// Disposes every handle `control` keeps but `id`'s, in order, once the lock is released.
-    fn defer_dispose_except(&mut self, control: F::Ptr<Control<'a, F>>, id: u64) {
-        self.deferred().dispose_except = Some((control, id));
-    }
-
-    /// Disposes the control block (every kept handle) once the lock is released.
-    #[inline]
-    fn defer_dispose_control(&mut self, control: Option<F::Ptr<Control<'a, F>>>) {
-        if control.is_some() {
-            self.deferred().dispose_control = control;
-        }
-    }
-
-    /// Drops `queue` once the lock is released.
-    #[inline]
-    fn defer_queue(&mut self, queue: Option<VecDeque<T>>) {
-        if queue.is_some() {
-            self.deferred().queue = queue;
-        }
-    }
-
-    /// Drops `downstream` once the lock is released.
-    #[inline]
-    fn defer_downstream(&mut self, downstream: Option<O>) {
-        if downstream.is_some() {
-            self.deferred().downstream = downstream;
-        }
-    }
+/// What runs once the lock is released; recorded only when something is deferred, so the
+/// common lock checks one `Option`.
+struct Deferred<'a, O, T, F: Flavour> {
+    /// An upstream's handle taken out of the control block, disposed first if `dispose`.
+    /// One: no operator here releases or disposes two upstreams under one lock.
+    handle: Option<Held<'a, F>>,
+    dispose: bool,
+    /// An upstream that terminated, whose handle is taken out of the control block (and
+    /// dropped) as the lock is let go.
+    release: Option<u64>,
+    /// Every kept handle but this id's, taken and disposed in subscription order.
+    dispose_except: Option<u64>,
+    /// The control block is disposed (every kept handle).
+    dispose_control: bool,
+    downstream: Option<O>,
+    queue: Option<VecDeque<T>>,
 }
 
 impl<'a, O, T, F: Flavour> Deferred<'a, O, T, F> {
@@ -780,25 +842,111 @@ impl<'a, O, T, F: Flavour> Deferred<'a, O, T, F> {
         self.handle = handle;
         self.dispose = dispose;
     }
-}
 
-impl<O, T, F: Flavour> Drop for Deferred<'_, O, T, F> {
-    fn drop(&mut self) {
+    /// What is done to the control block as the lock is let go, still under it: the handle
+    /// of a released upstream is taken out (under the core's lock, as a release always was,
+    /// so that a disposal through the handle that comes later cannot dispose it), and, when
+    /// the block's disposal is deferred too and nothing else is kept, the block is closed
+    /// then, under the same lock of the block.
+    fn settle(&mut self, control: Option<&Control<'a, F>>) {
+        let (Some(id), Some(control)) = (self.release.take(), control) else {
+            return;
+        };
+        let (released, closed) = control.release(id, self.dispose_control);
+        if closed {
+            self.dispose_control = false;
+        }
+        if released.is_some() {
+            self.keep_handle(released, false);
+        }
+    }
+
+    /// Runs what was deferred, with no lock held; `control` is the core's control block,
+    /// which every disposal recorded here is of. The observer and the queued values drop
+    /// last.
+    #[cold]
+    #[inline(never)]
+    fn run(mut self, control: Option<&Control<'a, F>>) {
         if let Some(handle) = self.handle.take()
             && self.dispose
         {
             handle.dispose();
         }
-        if let Some((control, id)) = self.dispose_except.take() {
+        if let (Some(id), Some(control)) = (self.dispose_except, control) {
             control.take_all_except(id).dispose_all();
         }
-        if let Some(control) = self.dispose_control.take() {
+        if let (true, Some(control)) = (self.dispose_control, control) {
             control.dispose();
         }
     }
 }
 
-impl<'a, O, T, X, F: Flavour> Locked<'_, 'a, O, T, X, F> {
+impl<'c, 'a, O, T, X, F: Flavour> Locked<'c, 'a, O, T, X, F> {
+    #[cold]
+    fn deferred(&mut self) -> &mut Deferred<'a, O, T, F> {
+        self.state.deferred.get_or_insert_with(|| Deferred {
+            handle: None,
+            dispose: false,
+            release: None,
+            dispose_except: None,
+            dispose_control: false,
+            downstream: None,
+            queue: None,
+        })
+    }
+
+    /// Disposes `handle` once the lock is released.
+    #[inline]
+    fn defer_dispose(&mut self, handle: Option<Held<'a, F>>) {
+        if handle.is_some() {
+            self.deferred().keep_handle(handle, true);
+        }
+    }
+
+    /// Disposes every handle the control block keeps but `id`'s, in order, once the lock is
+    /// released.
+    fn defer_dispose_except(&mut self, id: u64) {
+        self.deferred().dispose_except = Some(id);
+    }
+
+    /// Disposes the control block (every kept handle), if there is one, once the lock is
+    /// released.
+    #[inline]
+    fn defer_dispose_control(&mut self) {
+        if self.core.control_block().is_some() {
+            self.deferred().dispose_control = true;
+        }
+    }
+
+    /// Drops `queue` once the lock is released.
+    #[inline]
+    fn defer_queue(&mut self, queue: Option<VecDeque<T>>) {
+        if queue.is_some() {
+            self.deferred().queue = queue;
+        }
+    }
+
+    /// Drops `downstream` once the lock is released.
+    #[inline]
+    fn defer_downstream(&mut self, downstream: Option<O>) {
+        if downstream.is_some() {
+            self.deferred().downstream = downstream;
+        }
+    }
+
+    /// Lets go of the lock, and answers what was deferred, for the caller to run once it has
+    /// let go of anything else it holds.
+    fn unlock(self) -> Option<Deferred<'a, O, T, F>> {
+        let mut this = ManuallyDrop::new(self);
+        let mut deferred = this.state.deferred.take();
+        if let Some(deferred) = &mut deferred {
+            deferred.settle(this.core.control_block());
+        }
+        // SAFETY: `this` is never dropped, so the guard is dropped once, here.
+        unsafe { ManuallyDrop::drop(&mut this.state) };
+        deferred
+    }
+
     /// Whether nothing more is accepted.
     #[inline]
     pub(crate) fn is_closed(&self) -> bool {
@@ -838,8 +986,11 @@ impl<'a, O, T, X, F: Flavour> Locked<'_, 'a, O, T, X, F> {
             if value & CANCELLED == 0 {
                 slot.store(0, Ordering::Release);
             }
-        } else if let Some(control) = &self.state.upstreams.control {
-            self.after.defer_drop(control.remove(id));
+        } else if self.core.control_block().is_some() {
+            // Taken out of the control block as the lock is let go (`Deferred::settle`),
+            // with the block's closing if that is deferred too and nothing else is kept:
+            // one lock of the block for both.
+            self.deferred().release = Some(id);
         }
     }
 
@@ -848,7 +999,8 @@ impl<'a, O, T, X, F: Flavour> Locked<'_, 'a, O, T, X, F> {
         if let Some((slot, value)) = self.core.slot(id) {
             slot.store(value | CANCELLED, Ordering::Release);
         } else if let Some(control) = &self.state.upstreams.control {
-            self.after.defer_dispose(control.remove(id));
+            let handle = control.remove(id);
+            self.defer_dispose(handle);
         }
     }
 
@@ -863,8 +1015,8 @@ impl<'a, O, T, X, F: Flavour> Locked<'_, 'a, O, T, X, F> {
         // Taken once the lock is released, so that the handles are not moved through it: a
         // handle kept meanwhile is another upstream's (`id`'s is kept anyway), which this
         // disposes as it would have been.
-        if let Some(control) = self.state.upstreams.control.clone() {
-            self.after.defer_dispose_except(control, id);
+        if self.core.control_block().is_some() {
+            self.defer_dispose_except(id);
         }
     }
 
@@ -946,15 +1098,16 @@ impl<'a, O, T, X, F: Flavour> Locked<'_, 'a, O, T, X, F> {
         let deadline = std::time::Instant::now() + PATIENCE;
         let mut locked = self;
         loop {
-            let Locked { state, after, .. } = locked;
             // `parked` before `state` is let go: the emitter notifies holding both, so the
             // notification cannot fall between letting go and waiting.
             let mut parked = core.parked.lock();
-            drop(state);
+            let deferred = locked.unlock();
             let timed_out = core.handed.wait_until(&mut parked, deadline);
             drop(parked);
             // What was deferred is user code: it runs with no lock held.
-            drop(after);
+            if let Some(deferred) = deferred {
+                deferred.run(core.control_block());
+            }
             locked = core.lock();
             if locked.state.handover != Handover::Taken {
                 break;
@@ -973,7 +1126,13 @@ impl<'a, O, T, X, F: Flavour> Locked<'_, 'a, O, T, X, F> {
         // The role is this thread's now, as the emitter left it.
         locked.state.handover = Handover::Idle;
         let Some(value) = locked.state.queue.pop_front() else {
-            unreachable!("an emitter hands the role over only with values queued");
+            // The emitter handed the role over with values queued, but an error or a
+            // disposal dropped them before this thread got the lock back: the role is this
+            // thread's all the same, and so is what follows (the pending terminal event,
+            // or the stop).
+            drop(locked);
+            core.emit_rest(false);
+            return;
         };
         drop(locked);
         core.emit(value);
@@ -1024,10 +1183,9 @@ impl<'a, O, T, X, F: Flavour> Locked<'_, 'a, O, T, X, F> {
         self.core.done.store(true, Ordering::Release);
         if let Terminal::Error(_) = terminal {
             let queue = take_queue(&mut self.state.queue);
-            self.after.defer_queue(queue);
+            self.defer_queue(queue);
         }
-        let control = self.state.upstreams.control.clone();
-        self.after.defer_dispose_control(control);
+        self.defer_dispose_control();
         if !self.take_role() {
             // The holder delivers it when it gives the role back.
             self.state.pending = Some(terminal);
@@ -1044,18 +1202,17 @@ impl<'a, O, T, X, F: Flavour> Locked<'_, 'a, O, T, X, F> {
 
     /// Closes without a terminal event: disposed, or the downstream lost interest.
     fn shut(&mut self) {
-        let state = &mut *self.state;
-        state.closed = true;
-        state.pending = None;
+        self.state.closed = true;
+        self.state.pending = None;
         self.core.done.store(true, Ordering::Release);
-        self.after.defer_queue(take_queue(&mut state.queue));
-        let control = state.upstreams.control.clone();
+        let queue = take_queue(&mut self.state.queue);
+        self.defer_queue(queue);
         if self.take_role() {
             // SAFETY: this thread has just taken the role, for good.
             let observer = unsafe { self.core.take_observer() };
-            self.after.defer_downstream(observer);
+            self.defer_downstream(observer);
         }
-        self.after.defer_dispose_control(control);
+        self.defer_dispose_control();
     }
 
     /// Frees the subscribing slot of `id`, returning its `CANCELLED` bit; `None` when the
@@ -1067,20 +1224,42 @@ impl<'a, O, T, X, F: Flavour> Locked<'_, 'a, O, T, X, F> {
     }
 
     /// The control block, allocated on first need.
-    fn control(&mut self) -> F::Ptr<Control<'a, F>> {
-        let control = self.state.upstreams.control.get_or_insert_with(|| {
-            F::new_ptr(Control {
-                disposed: Flag::new(false),
-                live: Lock::new(Live {
-                    closed: false,
-                    handles: Kept::new(),
-                }),
-            })
-        });
-        // The block stays in `state` until the core drops: see `Core::control_flag`.
-        let flag = std::ptr::from_ref(&control.disposed).expose_provenance();
-        self.core.control_flag.store(flag, Ordering::Release);
-        control.clone()
+    fn control(&mut self) -> &'c Control<'a, F> {
+        match self.core.control_block() {
+            Some(control) => control,
+            None => self.install_control(Kept::new()),
+        }
+    }
+
+    /// Keeps upstream `id`'s handle in the control block; `Err` with the handle when the
+    /// block was disposed through the handle. The first handle kept is put in the block as
+    /// it is allocated, under the core's lock and before its address is published: nobody
+    /// else can reach the block yet, so it takes no lock of the block.
+    fn keep(&mut self, id: u64, handle: Held<'a, F>) -> Result<(), Held<'a, F>> {
+        if let Some(control) = self.core.control_block() {
+            return control.insert(id, handle);
+        }
+        let mut handles = Kept::new();
+        handles.insert(id, handle);
+        self.install_control(handles);
+        Ok(())
+    }
+
+    /// Allocates the control block with `handles` in it, and publishes its address.
+    fn install_control(&mut self, handles: Kept<'a, F>) -> &'c Control<'a, F> {
+        let control = self.state.upstreams.control.insert(F::new_ptr(Control {
+            disposed: Flag::new(false),
+            live: Lock::new(Live {
+                closed: false,
+                handles,
+            }),
+        }));
+        // The block stays in `state` until the core drops: see `Core::control_at`.
+        let at = F::as_raw(control).expose_provenance();
+        self.core.control_at.store(at, Ordering::Release);
+        self.core
+            .control_block()
+            .expect("the control block was just stored")
     }
 }
 
@@ -1116,6 +1295,21 @@ impl<'a, F: Flavour> Control<'a, F> {
 
     fn remove(&self, id: u64) -> Option<Held<'a, F>> {
         self.live.lock().handles.remove(id)
+    }
+
+    /// Takes out the handle of `id`, and, if `close` and no other handle is kept, closes
+    /// the block as [`dispose`](Control::dispose) would (it would dispose nothing); answers
+    /// the handle and whether it closed the block.
+    fn release(&self, id: u64, close: bool) -> (Option<Held<'a, F>>, bool) {
+        let mut live = self.live.lock();
+        let released = live.handles.remove(id);
+        let closed = close && !live.closed && live.handles.is_empty();
+        if closed {
+            live.closed = true;
+            // Under the lock that `closed` is read under, as in `dispose`.
+            self.disposed.store(true, Ordering::Release);
+        }
+        (released, closed)
     }
 
     fn take_all_except(&self, id: u64) -> Kept<'a, F> {
@@ -1382,7 +1576,7 @@ mod tests {
     #[test]
     fn a_disposal_through_the_handle_stops_the_lock_free_path() {
         let o = TestObserver::new();
-        let core = Core::<_, i32, usize, Shared>::new(o.clone(), 1).shared();
+        let core = Core::<_, i32, usize, Shared>::new_shared(o.clone(), 1);
         let handle = core.handle();
         core.next(1);
         core.next(2);
@@ -1414,7 +1608,7 @@ mod tests {
     fn a_local_core_delivers_disposes_and_completes_once() {
         let sum = Rc::new(Cell::new(0));
         let o = TestObserver::new();
-        let core = Core::<_, i32, usize, Local>::new(Counting(sum.clone(), o.clone()), 2).shared();
+        let core = Core::<_, i32, usize, Local>::new_shared(Counting(sum.clone(), o.clone()), 2);
         let handle = core.handle();
         core.next(1);
         core.lock().next(2);
@@ -1430,7 +1624,7 @@ mod tests {
         assert!(handle.is_disposed());
 
         let o = TestObserver::new();
-        let core = Core::<_, i32, usize, Local>::new(o.clone(), 1).shared();
+        let core = Core::<_, i32, usize, Local>::new_shared(o.clone(), 1);
         let handle = core.handle();
         core.next(1);
         handle.dispose();
@@ -1679,6 +1873,31 @@ mod loom_merge {
         });
     }
 
+    /// The emitter hands the role over, and an error drops the queue before the successor
+    /// has the lock back: the successor holds the role with nothing to deliver, and delivers
+    /// the pending error. Reaching it takes the hand-over model's three preemptions.
+    #[test]
+    fn loom_merge_error_after_the_hand_over() {
+        let mut builder = loom::model::Builder::new();
+        builder.preemption_bound = Some(builder.preemption_bound.unwrap_or(3).max(3));
+        builder.check(|| {
+            let ordered = Ordered::default();
+            let core = Arc::new(OrderedCore::new(ordered.clone(), 2));
+            let other = core.clone();
+            let t = thread::spawn(move || {
+                other.lock().next(4);
+                other.lock().next(5);
+            });
+            core.lock().next(2);
+            core.lock().next(3);
+            core.lock().error(Error::msg("boom"));
+            t.join().unwrap();
+            assert_eq!(ordered.recorder.terminals.load(SeqCst), 1);
+            let state = core.state.lock();
+            assert!(state.queue.is_empty() && state.handover == super::Handover::Idle);
+        });
+    }
+
     #[test]
     fn loom_merge_error_races_values() {
         loom::model(|| {
@@ -1780,6 +1999,38 @@ mod loom_merge {
             // A finished upstream's handle is dropped, never kept (or disposed).
             assert!(flags.dropped.load(SeqCst));
             assert!(!flags.disposed.load(SeqCst));
+        });
+    }
+
+    #[test]
+    fn loom_merge_last_completion_races_a_disposal_through_the_handle() {
+        loom::model(|| {
+            // The last upstream completes while the user disposes: its handle is taken out
+            // and the block closed under one lock of the block (or the disposal took it
+            // first); either way the handle is dropped, the block ends disposed, and the
+            // downstream has at most one terminal event.
+            let recorder = Recorder::default();
+            let core = Arc::new(TestCore::new(recorder.clone(), 1));
+            let id = core.begin().unwrap();
+            let flags = Flags::default();
+            core.end_subscribe(id, FlagHandle(flags.clone()));
+            let handle = core.handle();
+            let disposer = handle.clone();
+            let t = thread::spawn(move || disposer.dispose());
+            {
+                let mut locked = core.lock();
+                locked.release_upstream(id);
+                *locked.extra() -= 1;
+                locked.complete();
+            }
+            t.join().unwrap();
+            assert!(flags.dropped.load(SeqCst));
+            assert!(handle.is_disposed());
+            assert!(recorder.terminals.load(SeqCst) <= 1);
+            // A handle kept after both is disposed at once.
+            let late = Flags::default();
+            core.end_subscribe(id + 1, FlagHandle(late.clone()));
+            assert!(late.dropped.load(SeqCst));
         });
     }
 
