@@ -107,8 +107,8 @@
 //! upstream observers that borrow it, is sound only if no upstream observer outlives the
 //! operator's `subscribe`: a fact about the source's type ("emits only inside `subscribe`, on
 //! the subscribing thread, and keeps no observer"), true of `just`, `from_iter`, `empty`,
-//! `throw` and of stateless operators over them, false of `create`, subjects and anything
-//! with a scheduler. A marker trait can state it, but it cannot choose the implementation:
+//! `throw`, `create` and of stateless operators over them, false of `create_owned`, subjects
+//! and anything with a scheduler. A marker trait can state it, but it cannot choose the implementation:
 //! `MergeWith<S1, S2>` has one `Subscribe<O>` impl, and a second one for marked sources
 //! overlaps it (coherence rejects that without specialization, which stable Rust lacks).
 //! Choosing without overlap needs every source to *name* its kind in an associated type that
