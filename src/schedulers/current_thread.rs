@@ -1,6 +1,7 @@
 //! The trampoline: a queue on the calling thread, owned by the outermost `schedule`.
 
 use super::counted::Counted;
+use super::erased::{Boxed, EMPTY, Table, TableOf};
 use super::immediate::sleep_until;
 use super::{Reschedule, Scheduler, Task, Worker};
 use crate::subscription::Subscription;
@@ -9,7 +10,6 @@ use std::cell::{Cell as LocalCell, RefCell, UnsafeCell};
 use std::cmp::Ordering as CmpOrdering;
 use std::collections::{BinaryHeap, VecDeque};
 use std::fmt;
-use std::marker::PhantomData;
 use std::mem::{ManuallyDrop, MaybeUninit};
 use std::ptr;
 use std::time::Instant;
@@ -283,7 +283,7 @@ struct Slot {
     /// filled from the pool), so reading it through a shared reference is sound.
     core: UnsafeCell<Option<Counted<Core>>>,
     /// How to run and drop what `task` holds; written with `core`.
-    vtable: UnsafeCell<&'static VTable>,
+    vtable: UnsafeCell<&'static Table>,
     task: UnsafeCell<Storage>,
 }
 
@@ -308,51 +308,6 @@ struct Storage(MaybeUninit<[u8; INLINE]>);
 
 /// Keeps up to this many finished slots per thread for reuse.
 const POOL_CAPACITY: usize = 32;
-
-struct VTable {
-    run: unsafe fn(*mut u8) -> Reschedule,
-    drop: unsafe fn(*mut u8),
-}
-
-/// # Safety
-/// `ptr` points to a live `T`, not touched by any other thread during the call.
-unsafe fn run_raw<T: Task>(ptr: *mut u8) -> Reschedule {
-    // SAFETY: the caller's guarantee.
-    unsafe { (*ptr.cast::<T>()).run() }
-}
-
-/// # Safety
-/// `ptr` points to a live `T`, which is not used again.
-unsafe fn drop_raw<T>(ptr: *mut u8) {
-    // SAFETY: the caller's guarantee.
-    unsafe { ptr::drop_in_place(ptr.cast::<T>()) }
-}
-
-/// The table of `T`, a promoted constant.
-struct Table<T>(PhantomData<T>);
-
-impl<T: Task> Table<T> {
-    const VTABLE: VTable = VTable {
-        run: run_raw::<T>,
-        drop: drop_raw::<T>,
-    };
-}
-
-/// What an empty slot's table says: it is never called (the state is `FINISHED`).
-const EMPTY: VTable = VTable {
-    run: |_| Reschedule::Done,
-    drop: |_| {},
-};
-
-/// A task too large, or aligned too strictly, to be stored in place.
-struct Boxed<T>(Box<T>);
-
-impl<T: Task> Task for Boxed<T> {
-    #[inline]
-    fn run(&mut self) -> Reschedule {
-        self.0.run()
-    }
-}
 
 impl Slot {
     fn empty() -> Counted<Slot> {
@@ -380,17 +335,17 @@ impl Slot {
         // (the state is `FINISHED`), so nothing is overwritten without being dropped.
         unsafe {
             ptr::write(slot.task.get().cast::<T>(), task);
-            *slot.vtable.get() = &Table::<T>::VTABLE;
+            *slot.vtable.get() = &TableOf::<T>::TABLE;
             *slot.core.get() = Some(core);
         }
         slot.state.store(IDLE, Ordering::Relaxed);
     }
 
-    fn task_ptr(&self) -> *mut u8 {
-        self.task.get().cast::<u8>()
+    fn task_ptr(&self) -> *mut () {
+        self.task.get().cast::<()>()
     }
 
-    fn vtable(&self) -> &'static VTable {
+    fn vtable(&self) -> &'static Table {
         // SAFETY: written only while the slot is unique (see the field).
         unsafe { *self.vtable.get() }
     }

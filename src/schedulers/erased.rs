@@ -36,10 +36,11 @@ pub(crate) struct ErasedTask {
     table: &'static Table,
 }
 
-/// The functions of one task type.
-struct Table {
-    run: unsafe fn(*mut ()) -> Reschedule,
-    drop: unsafe fn(*mut ()),
+/// The functions of one task type (also the trampoline's, whose slots store larger tasks in
+/// place).
+pub(super) struct Table {
+    pub(super) run: unsafe fn(*mut ()) -> Reschedule,
+    pub(super) drop: unsafe fn(*mut ()),
 }
 
 /// # Safety
@@ -57,10 +58,10 @@ unsafe fn drop_raw<T>(ptr: *mut ()) {
 }
 
 /// The [`Table`] of `T`: a constant, so that `&TableOf::<T>::TABLE` is a `'static` borrow.
-struct TableOf<T>(T);
+pub(super) struct TableOf<T>(T);
 
 impl<T: Task> TableOf<T> {
-    const TABLE: Table = Table {
+    pub(super) const TABLE: Table = Table {
         run: run_raw::<T>,
         drop: drop_raw::<T>,
     };
@@ -68,13 +69,13 @@ impl<T: Task> TableOf<T> {
 
 /// The table of no task: an [`ErasedTask::empty`] holds nothing to run or drop. A `static`,
 /// so that its address is its own and no task type's table can share it.
-static EMPTY: Table = Table {
+pub(super) static EMPTY: Table = Table {
     run: |_| Reschedule::Done,
     drop: |_| {},
 };
 
 /// A task too large, or aligned too strictly, to be stored in place.
-struct Boxed<T>(Box<T>);
+pub(super) struct Boxed<T>(pub(super) Box<T>);
 
 impl<T: Task> Task for Boxed<T> {
     #[inline]
