@@ -11,13 +11,13 @@ use crate::peers::drive;
 use criterion::Criterion;
 use futures::stream::{self, StreamExt};
 use rx::prelude::*;
-use rx::schedulers::CurrentThread;
-use rx::source::{create, from_iter};
+use rx::source::create;
 use rx::subjects::PublishSubject;
 use rx::subjects::local::PublishSubject as LocalSubject;
 use rx_benches::subjects::{
-    local_subject_with_100_observers, local_subject_with_one_observer, mix_operators,
-    mix_operators_local, subject_with_100_observers, subject_with_one_observer, subscriber,
+    SAMPLE, basic_sample, basic_sample_immediate, local_subject_with_100_observers,
+    local_subject_with_one_observer, mix_operators, mix_operators_local,
+    subject_with_100_observers, subject_with_one_observer, subscriber,
 };
 use rxrust::prelude::{Local, Observable as _, ObservableFactory as _, Observer as _, Shared};
 use std::cell::Cell;
@@ -170,8 +170,6 @@ pub fn subjects(c: &mut Criterion) {
     g.finish();
 }
 
-const SAMPLE: [char; 7] = ['1', 'a', 'W', '2', '0', 'f', 'q'];
-
 thread_local! {
     static QUEUE_OWNED: Cell<bool> = const { Cell::new(false) };
 }
@@ -203,14 +201,7 @@ pub fn scenarios(c: &mut Criterion) {
             "from_iter(..).subscribe_on(CurrentThread): RPP's just without a scheduler runs on \
              current_thread",
         )
-        .rx(|| {
-            from_iter(black_box(SAMPLE))
-                .subscribe_on(CurrentThread)
-                .take_while(|c| *c != '0')
-                .filter(|c| !c.is_ascii_digit())
-                .map(|c| c.to_ascii_uppercase())
-                .subscribe(sink);
-        })
+        .rx(|| basic_sample(sink))
         .not_applicable(
             "rxrust",
             "rxRust has no current-thread (trampoline) scheduler: see the immediate case",
@@ -219,13 +210,7 @@ pub fn scenarios(c: &mut Criterion) {
 
     g.case("basic sample with immediate scheduler")
         .hand(hand_basic_sample)
-        .rx(|| {
-            from_iter(black_box(SAMPLE))
-                .take_while(|c| *c != '0')
-                .filter(|c| !c.is_ascii_digit())
-                .map(|c| c.to_ascii_uppercase())
-                .subscribe(sink);
-        })
+        .rx(|| basic_sample_immediate(sink))
         .rxrust(|| {
             Local::from_iter(black_box(SAMPLE))
                 .take_while(|c| *c != '0')

@@ -1,9 +1,10 @@
-//! The setup of the subject cases, shared by the bench binary (`benches/subjects.rs`) and the
-//! instruction-count gate (`src/bin/callgrind_gate.rs`), so that the gate counts what the
-//! bench times.
+//! The setup and ops of the subject and scenario cases, shared by the bench binary
+//! (`benches/subjects.rs`) and the instruction-count gate (`src/bin/callgrind_gate.rs`), so
+//! that the gate counts what the bench times.
 
 use rx::prelude::*;
-use rx::source::just;
+use rx::schedulers::CurrentThread;
+use rx::source::{from_iter, just};
 use rx::subjects::{PublishSubject, local};
 use std::hint::black_box;
 
@@ -87,4 +88,27 @@ pub fn mix_operators_local(sink: impl FnMut(i32) + 'static) {
         observer.on_next(black_box(v));
     }
     observer.on_completed();
+}
+
+/// The input of RPP's "basic sample" cases.
+pub const SAMPLE: [char; 7] = ['1', 'a', 'W', '2', '0', 'f', 'q'];
+
+/// The op of `basic sample`: RPP's `just` without a scheduler runs on its current-thread
+/// scheduler, so the source is subscribed on `CurrentThread`.
+pub fn basic_sample(sink: impl FnMut(char) + Send + 'static) {
+    from_iter(black_box(SAMPLE))
+        .subscribe_on(CurrentThread)
+        .take_while(|c| *c != '0')
+        .filter(|c| !c.is_ascii_digit())
+        .map(|c| c.to_ascii_uppercase())
+        .subscribe(sink);
+}
+
+/// The op of `basic sample with immediate scheduler`.
+pub fn basic_sample_immediate(sink: impl FnMut(char) + Send + 'static) {
+    from_iter(black_box(SAMPLE))
+        .take_while(|c| *c != '0')
+        .filter(|c| !c.is_ascii_digit())
+        .map(|c| c.to_ascii_uppercase())
+        .subscribe(sink);
 }

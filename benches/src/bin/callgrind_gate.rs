@@ -152,9 +152,6 @@ const CASES: [(&str, &str); 32] = [
     ),
 ];
 
-/// The input of RPP's "basic sample" cases.
-const SAMPLE: [char; 7] = ['1', 'a', 'W', '2', '0', 'f', 'q'];
-
 fn sink<T>(value: T) {
     black_box(value);
 }
@@ -372,21 +369,10 @@ fn run_case(case: &str, iters: u64) -> Result<(), String> {
         "subscribe_on_immediate" => run_op(iters, || {
             just(black_box(1)).subscribe_on(Immediate).subscribe(sink);
         }),
-        "basic_sample" => run_op(iters, || {
-            from_iter(black_box(SAMPLE))
-                .subscribe_on(CurrentThread)
-                .take_while(|c| *c != '0')
-                .filter(|c| !c.is_ascii_digit())
-                .map(|c| c.to_ascii_uppercase())
-                .subscribe(sink);
-        }),
-        "basic_sample_immediate" => run_op(iters, || {
-            from_iter(black_box(SAMPLE))
-                .take_while(|c| *c != '0')
-                .filter(|c| !c.is_ascii_digit())
-                .map(|c| c.to_ascii_uppercase())
-                .subscribe(sink);
-        }),
+        "basic_sample" => run_op(iters, || rx_benches::subjects::basic_sample(sink)),
+        "basic_sample_immediate" => {
+            run_op(iters, || rx_benches::subjects::basic_sample_immediate(sink))
+        }
         other => return Err(format!("no case named {other:?}")),
     }
     Ok(())
