@@ -321,7 +321,7 @@ impl Slot {
 
     /// Puts `task` of `core`'s worker into `slot`, a unique and empty one.
     fn fill<T: Task>(slot: &mut Counted<Slot>, core: Counted<Core>, task: T) {
-        debug_assert!(unique(slot));
+        debug_assert!(Counted::is_unique(slot));
         if size_of::<T>() <= INLINE && align_of::<T>() <= align_of::<Storage>() {
             Self::put(slot, core, task);
         } else {
@@ -455,18 +455,11 @@ impl Drop for DropOnUnwind<'_> {
     }
 }
 
-/// Whether `slot` is the only reference to its slot (seeing, if so, what the thread that
-/// dropped the last other one did to it).
-#[inline]
-fn unique(slot: &Counted<Slot>) -> bool {
-    Counted::is_unique(slot)
-}
-
 /// Takes a slot out of the queue's hands once it is done with: a unique one is emptied
 /// (its task dropped if still in place, its core released) and returned for the pool.
 /// Called with the queue not borrowed: dropping a task runs user code.
 fn retire(slot: Counted<Slot>) -> Option<Counted<Slot>> {
-    if !unique(&slot) {
+    if !Counted::is_unique(&slot) {
         return None;
     }
     if slot.state.load(Ordering::Relaxed) == IDLE {
@@ -857,7 +850,7 @@ impl CurrentThreadWorker {
                     }
                     // Handles are only ever dropped meanwhile, never made: a slot unique now
                     // stays unique while its task runs.
-                    let unique = unique(&cell);
+                    let unique = Counted::is_unique(&cell);
                     let Some(next) = cell.run(unique) else {
                         spare = retire(cell).or(spare);
                         continue;
