@@ -685,14 +685,13 @@ impl<T: Clone, F: Flavour> Core<T, F> {
             .is_ok()
         {
             core.hold_role(|d| {
-                // Acquire pairs with the Release store in `terminate`.
-                if core.plain.load(Ordering::Acquire) {
-                    // Only subscription handles point weakly at the core; asked only when
-                    // there are several observers.
-                    d.broadcast_synced(core, value, || F::has_weak(this))
+                // Acquire pairs with the Release store in `terminate`. One subscriber of a
+                // plain subject is the common case: its path is all that is inlined, so that
+                // a caller's loop can take it in.
+                if core.plain.load(Ordering::Acquire) && d.slots.len() == 1 {
+                    d.slots[0].next(value)
                 } else {
-                    core.next_held(d, value);
-                    true
+                    Self::next_held(this, d, value)
                 }
             });
             return;
@@ -700,15 +699,21 @@ impl<T: Clone, F: Flavour> Core<T, F> {
         core.queue_next(value);
     }
 
-    /// `on_next` with the role held, for the kinds that keep values or once terminated.
+    /// `on_next` with the role held, but for one subscriber of a plain subject.
     #[inline(never)]
-    fn next_held(&self, d: &mut Delivery<T>, value: T) {
-        if !self.is_terminated() {
-            if self.keeps_latest {
-                self.accept_latest(&value);
-            }
-            d.next(self, value)
+    fn next_held(this: &F::Ptr<Self>, d: &mut Delivery<T>, value: T) -> bool {
+        let core: &Self = this;
+        if core.plain.load(Ordering::Relaxed) {
+            // Only subscription handles point weakly at the core.
+            return d.broadcast_synced(core, value, || F::has_weak(this));
         }
+        if !core.is_terminated() {
+            if core.keeps_latest {
+                core.accept_latest(&value);
+            }
+            d.next(core, value)
+        }
+        true
     }
 
     #[cold]
