@@ -91,7 +91,7 @@ fn share_does_not_allocate_per_value() {
 }
 
 #[test]
-fn subscribing_allocates_the_boxed_observer_only() {
+fn subscribing_allocates_only_an_observer_too_large_to_keep_in_place() {
     let subject = PublishSubject::<i32>::new();
     // Warm up: the inbox's queues and the registry keep their capacity once grown (twice,
     // as the queues are swapped with the delivering thread's spares).
@@ -102,13 +102,22 @@ fn subscribing_allocates_the_boxed_observer_only() {
         let handle = subject.observable().subscribe(|_| {});
         handle.dispose();
     });
-    // A closure capturing nothing is zero-sized: boxing it does not allocate either.
     assert_eq!(n, 0);
+    // Three words of captures are kept in the subject's table...
     let n = allocations(|| {
-        let captured = 5;
+        let captured = [5usize; 3];
         let handle = subject
             .observable()
-            .subscribe(move |v| assert!(v != captured));
+            .subscribe(move |v| assert!(v as usize != captured[2]));
+        handle.dispose();
+    });
+    assert_eq!(n, 0);
+    // ...and a fourth is boxed.
+    let n = allocations(|| {
+        let captured = [5usize; 4];
+        let handle = subject
+            .observable()
+            .subscribe(move |v| assert!(v as usize != captured[3]));
         handle.dispose();
     });
     assert_eq!(n, 1);
@@ -178,16 +187,25 @@ fn share_local_does_not_allocate_per_value() {
 }
 
 #[test]
-fn local_subscribing_allocates_the_boxed_observer_only() {
+fn local_subscribing_allocates_only_an_observer_too_large_to_keep_in_place() {
     let subject = rx::subjects::local::PublishSubject::<i32>::new();
     for _ in 0..2 {
         subject.observable().subscribe(|_| {}).dispose();
     }
     let n = allocations(|| {
-        let captured = 5;
+        let captured = std::rc::Rc::new(5);
         let handle = subject
             .observable()
-            .subscribe(move |v| assert!(v != captured));
+            .subscribe(move |v| assert!(v != *captured));
+        handle.dispose();
+    });
+    // The `Rc` allocates; the observer holding it is kept in place.
+    assert_eq!(n, 1);
+    let n = allocations(|| {
+        let captured = [5usize; 4];
+        let handle = subject
+            .observable()
+            .subscribe(move |v| assert!(v as usize != captured[3]));
         handle.dispose();
     });
     assert_eq!(n, 1);

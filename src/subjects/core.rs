@@ -55,6 +55,7 @@
 //! something the claimer holds (a lock of the user's around its `on_next`) delays the claimer
 //! instead of deadlocking it. The local flavour, on one thread, never offers.
 
+use super::sink::ErasedSink;
 use crate::Error;
 use crate::observable::{Observable, Subscribe};
 use crate::observer::Observer;
@@ -62,102 +63,20 @@ use crate::schedulers::Scheduler;
 use crate::subscription::Subscription;
 use crate::sync::imp::{Counter, Flag, Lock, RoleCell};
 use crate::sync::{Flavour, Local, Ordering, Shared};
+use smallvec::SmallVec;
 use std::collections::VecDeque;
 use std::fmt;
 use std::mem;
 use std::time::{Duration, Instant};
 
-/// An observer as the registry stores it.
-///
-/// Not `DynObserver`: folding the `is_disposed` checks a source owes its observer into one
-/// virtual call per notification saves a second virtual call per item and per subscriber.
-pub trait Sink<T> {
-    /// Delivers `value` unless the observer is disposed, and sets `done` if it wants no more
-    /// (leaving it alone otherwise): the broadcast loop passes one flag to every observer
-    /// instead of testing an answer after each call.
-    fn deliver(&mut self, value: T, done: &mut bool);
-    /// [`deliver`](Self::deliver) on its own: answers whether the observer wants more.
-    fn next(&mut self, value: T) -> bool {
-        let mut done = false;
-        self.deliver(value, &mut done);
-        !done
-    }
-    /// Whether the observer wants no more: what [`next`](Self::next) last answered, negated.
-    fn is_done(&self) -> bool;
-    /// Whether this is the placeholder of an empty slot ([`Vacant`]).
-    fn is_vacant(&self) -> bool {
-        false
-    }
-    fn error(self: Box<Self>, error: Error);
-    fn completed(self: Box<Self>);
-}
-
-/// An observer in the registry: the [`Sink`] of any observer (a wrapper, not a blanket impl, so
-/// that [`Vacant`] can be a `Sink` too).
-#[repr(transparent)]
-struct Registered<O>(O);
-
-impl<T, O: Observer<T>> Sink<T> for Registered<O> {
-    #[inline]
-    fn deliver(&mut self, value: T, done: &mut bool) {
-        if self.0.is_disposed() {
-            *done = true;
-            return;
-        }
-        self.0.on_next(value);
-        if self.0.is_disposed() {
-            *done = true;
-        }
-    }
-
-    fn is_done(&self) -> bool {
-        self.0.is_disposed()
-    }
-
-    fn error(self: Box<Self>, error: Error) {
-        if !self.0.is_disposed() {
-            self.0.on_error(error)
-        }
-    }
-
-    fn completed(self: Box<Self>) {
-        if !self.0.is_disposed() {
-            self.0.on_completed()
-        }
-    }
-}
-
-/// One trait object type for both flavours; a shared core keeps only `Send` ones (see
-/// [`Accepts`] and the `Send` impl of [`Core`]).
-type BoxedSink<T> = Box<dyn Sink<T>>;
-
-/// A place in the observer table: an observer, or [`Vacant`]. Not an `Option`: the broadcast
-/// loop calls every slot as it is, without a test for the empty ones in between.
-struct Slot<T>(BoxedSink<T>);
-
-/// What an empty slot holds: takes values and wants more, so the loop passes over it. Zero-sized,
-/// so making one does not allocate.
-struct Vacant;
-
-impl<T> Sink<T> for Vacant {
-    fn deliver(&mut self, _: T, _: &mut bool) {}
-
-    fn is_done(&self) -> bool {
-        false
-    }
-
-    fn is_vacant(&self) -> bool {
-        true
-    }
-
-    fn error(self: Box<Self>, _: Error) {}
-
-    fn completed(self: Box<Self>) {}
-}
+/// A place in the observer table: an observer, or nothing ([`ErasedSink::vacant`]). Not an
+/// `Option`: the broadcast loop calls every slot as it is, without a test for the empty ones
+/// in between.
+struct Slot<T>(ErasedSink<T>);
 
 impl<T> Slot<T> {
     fn vacant() -> Self {
-        Slot(Box::new(Vacant))
+        Slot(ErasedSink::vacant())
     }
 
     fn is_vacant(&self) -> bool {
@@ -165,21 +84,22 @@ impl<T> Slot<T> {
     }
 
     /// Empties the slot; answers the observer it held.
-    fn take(&mut self) -> Option<BoxedSink<T>> {
+    fn take(&mut self) -> Option<ErasedSink<T>> {
         if self.is_vacant() {
             None
         } else {
-            Some(mem::replace(&mut self.0, Box::new(Vacant)))
+            Some(mem::replace(&mut self.0, ErasedSink::vacant()))
         }
     }
 
-    /// [`Sink::next`] of the observer held, or nothing for an empty slot (which answers `true`).
+    /// [`ErasedSink::next`] of the observer held, or nothing for an empty slot (which answers
+    /// `true`).
     #[inline(always)]
     fn next(&mut self, value: T) -> bool {
         self.0.next(value)
     }
 
-    /// [`Sink::deliver`] of the observer held, or nothing for an empty slot.
+    /// [`ErasedSink::deliver`] of the observer held, or nothing for an empty slot.
     #[inline(always)]
     fn deliver(&mut self, value: T, done: &mut bool) {
         self.0.deliver(value, done)
@@ -191,7 +111,7 @@ impl<T> Slot<T> {
 }
 
 /// The observers a subject of flavour `Self` can keep: any for [`Local`], `Send` ones for
-/// [`Shared`]. The only place observers are boxed into a subject.
+/// [`Shared`]. The only place observers are erased into a subject.
 #[diagnostic::on_unimplemented(
     message = "a subject of flavour `{Self}` cannot keep an observer of type `{O}`",
     label = "this observer is not `Send`, or does not accept `{T}`",
@@ -199,20 +119,20 @@ impl<T> Slot<T> {
 )]
 pub trait Accepts<T, O>: Flavour {
     #[doc(hidden)]
-    fn box_sink(observer: O) -> BoxedSink<T>;
+    fn erase(observer: O) -> ErasedSink<T>;
 }
 
 impl<T, O: Observer<T> + Send + 'static> Accepts<T, O> for Shared {
     #[inline]
-    fn box_sink(observer: O) -> BoxedSink<T> {
-        Box::new(Registered(observer))
+    fn erase(observer: O) -> ErasedSink<T> {
+        ErasedSink::new(observer)
     }
 }
 
 impl<T, O: Observer<T> + 'static> Accepts<T, O> for Local {
     #[inline]
-    fn box_sink(observer: O) -> BoxedSink<T> {
-        Box::new(Registered(observer))
+    fn erase(observer: O) -> ErasedSink<T> {
+        ErasedSink::new(observer)
     }
 }
 
@@ -381,12 +301,13 @@ pub(crate) mod loom_counts {
 // holding the delivery role: the one that moved `wip` from zero with an Acquire read-modify-write,
 // or was handed the role by an Acquire load of `HANDED` from `handoff`, until it moves `wip` back
 // to zero with a Release read-modify-write or hands the role over with a Release one to
-// `HANDED`, so accesses from successive holders are ordered by happens-before. Everything reached through it is `Send`: `T: Send`, and every sink
-// of a shared core was boxed by `Accepts<T, O> for Shared`, which requires `O: Send`.
+// `HANDED`, so accesses from successive holders are ordered by happens-before. Everything
+// reached through it is `Send`: `T: Send`, and every sink of a shared core was erased by
+// `Accepts<T, O> for Shared`, which requires `O: Send`.
 unsafe impl<T: Send> Sync for Core<T, Shared> {}
 
-// SAFETY: what keeps `Core<T, Shared>` from being `Send` automatically is its boxed sinks,
-// whose trait object does not say `Send`; every one of them was boxed by
+// SAFETY: what keeps `Core<T, Shared>` from being `Send` automatically is its sinks, whose
+// erased observers may not be `Send`; every one of them was erased by
 // `Accepts<T, O> for Shared`, which requires `O: Send`. The rest is `Send` when `T` is.
 unsafe impl<T: Send> Send for Core<T, Shared> {}
 
@@ -504,13 +425,13 @@ enum Event<T> {
     Subscribe {
         key: Option<usize>,
         id: u64,
-        sink: BoxedSink<T>,
+        sink: ErasedSink<T>,
     },
 }
 
 struct Delivery<T> {
     /// Indexed by key; trailing empty slots are trimmed, so the last slot, if any, is live.
-    slots: Vec<Slot<T>>,
+    slots: SmallVec<[Slot<T>; 1]>,
     state: State<T>,
     /// The terminal notification, once delivered.
     terminal: Option<Terminal>,
@@ -519,31 +440,6 @@ struct Delivery<T> {
     /// allocating.
     events: VecDeque<Event<T>>,
     vacated: Vec<usize>,
-}
-
-/// How many observers a dropped subject moves out of its table before freeing it.
-const DROP_FIRST: usize = 128;
-
-/// The fewest observers for which that pays: below it, the consolidation it avoids is of a
-/// few chunks, cheaper than moving the table onto the stack.
-const DROP_FIRST_FROM: usize = 16;
-
-impl<T> Drop for Delivery<T> {
-    fn drop(&mut self) {
-        // The table's buffer is freed before the observers it holds. Grown last, it usually
-        // borders the allocator's free top; freed after the observers, it merges with the top
-        // into a chunk large enough that glibc's malloc consolidates every small free chunk (the
-        // observers just freed), and the next subject's observers are then carved out of the
-        // consolidated chunk the slow way. Freed first, it merges while those chunks are still
-        // in use, and the observers go back to the allocator's fast bins.
-        if (DROP_FIRST_FROM..=DROP_FIRST).contains(&self.slots.len()) {
-            let mut held: [Option<Slot<T>>; DROP_FIRST] = [const { None }; DROP_FIRST];
-            // The moving iterator frees the buffer when the loop ends; `held` drops after.
-            for (slot, sink) in held.iter_mut().zip(mem::take(&mut self.slots)) {
-                *slot = Some(sink);
-            }
-        }
-    }
 }
 
 impl<T, F: Flavour> Drop for Core<T, F> {
@@ -600,7 +496,7 @@ impl<T, F: Flavour> Core<T, F> {
         Core {
             wip: Counter::new(0),
             delivery: RoleCell::new(Delivery {
-                slots: Vec::new(),
+                slots: SmallVec::new(),
                 state,
                 terminal: None,
                 seen_disposals: 0,
@@ -688,10 +584,9 @@ impl<T: Clone, F: Flavour> Core<T, F> {
                 // Acquire pairs with the Release store in `terminate`. One subscriber of a
                 // plain subject is the common case: its path is all that is inlined, so that
                 // a caller's loop can take it in.
-                if core.plain.load(Ordering::Acquire) && d.slots.len() == 1 {
-                    d.slots[0].next(value)
-                } else {
-                    Self::next_held(this, d, value)
+                match d.slots.as_mut_slice() {
+                    [only] if core.plain.load(Ordering::Acquire) => only.next(value),
+                    _ => Self::next_held(this, d, value),
                 }
             });
             return;
@@ -790,7 +685,7 @@ impl<T: Clone, F: Flavour> Core<T, F> {
     where
         F: Accepts<T, O>,
     {
-        let sink = F::box_sink(observer);
+        let sink = F::erase(observer);
         // Made before the observer is registered, so a holder that sees it registered sees the
         // handle too (see `Delivery::broadcast_to_undisposable`).
         let handle = F::downgrade(this);
@@ -1457,7 +1352,7 @@ impl<T: Clone> Delivery<T> {
         core: &Core<T, F>,
         key: Option<usize>,
         id: u64,
-        mut sink: BoxedSink<T>,
+        mut sink: ErasedSink<T>,
     ) {
         if let Some(terminal) = self.terminal.clone() {
             // Late: what the kind replays after termination, then the terminal notification.
@@ -1488,7 +1383,7 @@ impl<T: Clone> Delivery<T> {
     }
 
     /// Registers a live subscription, then starts it with what the kind replays.
-    fn register<F: Flavour>(&mut self, core: &Core<T, F>, key: usize, sink: BoxedSink<T>) {
+    fn register<F: Flavour>(&mut self, core: &Core<T, F>, key: usize, sink: ErasedSink<T>) {
         // Registered before the replay, so a disposal made by a replayed value's callback
         // finds it.
         let entry = Slot(sink);
@@ -1545,7 +1440,7 @@ impl<T: Clone> Delivery<T> {
     }
 }
 
-fn deliver_terminal<T>(sink: BoxedSink<T>, terminal: &Terminal) {
+fn deliver_terminal<T>(sink: ErasedSink<T>, terminal: &Terminal) {
     match terminal {
         Terminal::Error(error) => sink.error(error.clone()),
         Terminal::Completed => sink.completed(),

@@ -82,9 +82,11 @@
 //! subscriber gets the value itself): no lock and no allocation, whatever the number of
 //! subscribers. A call that finds a delivery running takes a short lock to queue its
 //! notification; the queue is unbounded, so senders that outpace the subscribers make it grow
-//! until the delivering thread catches up. Subscribing allocates the boxed observer and takes
-//! the lock once; a `BehaviorSubject` or `ReplaySubject` also clones each value it keeps. A
-//! live subscription holds its boxed observer and about 32 bytes in the subject's tables.
+//! until the delivering thread catches up. Subscribing takes the lock once and allocates only
+//! for an observer larger than three words, which is boxed (smaller ones are kept in the
+//! subject's table); a `BehaviorSubject` or `ReplaySubject` also clones each value it keeps. A
+//! live subscription holds a 32-byte slot (its observer, when kept in place) and an 8-byte key
+//! in the subject's tables, which grow by doubling.
 
 mod async_subject;
 mod behavior;
@@ -92,6 +94,7 @@ pub(crate) mod core;
 pub mod local;
 mod publish;
 mod replay;
+mod sink;
 
 #[cfg(all(test, loom))]
 mod loom_tests;

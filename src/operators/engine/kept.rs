@@ -31,6 +31,7 @@
 use crate::subscription::Subscription;
 use crate::sync::Flavour;
 use crate::sync::imp::{BoxSubscription, Machinery};
+use std::cell::UnsafeCell;
 use std::collections::BTreeMap;
 use std::fmt;
 use std::marker::PhantomData;
@@ -49,7 +50,9 @@ const WORDS: usize = 3;
 /// which is two words, and stored the same way. So a `Held` is four words, and an empty
 /// `Option<Held>` costs none more.
 pub(crate) struct Held<'a, F: Flavour> {
-    bytes: MaybeUninit<[usize; WORDS]>,
+    /// In a cell: `dispose` and `is_disposed` reach the handle through `&self`, and the handle
+    /// may hold cells of its own.
+    bytes: UnsafeCell<MaybeUninit<[usize; WORDS]>>,
     table: &'static Table,
     /// What `F`'s box of the same handle is: `Send` for `Shared` (whose handles are `Send`,
     /// see [`Held::store`]), neither `Send` nor `Sync` for `Local`; and `'a`.
@@ -137,7 +140,7 @@ impl<'a, F: Flavour> Held<'a, F> {
         // they are ours and uninitialised, so nothing is overwritten that needed dropping.
         unsafe { bytes.as_mut_ptr().cast::<H>().write(handle) };
         Held {
-            bytes,
+            bytes: UnsafeCell::new(bytes),
             table: &<H as HasTable>::TABLE,
             _as_boxed: PhantomData,
         }
@@ -156,20 +159,20 @@ impl<F: Flavour> Subscription for Held<'_, F> {
         // SAFETY: `bytes` hold the live handle `table` was made for (written in `store`,
         // dropped only in `drop`); moving a `Held` moves the handle with it, which Rust
         // values allow.
-        unsafe { (self.table.dispose)(self.bytes.as_ptr().cast()) }
+        unsafe { (self.table.dispose)(self.bytes.get().cast_const().cast()) }
     }
 
     #[inline]
     fn is_disposed(&self) -> bool {
         // SAFETY: as in `dispose`.
-        unsafe { (self.table.is_disposed)(self.bytes.as_ptr().cast()) }
+        unsafe { (self.table.is_disposed)(self.bytes.get().cast_const().cast()) }
     }
 }
 
 impl<F: Flavour> Drop for Held<'_, F> {
     fn drop(&mut self) {
         // SAFETY: as in `dispose`; the handle is not touched again.
-        unsafe { (self.table.drop)(self.bytes.as_mut_ptr().cast()) }
+        unsafe { (self.table.drop)(self.bytes.get_mut().as_mut_ptr().cast()) }
     }
 }
 
@@ -350,6 +353,25 @@ mod tests {
         let moved = vec![held];
         drop(moved);
         assert_eq!(drops(), ["done"]);
+    }
+
+    #[test]
+    fn a_handle_kept_in_place_may_change_its_own_cells_through_a_shared_borrow() {
+        /// A flag held by value, set by `dispose` through `&self`.
+        struct Flag(std::cell::Cell<bool>);
+        impl Subscription for Flag {
+            fn dispose(&self) {
+                self.0.set(true);
+            }
+            fn is_disposed(&self) -> bool {
+                self.0.get()
+            }
+        }
+        assert!(fits::<Flag>());
+        let held = Held::<Local>::new(Flag(std::cell::Cell::new(false)));
+        assert!(!held.is_disposed());
+        held.dispose();
+        assert!(held.is_disposed());
     }
 
     #[test]

@@ -347,12 +347,22 @@ impl<'a, O, T, X, F: Flavour> Core<'a, O, T, X, F> {
     /// The control block, once allocated, read without the lock.
     #[inline]
     fn control_block(&self) -> Option<&Control<'a, F>> {
+        // SAFETY: the block lives as long as the core (`control_raw`), which `&self` keeps
+        // alive.
+        self.control_raw().map(|raw| unsafe { &*raw })
+    }
+
+    /// The control block's address, once allocated, with the provenance of its pointer's
+    /// whole allocation (counts included), as [`Machinery::clone_raw`] needs it; a pointer
+    /// taken from a borrow of the block would reach the block alone.
+    #[inline]
+    fn control_raw(&self) -> Option<*const Control<'a, F>> {
         let at = self.control_at.load(Ordering::Acquire);
-        // SAFETY: a nonzero `control_at` is the address of the control block in
-        // `state.upstreams.control`, stored (Release, read Acquire here) after the block was
-        // allocated; the block is never taken out of `state`, so it lives as long as the
-        // core, which `&self` keeps alive.
-        (at != 0).then(|| unsafe { &*std::ptr::with_exposed_provenance::<Control<'a, F>>(at) })
+        // A nonzero `control_at` is the address of the control block in
+        // `state.upstreams.control`, exposed by `install_control` and stored (Release, read
+        // Acquire here) after the block was allocated; the block is never taken out of
+        // `state`, so it lives as long as the core.
+        (at != 0).then(|| std::ptr::with_exposed_provenance::<Control<'a, F>>(at))
     }
 
     /// Whether nothing more will be delivered: what upstream observers answer to
@@ -474,10 +484,10 @@ impl<'a, O, T, X, F: Flavour> Core<'a, O, T, X, F> {
 
     /// The handle `subscribe_observer` returns: empty when everything has already ended.
     pub(crate) fn handle(&self) -> MergeSubscription<'a, F> {
-        if let Some(control) = self.control_block() {
+        if let Some(control) = self.control_raw() {
             // SAFETY: the block's address, which `control_at` holds, is its pointer's target
-            // (`Locked::control`), alive while the core is (`control_block`).
-            let control = unsafe { F::clone_raw(std::ptr::from_ref(control)) };
+            // (`Locked::control`), alive while the core is (`control_raw`).
+            let control = unsafe { F::clone_raw(control) };
             return MergeSubscription {
                 control: Some(control),
             };
@@ -491,9 +501,10 @@ impl<'a, O, T, X, F: Flavour> Core<'a, O, T, X, F> {
         let control = if locked.state.closed {
             locked.state.upstreams.control.clone()
         } else {
-            let control = locked.control();
+            locked.control();
+            let control = self.control_raw().expect("the control block is allocated");
             // SAFETY: the block's address, as `control_at` holds it (`Locked::control`).
-            Some(unsafe { F::clone_raw(std::ptr::from_ref(control)) })
+            Some(unsafe { F::clone_raw(control) })
         };
         MergeSubscription { control }
     }

@@ -1,0 +1,443 @@
+//! [`ErasedSink`]: an observer as a subject's table keeps it, of any type, by value in a few
+//! words.
+//!
+//! # Why in place
+//!
+//! A subject keeps observers of every type subscribed to it, so it must erase their types. A
+//! `Box<dyn _>` does it at the price of an allocation per subscription, and of a pointer more
+//! to follow per notification. Most observers a chain hands a subject take a word or two (a
+//! closure's captures, an operator's count, a pointer to an operator's shared state), so an
+//! observer of up to [`WORDS`] words sits in the table's slot itself, beside a pointer to a
+//! table of its functions (what a `dyn` pointer's vtable holds). A larger observer, or one
+//! aligned more strictly than a word, is boxed, and the box (one word) sits in place instead.
+//!
+//! # Why this is sound
+//!
+//! The unsafe code is the erasure: `bytes` hold a live value of the type `table` was made
+//! for, from [`ErasedSink::new`] until it is dropped or consumed (by `error` or `completed`,
+//! which move it out and do not drop it again), and nothing else reads or writes them. Moving
+//! an `ErasedSink` moves that value, which every Rust value allows (the observer was moved
+//! into it by value, so it holds no pointer into itself). An `ErasedSink` is neither `Send`
+//! nor `Sync`, as the observer it holds may be neither; the thread-safe subject, which keeps
+//! only `Send` observers, says so itself (see its core). The tests below check delivery, one
+//! drop per observer, inline and boxed observers, and consuming ones.
+
+use crate::Error;
+use crate::observer::Observer;
+use std::cell::UnsafeCell;
+use std::fmt;
+use std::marker::PhantomData;
+use std::mem::{self, ManuallyDrop, MaybeUninit};
+use std::ptr::{self, NonNull};
+
+/// How many words an observer may take to be kept in place: three, so that an observer
+/// holding a pointer and two counters, or a closure capturing three words, needs no box.
+const WORDS: usize = 3;
+
+/// An observer of `T` of any type, in place when it takes at most [`WORDS`] words and is
+/// aligned to at most a word, boxed otherwise; or nothing, in an empty slot
+/// ([`vacant`](Self::vacant)).
+///
+/// Not `DynObserver`: folding the `is_disposed` checks a source owes its observer into one
+/// call per notification ([`deliver`](Self::deliver)) saves a second indirect call per item
+/// and per subscriber.
+pub struct ErasedSink<T> {
+    /// In a cell: `is_done` reaches the observer through `&self`, and the observer may hold
+    /// cells of its own.
+    bytes: UnsafeCell<MaybeUninit<[usize; WORDS]>>,
+    /// A pointer rather than a `&'static`, which would ask `T: 'static` of every type that
+    /// holds a sink.
+    table: NonNull<Table<T>>,
+    /// What is erased may be neither `Send` nor `Sync`.
+    _not_send: PhantomData<*mut ()>,
+}
+
+/// The functions of one observer type. Each takes a pointer to a live value of that type
+/// that nothing else touches during the call; `error`, `completed` and `drop` consume it.
+struct Table<T> {
+    deliver: unsafe fn(*mut (), T, &mut bool),
+    /// `deliver` with a flag of its own, answered: for one observer, where a flag in memory
+    /// would cost a store and a load.
+    next: unsafe fn(*mut (), T) -> bool,
+    is_done: unsafe fn(*const ()) -> bool,
+    error: unsafe fn(*mut (), Error),
+    completed: unsafe fn(*mut ()),
+    drop: unsafe fn(*mut ()),
+    /// Whether this is the table of [`Vacant`], which the broadcast loop calls as it is.
+    vacant: bool,
+}
+
+/// # Safety
+/// `ptr` points to a live `O` that nothing else touches during the call.
+unsafe fn deliver_raw<T, O: Observer<T>>(ptr: *mut (), value: T, done: &mut bool) {
+    // SAFETY: the caller's guarantee.
+    let observer = unsafe { &mut *ptr.cast::<O>() };
+    if observer.is_disposed() {
+        *done = true;
+        return;
+    }
+    observer.on_next(value);
+    if observer.is_disposed() {
+        *done = true;
+    }
+}
+
+/// # Safety
+/// As [`deliver_raw`].
+#[inline]
+unsafe fn next_raw<T, O: Observer<T>>(ptr: *mut (), value: T) -> bool {
+    let mut done = false;
+    // SAFETY: the caller's guarantee.
+    unsafe { deliver_raw::<T, O>(ptr, value, &mut done) };
+    !done
+}
+
+/// # Safety
+/// As [`deliver_raw`], for shared access.
+unsafe fn is_done_raw<T, O: Observer<T>>(ptr: *const ()) -> bool {
+    // SAFETY: the caller's guarantee.
+    unsafe { &*ptr.cast::<O>() }.is_disposed()
+}
+
+/// # Safety
+/// `ptr` points to a live `O`, never used again.
+unsafe fn error_raw<T, O: Observer<T>>(ptr: *mut (), error: Error) {
+    // SAFETY: the caller's guarantee: the value is moved out once.
+    let observer = unsafe { ptr.cast::<O>().read() };
+    if !observer.is_disposed() {
+        observer.on_error(error);
+    }
+}
+
+/// # Safety
+/// As [`error_raw`].
+unsafe fn completed_raw<T, O: Observer<T>>(ptr: *mut ()) {
+    // SAFETY: the caller's guarantee: the value is moved out once.
+    let observer = unsafe { ptr.cast::<O>().read() };
+    if !observer.is_disposed() {
+        observer.on_completed();
+    }
+}
+
+/// # Safety
+/// `ptr` points to a live `O`, never used again.
+unsafe fn drop_raw<O>(ptr: *mut ()) {
+    // SAFETY: the caller's guarantee.
+    unsafe { ptr::drop_in_place(ptr.cast::<O>()) }
+}
+
+/// The [`Table`] of `O`: a constant, so that `&TableOf::<T, O>::TABLE` is a `'static` borrow.
+struct TableOf<T, O>(PhantomData<(fn(T), O)>);
+
+impl<T, O: Observer<T>> TableOf<T, O> {
+    const TABLE: Table<T> = Table {
+        deliver: deliver_raw::<T, O>,
+        next: next_raw::<T, O>,
+        is_done: is_done_raw::<T, O>,
+        error: error_raw::<T, O>,
+        completed: completed_raw::<T, O>,
+        drop: drop_raw::<O>,
+        vacant: false,
+    };
+}
+
+/// What an empty slot holds: takes values and wants more, so the broadcast loop calls every
+/// slot as it is, without a test for the empty ones in between. Zero-sized.
+struct Vacant;
+
+impl<T> Observer<T> for Vacant {
+    fn on_next(&mut self, _: T) {}
+    fn on_error(self, _: Error) {}
+    fn on_completed(self) {}
+}
+
+impl<T> TableOf<T, Vacant> {
+    const VACANT: Table<T> = Table {
+        vacant: true,
+        ..TableOf::<T, Vacant>::TABLE
+    };
+}
+
+/// An observer too large, or aligned too strictly, to be kept in place.
+struct Boxed<O>(Box<O>);
+
+impl<T, O: Observer<T>> Observer<T> for Boxed<O> {
+    #[inline]
+    fn on_next(&mut self, value: T) {
+        self.0.on_next(value)
+    }
+    fn on_error(self, error: Error) {
+        (*self.0).on_error(error)
+    }
+    fn on_completed(self) {
+        (*self.0).on_completed()
+    }
+    #[inline]
+    fn is_disposed(&self) -> bool {
+        self.0.is_disposed()
+    }
+}
+
+/// Whether an `O` is kept in place.
+const fn fits<O>() -> bool {
+    mem::size_of::<O>() <= mem::size_of::<[usize; WORDS]>()
+        && mem::align_of::<O>() <= mem::align_of::<[usize; WORDS]>()
+}
+
+impl<T> ErasedSink<T> {
+    /// Erases `observer`, in place if it fits, boxed (one allocation) if not.
+    #[inline]
+    pub(crate) fn new<O: Observer<T> + 'static>(observer: O) -> Self {
+        if fits::<O>() {
+            Self::inline(observer, &TableOf::<T, O>::TABLE)
+        } else {
+            Self::inline(Boxed(Box::new(observer)), &TableOf::<T, Boxed<O>>::TABLE)
+        }
+    }
+
+    /// The placeholder of an empty slot.
+    #[inline]
+    pub(crate) fn vacant() -> Self {
+        Self::inline(Vacant, &TableOf::<T, Vacant>::VACANT)
+    }
+
+    /// `table` must be `O`'s, and a promoted constant: it lives as long as the program,
+    /// though its type need not say so.
+    #[inline]
+    fn inline<O>(observer: O, table: &Table<T>) -> Self {
+        assert!(fits::<O>(), "only called for observers that fit");
+        let mut bytes = MaybeUninit::<[usize; WORDS]>::uninit();
+        // SAFETY: `bytes` is large enough and aligned enough for an `O` (checked above), and
+        // is uninitialised, so nothing is overwritten without being dropped.
+        unsafe { bytes.as_mut_ptr().cast::<O>().write(observer) };
+        ErasedSink {
+            bytes: UnsafeCell::new(bytes),
+            table: NonNull::from(table),
+            _not_send: PhantomData,
+        }
+    }
+
+    #[inline(always)]
+    fn table(&self) -> &Table<T> {
+        // SAFETY: `table` was made from a borrow of a promoted constant (see `inline`).
+        unsafe { self.table.as_ref() }
+    }
+
+    /// Whether this is the placeholder of an empty slot.
+    #[inline]
+    pub(crate) fn is_vacant(&self) -> bool {
+        self.table().vacant
+    }
+
+    /// Delivers `value` unless the observer is disposed, and sets `done` if it wants no more
+    /// (leaving it alone otherwise): the broadcast loop passes one flag to every observer
+    /// instead of testing an answer after each call.
+    #[inline(always)]
+    pub(crate) fn deliver(&mut self, value: T, done: &mut bool) {
+        let deliver = self.table().deliver;
+        // SAFETY: `bytes` hold a live value of the type `table` was made for (module docs),
+        // and `&mut self` makes this the only access to it.
+        unsafe { deliver(self.bytes.get_mut().as_mut_ptr().cast(), value, done) }
+    }
+
+    /// [`deliver`](Self::deliver) on its own: answers whether the observer wants more.
+    #[inline(always)]
+    pub(crate) fn next(&mut self, value: T) -> bool {
+        let next = self.table().next;
+        // SAFETY: as in `deliver`.
+        unsafe { next(self.bytes.get_mut().as_mut_ptr().cast(), value) }
+    }
+
+    /// Whether the observer wants no more: what [`next`](Self::next) last answered, negated.
+    pub(crate) fn is_done(&self) -> bool {
+        // SAFETY: as in `deliver`, for shared access.
+        unsafe { (self.table().is_done)(self.bytes.get().cast_const().cast()) }
+    }
+
+    /// Sends `error` to the observer, unless it is disposed.
+    pub(crate) fn error(self, error: Error) {
+        let mut this = ManuallyDrop::new(self);
+        let consume = this.table().error;
+        // SAFETY: as in `deliver`; `this` is not dropped, so the value is used once more, by
+        // this call, which moves it out.
+        unsafe { consume(this.bytes.get_mut().as_mut_ptr().cast(), error) }
+    }
+
+    /// Completes the observer, unless it is disposed.
+    pub(crate) fn completed(self) {
+        let mut this = ManuallyDrop::new(self);
+        let consume = this.table().completed;
+        // SAFETY: as in `error`.
+        unsafe { consume(this.bytes.get_mut().as_mut_ptr().cast()) }
+    }
+}
+
+impl<T> fmt::Debug for ErasedSink<T> {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        f.debug_struct("ErasedSink")
+            .field("vacant", &self.is_vacant())
+            .finish_non_exhaustive()
+    }
+}
+
+impl<T> Drop for ErasedSink<T> {
+    fn drop(&mut self) {
+        // SAFETY: as in `deliver`; the value is never used again, as `self` goes.
+        unsafe { (self.table().drop)(self.bytes.get_mut().as_mut_ptr().cast()) }
+    }
+}
+
+#[cfg(all(test, not(loom)))]
+mod tests {
+    use super::*;
+    use std::cell::{Cell, RefCell};
+    use std::rc::Rc;
+
+    /// Records what it is sent, and its drop, in a shared log; disposed once `limit` values
+    /// arrived. `N` bytes of padding decide whether it is kept in place.
+    struct Probe<const N: usize> {
+        log: Rc<RefCell<Vec<String>>>,
+        limit: usize,
+        seen: Cell<usize>,
+        padding: [u8; N],
+    }
+
+    fn probe<const N: usize>(log: &Rc<RefCell<Vec<String>>>, limit: usize) -> Probe<N> {
+        Probe {
+            log: log.clone(),
+            limit,
+            seen: Cell::new(0),
+            padding: [0; N],
+        }
+    }
+
+    impl<const N: usize> Observer<i32> for Probe<N> {
+        fn on_next(&mut self, value: i32) {
+            self.seen.set(self.seen.get() + 1);
+            self.log.borrow_mut().push(format!("next {value}"));
+        }
+        fn on_error(self, error: Error) {
+            self.log.borrow_mut().push(format!("error {error}"));
+        }
+        fn on_completed(self) {
+            self.log.borrow_mut().push("completed".into());
+        }
+        fn is_disposed(&self) -> bool {
+            self.seen.get() >= self.limit
+        }
+    }
+
+    impl<const N: usize> Drop for Probe<N> {
+        fn drop(&mut self) {
+            let _ = self.padding;
+            self.log.borrow_mut().push("drop".into());
+        }
+    }
+
+    fn log() -> Rc<RefCell<Vec<String>>> {
+        Rc::new(RefCell::new(Vec::new()))
+    }
+
+    fn delivers_and_drops_once<const N: usize>() {
+        let log = log();
+        let mut sink = ErasedSink::new(probe::<N>(&log, 2));
+        assert!(!sink.is_vacant());
+        assert!(sink.next(1));
+        let mut done = false;
+        sink.deliver(2, &mut done);
+        assert!(done, "the second value reached the limit");
+        assert!(sink.is_done());
+        sink.deliver(3, &mut done);
+        drop(sink);
+        assert_eq!(*log.borrow(), ["next 1", "next 2", "drop"]);
+    }
+
+    #[test]
+    fn a_small_observer_is_kept_in_place_and_dropped_once() {
+        assert!(fits::<Probe<0>>());
+        delivers_and_drops_once::<0>();
+    }
+
+    #[test]
+    fn a_large_observer_is_boxed_and_dropped_once() {
+        assert!(!fits::<Probe<64>>());
+        delivers_and_drops_once::<64>();
+    }
+
+    #[test]
+    fn an_overaligned_observer_is_boxed() {
+        #[repr(align(32))]
+        struct Aligned(Rc<Cell<i32>>);
+        impl Observer<i32> for Aligned {
+            fn on_next(&mut self, value: i32) {
+                assert_eq!(self as *const Self as usize % 32, 0);
+                self.0.set(value);
+            }
+            fn on_error(self, _: Error) {}
+            fn on_completed(self) {}
+        }
+        assert!(!fits::<Aligned>());
+        let last = Rc::new(Cell::new(0));
+        let mut sink = ErasedSink::new(Aligned(last.clone()));
+        assert!(sink.next(7));
+        assert_eq!(last.get(), 7);
+        drop(sink);
+        assert_eq!(Rc::strong_count(&last), 1);
+    }
+
+    #[test]
+    fn a_terminal_notification_consumes_the_observer_once() {
+        for boxed in [false, true] {
+            let log = log();
+            let (completed, failed) = if boxed {
+                (
+                    ErasedSink::new(probe::<64>(&log, 9)),
+                    ErasedSink::new(probe::<64>(&log, 9)),
+                )
+            } else {
+                (
+                    ErasedSink::new(probe::<0>(&log, 9)),
+                    ErasedSink::new(probe::<0>(&log, 9)),
+                )
+            };
+            completed.completed();
+            failed.error(Error::msg("boom"));
+            assert_eq!(
+                *log.borrow(),
+                ["completed", "drop", "error boom", "drop"],
+                "boxed: {boxed}"
+            );
+        }
+    }
+
+    #[test]
+    fn a_disposed_observer_gets_no_terminal_notification() {
+        let log = log();
+        let sink = ErasedSink::new(probe::<0>(&log, 0));
+        assert!(sink.is_done());
+        sink.completed();
+        assert_eq!(*log.borrow(), ["drop"]);
+    }
+
+    #[test]
+    fn a_vacant_sink_takes_values_and_wants_more() {
+        let mut sink = ErasedSink::<i32>::vacant();
+        assert!(sink.is_vacant());
+        assert!(sink.next(1));
+        assert!(!sink.is_done());
+        sink.completed();
+        ErasedSink::<i32>::vacant().error(Error::msg("ignored"));
+    }
+
+    #[test]
+    fn four_words_in_all() {
+        assert_eq!(
+            mem::size_of::<ErasedSink<i32>>(),
+            4 * mem::size_of::<usize>()
+        );
+        assert_eq!(
+            mem::size_of::<Option<ErasedSink<i32>>>(),
+            mem::size_of::<ErasedSink<i32>>()
+        );
+    }
+}
