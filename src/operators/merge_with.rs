@@ -85,27 +85,38 @@ where
         }
         // Both sources are live until they complete.
         let core = Core::<_, _, _, FlavourOf<S1, S2>>::with_upstreams_shared(observer, 2, 2);
-        core.subscribe_reserved(1, self.first, |id| {
+        core.subscribe_reserved(Source::First as u64, self.first, |_| {
             MergeLink::core(MergeWithObserver {
                 core: core.clone(),
-                id,
+                id: Source::First,
             })
         });
-        core.subscribe_reserved(2, self.second, |id| {
+        core.subscribe_reserved(Source::Second as u64, self.second, |_| {
             MergeLink::core(MergeWithObserver {
                 core: core.clone(),
-                id,
+                id: Source::Second,
             })
         });
         core.handle()
     }
 }
 
+/// Which of the two sources an observer is on, as the merge core's id. A byte whose other
+/// values are free, not the core's `u64`: the [`MergeLink`] around the observer is then two
+/// words, and an `Option` of it too (as `take` holds it), so a short chain ending in it fits
+/// where a subject keeps small observers without a box.
+#[derive(Clone, Copy, Debug)]
+#[repr(u8)]
+enum Source {
+    First = 1,
+    Second = 2,
+}
+
 /// The observer [`MergeWith`] subscribes to each of its two sources.
 pub struct MergeWithObserver<'a, O, T, F: Flavour = Shared> {
     /// The extra state is the number of sources that have not completed.
     core: Ptr<Core<'a, O, T, usize, F>, F>,
-    id: u64,
+    id: Source,
 }
 
 impl<O: Observer<T>, T, F: Flavour> Observer<T> for MergeWithObserver<'_, O, T, F> {
@@ -116,13 +127,13 @@ impl<O: Observer<T>, T, F: Flavour> Observer<T> for MergeWithObserver<'_, O, T, 
 
     fn on_error(self, error: Error) {
         let mut locked = self.core.lock();
-        locked.release_upstream(self.id);
+        locked.release_upstream(self.id as u64);
         locked.error(error);
     }
 
     fn on_completed(self) {
         let mut locked = self.core.lock();
-        locked.release_upstream(self.id);
+        locked.release_upstream(self.id as u64);
         *locked.extra() -= 1;
         if *locked.extra() == 0 {
             locked.complete();
@@ -156,6 +167,24 @@ mod tests {
 
     fn ms(n: u64) -> Duration {
         Duration::from_millis(n)
+    }
+
+    #[test]
+    fn a_link_to_the_core_is_two_words() {
+        use super::{InlineObserver, MergeLink, MergeWithObserver};
+        type Down = crate::observer::NextObserver<fn(i32)>;
+        assert_eq!(
+            std::mem::size_of::<
+                MergeLink<MergeWithObserver<'static, Down, i32>, InlineObserver<Down>>,
+            >(),
+            2 * std::mem::size_of::<usize>()
+        );
+        assert_eq!(
+            std::mem::size_of::<
+                Option<MergeLink<MergeWithObserver<'static, Down, i32>, InlineObserver<Down>>>,
+            >(),
+            2 * std::mem::size_of::<usize>()
+        );
     }
 
     #[test]

@@ -205,9 +205,17 @@ impl ReplayConfig {
 }
 
 /// The state of a subject, shared by every handle to it; `F` says how (see [`crate::sync`]).
+///
+/// In this order (`repr(C)`): what `on_next` reads on its way to one subscriber (`wip`,
+/// `plain`, then the first slot of `delivery`) shares the cache line of the pointer's counts.
+#[repr(C)]
 pub(crate) struct Core<T, F: Flavour> {
     /// Requests for the delivery role; nonzero while a caller holds it. See the module docs.
     wip: F::Counter,
+    /// `true` while the subject passes values on and keeps none (a `PublishSubject` that has
+    /// not terminated), and no holder of the role has unwound: one load tells `on_next` it may
+    /// go straight to the subscribers.
+    plain: F::Flag,
     /// Owned by the caller holding the delivery role.
     delivery: F::RoleCell<Delivery<T>>,
     /// What other threads and re-entrant calls hand to the holder; never held while an
@@ -221,10 +229,6 @@ pub(crate) struct Core<T, F: Flavour> {
     terminated: F::Flag,
     /// Whether `Inbox::latest` is kept (a `BehaviorSubject`).
     keeps_latest: bool,
-    /// `true` while the subject passes values on and keeps none (a `PublishSubject` that has
-    /// not terminated), and no holder of the role has unwound: one load tells `on_next` it may
-    /// go straight to the subscribers.
-    plain: F::Flag,
     /// Kept outside the delivery role so a fresh subject of the same shape can be made from any
     /// thread.
     replay: Option<ReplayConfig>,
@@ -429,6 +433,8 @@ enum Event<T> {
     },
 }
 
+/// `slots` first (`repr(C)`): see [`Core`].
+#[repr(C)]
 struct Delivery<T> {
     /// Indexed by key; trailing empty slots are trimmed, so the last slot, if any, is live.
     slots: SmallVec<[Slot<T>; 1]>,
