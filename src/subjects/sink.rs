@@ -69,31 +69,29 @@ struct Table<T> {
 
 /// # Safety
 /// `ptr` points to a live `O` that nothing else touches during the call.
-unsafe fn deliver_raw<T, O: Observer<T>>(ptr: *mut (), value: T, done: &mut bool) {
+#[inline(always)]
+unsafe fn next_raw<T, O: Observer<T>>(ptr: *mut (), value: T) -> bool {
     // SAFETY: the caller's guarantee.
     let observer = unsafe { &mut *ptr.cast::<O>() };
     if observer.is_disposed() {
-        *done = true;
-        return;
+        return false;
     }
     observer.on_next(value);
-    if observer.is_disposed() {
+    !observer.is_disposed()
+}
+
+/// # Safety
+/// As [`next_raw`], which it inlines: each entry of the table is one call, whichever the
+/// caller takes.
+unsafe fn deliver_raw<T, O: Observer<T>>(ptr: *mut (), value: T, done: &mut bool) {
+    // SAFETY: the caller's guarantee.
+    if !unsafe { next_raw::<T, O>(ptr, value) } {
         *done = true;
     }
 }
 
 /// # Safety
-/// As [`deliver_raw`].
-#[inline]
-unsafe fn next_raw<T, O: Observer<T>>(ptr: *mut (), value: T) -> bool {
-    let mut done = false;
-    // SAFETY: the caller's guarantee.
-    unsafe { deliver_raw::<T, O>(ptr, value, &mut done) };
-    !done
-}
-
-/// # Safety
-/// As [`deliver_raw`], for shared access.
+/// As [`next_raw`], for shared access.
 unsafe fn is_done_raw<T, O: Observer<T>>(ptr: *const ()) -> bool {
     // SAFETY: the caller's guarantee.
     unsafe { &*ptr.cast::<O>() }.is_disposed()
