@@ -68,7 +68,7 @@
 //! | combining operators (`merge`, `zip`, `combine_latest`, `flat_map`, ...) | the shared state, per subscription, and a control block once an upstream is still running after its `subscribe`; beyond two such upstreams at once (a `flat_map`'s inners), a map node per eleven | an uncontended lock |
 //! | time operators (`debounce`, `throttle`, `delay`, `timeout`, ...) | the shared state, and one scheduler task per subscription or per burst, not per value | a lock |
 //! | `observe_on`, `as_blocking`, `into_stream` | the queue between the threads | a lock; the queue grows with what waits |
-//! | subjects | the subject; an observer larger than three words is boxed on subscribe (smaller ones are kept in the subject's table) | two atomic operations (none for `subjects::local`), then a virtual call per subscriber |
+//! | subjects | the subject; an observer larger than three words is boxed on subscribe (smaller ones are kept in the subject's table) | two atomic operations (none for `subjects::local`), then a call per subscriber: virtual, or direct for a run of subscribers of one type while no handle is kept |
 //! | `boxed()` | the observable, and the observer on each subscribe | a virtual call |
 //! | schedulers | a task box per scheduled task (reused when the task runs again); `Immediate` nothing | — |
 //!

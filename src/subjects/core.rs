@@ -72,43 +72,7 @@ use std::time::{Duration, Instant};
 /// A place in the observer table: an observer, or nothing ([`ErasedSink::vacant`]). Not an
 /// `Option`: the broadcast loop calls every slot as it is, without a test for the empty ones
 /// in between.
-struct Slot<T>(ErasedSink<T>);
-
-impl<T> Slot<T> {
-    fn vacant() -> Self {
-        Slot(ErasedSink::vacant())
-    }
-
-    fn is_vacant(&self) -> bool {
-        self.0.is_vacant()
-    }
-
-    /// Empties the slot; answers the observer it held.
-    fn take(&mut self) -> Option<ErasedSink<T>> {
-        if self.is_vacant() {
-            None
-        } else {
-            Some(mem::replace(&mut self.0, ErasedSink::vacant()))
-        }
-    }
-
-    /// [`ErasedSink::next`] of the observer held, or nothing for an empty slot (which answers
-    /// `true`).
-    #[inline(always)]
-    fn next(&mut self, value: T) -> bool {
-        self.0.next(value)
-    }
-
-    /// [`ErasedSink::deliver`] of the observer held, or nothing for an empty slot.
-    #[inline(always)]
-    fn deliver(&mut self, value: T, done: &mut bool) {
-        self.0.deliver(value, done)
-    }
-
-    fn is_done(&self) -> bool {
-        self.0.is_done()
-    }
-}
+type Slot<T> = ErasedSink<T>;
 
 /// The observers a subject of flavour `Self` can keep: any for [`Local`], `Send` ones for
 /// [`Shared`]. The only place observers are erased into a subject.
@@ -122,14 +86,14 @@ pub trait Accepts<T, O>: Flavour {
     fn erase(observer: O) -> ErasedSink<T>;
 }
 
-impl<T, O: Observer<T> + Send + 'static> Accepts<T, O> for Shared {
+impl<T: Clone, O: Observer<T> + Send + 'static> Accepts<T, O> for Shared {
     #[inline]
     fn erase(observer: O) -> ErasedSink<T> {
         ErasedSink::new(observer)
     }
 }
 
-impl<T, O: Observer<T> + 'static> Accepts<T, O> for Local {
+impl<T: Clone, O: Observer<T> + 'static> Accepts<T, O> for Local {
     #[inline]
     fn erase(observer: O) -> ErasedSink<T> {
         ErasedSink::new(observer)
@@ -1264,8 +1228,10 @@ impl<T: Clone> Delivery<T> {
             return;
         };
         let mut done = false;
-        for slot in rest {
-            slot.deliver(value.clone(), &mut done);
+        // By runs of observers of one type, each run one call that calls them directly.
+        let mut from = 0;
+        while from < rest.len() {
+            from += Slot::deliver_run(&mut rest[from..], &value, &mut done);
         }
         // The last observer gets the value itself, not a clone.
         last.deliver(value, &mut done);
@@ -1392,7 +1358,7 @@ impl<T: Clone> Delivery<T> {
     fn register<F: Flavour>(&mut self, core: &Core<T, F>, key: usize, sink: ErasedSink<T>) {
         // Registered before the replay, so a disposal made by a replayed value's callback
         // finds it.
-        let entry = Slot(sink);
+        let entry = sink;
         if key == self.slots.len() {
             // The common case: the slab hands out keys in order while none is freed.
             self.slots.push(entry);
@@ -1457,7 +1423,7 @@ fn deliver_terminal<T>(sink: ErasedSink<T>, terminal: &Terminal) {
 /// said it is disposed and frees its key, but leaves the table's length alone.
 #[cold]
 #[inline(never)]
-fn forget<T, F: Flavour>(core: &Core<T, F>, slots: &mut [Slot<T>], key: usize) {
+fn forget<T: Clone, F: Flavour>(core: &Core<T, F>, slots: &mut [Slot<T>], key: usize) {
     let Some(sink) = slots[key].take() else {
         return;
     };
@@ -1477,7 +1443,7 @@ fn forget<T, F: Flavour>(core: &Core<T, F>, slots: &mut [Slot<T>], key: usize) {
 /// disposals seen.
 #[cold]
 #[inline(never)]
-fn take_disposals<T, F: Flavour>(
+fn take_disposals<T: Clone, F: Flavour>(
     core: &Core<T, F>,
     slots: &mut [Slot<T>],
     vacated: &mut Vec<usize>,

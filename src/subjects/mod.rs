@@ -78,9 +78,11 @@
 //!
 //! The subscribers are kept in a table with O(1) insertion and removal. `on_next` when no
 //! delivery is running costs two atomic read-modify-write operations (none for a [`local`]
-//! subject) plus, for each subscriber, one virtual call and one clone of the value (the last
+//! subject) plus, for each subscriber, one call and one clone of the value (the last
 //! subscriber gets the value itself): no lock and no allocation, whatever the number of
-//! subscribers. A call that finds a delivery running takes a short lock to queue its
+//! subscribers. The call is virtual, but for subscribers of one type (made by one line of
+//! code) in a row while no subscription handle is kept: those are called directly, one run
+//! at a time. A call that finds a delivery running takes a short lock to queue its
 //! notification; the queue is unbounded, so senders that outpace the subscribers make it grow
 //! until the delivering thread catches up. Subscribing takes the lock once and allocates only
 //! for an observer larger than three words, which is boxed (smaller ones are kept in the

@@ -208,6 +208,36 @@ mod tests {
         }
 
         #[test]
+        fn runs_of_observers_of_one_type_get_every_value_in_subscription_order() {
+            // Handles dropped: the loop goes by runs of observers of one type. Types here
+            // come in runs of three, two and one, with a finished observer inside a run.
+            let s = PublishSubject::new();
+            let log = Arc::new(Mutex::new(Vec::new()));
+            for k in 0..3 {
+                let log = log.clone();
+                s.observable().subscribe(move |v: i32| log.lock().unwrap().push((k, v)));
+            }
+            let ends = TestObserver::new();
+            s.observable().take(1).subscribe_observer(ends.clone());
+            let last = TestObserver::new();
+            s.observable().subscribe_observer(last.clone());
+            for k in 3..5 {
+                let log = log.clone();
+                s.observable().subscribe(move |v: i32| log.lock().unwrap().push((k, -v)));
+            }
+            let mut input = s.observer();
+            input.on_next(1);
+            input.on_next(2);
+            let expected: Vec<(i32, i32)> = [1, 2]
+                .into_iter()
+                .flat_map(|v| [(0, v), (1, v), (2, v), (3, -v), (4, -v)])
+                .collect();
+            assert_eq!(*log.lock().unwrap(), expected);
+            ends.assert_notifications(&[Notification::Next(1), Notification::Completed]);
+            last.assert_values(&[1, 2]);
+        }
+
+        #[test]
         // In the local copy the handle is not `Send`, so neither is the `Arc`: harmless here.
         #[allow(clippy::arc_with_non_send_sync)]
         fn one_kept_handle_among_dropped_ones_still_stops_its_observer_within_the_value() {

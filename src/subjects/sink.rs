@@ -11,6 +11,15 @@
 //! table of its functions (what a `dyn` pointer's vtable holds). A larger observer, or one
 //! aligned more strictly than a word, is boxed, and the box (one word) sits in place instead.
 //!
+//! # Runs of one type
+//!
+//! Subscribers made by one line of code (a loop, a function called for each) have one type.
+//! A broadcast that goes over a run of them calls the run's function once
+//! ([`ErasedSink::deliver_run`]), which calls each observer of the run directly, inlined,
+//! instead of through a pointer per observer: a run ends at the first sink whose table is
+//! another. Two types never share a table (see `Table::_type`), so the table's address tells
+//! a sink of the run's type from any other.
+//!
 //! # Why this is sound
 //!
 //! The unsafe code is the erasure: `bytes` hold a live value of the type `table` was made
@@ -19,11 +28,14 @@
 //! an `ErasedSink` moves that value, which every Rust value allows (the observer was moved
 //! into it by value, so it holds no pointer into itself). An `ErasedSink` is neither `Send`
 //! nor `Sync`, as the observer it holds may be neither; the thread-safe subject, which keeps
-//! only `Send` observers, says so itself (see its core). The tests below check delivery, one
-//! drop per observer, inline and boxed observers, and consuming ones.
+//! only `Send` observers, says so itself (see its core). `deliver_run` treats the bytes of
+//! each sink of a run as the run's type, which the table's address guarantees. The tests
+//! below check delivery, runs, one drop per observer, inline and boxed observers, and
+//! consuming ones.
 
 use crate::Error;
 use crate::observer::Observer;
+use std::any::TypeId;
 use std::cell::UnsafeCell;
 use std::fmt;
 use std::marker::PhantomData;
@@ -55,9 +67,8 @@ pub struct ErasedSink<T> {
 /// The functions of one observer type. Each takes a pointer to a live value of that type
 /// that nothing else touches during the call; `error`, `completed` and `drop` consume it.
 struct Table<T> {
-    deliver: unsafe fn(*mut (), T, &mut bool),
-    /// `deliver` with a flag of its own, answered: for one observer, where a flag in memory
-    /// would cost a store and a load.
+    /// Delivers to a run of sinks of this type ([`ErasedSink::deliver_run`]).
+    deliver_run: unsafe fn(*mut ErasedSink<T>, usize, &T, &mut bool) -> usize,
     next: unsafe fn(*mut (), T) -> bool,
     is_done: unsafe fn(*const ()) -> bool,
     error: unsafe fn(*mut (), Error),
@@ -65,6 +76,12 @@ struct Table<T> {
     drop: unsafe fn(*mut ()),
     /// Whether this is the table of [`Vacant`], which the broadcast loop calls as it is.
     vacant: bool,
+    /// The type the table is for, as a function whose body differs from type to type. Never
+    /// called: it makes the tables of two types differ (where their other functions may have
+    /// been folded into one), so that no two of them can be merged into one object, and a
+    /// sink whose table is at the address of another's holds a value of the same type (what
+    /// `deliver_run` relies on).
+    _type: fn() -> TypeId,
 }
 
 /// # Safety
@@ -80,14 +97,36 @@ unsafe fn next_raw<T, O: Observer<T>>(ptr: *mut (), value: T) -> bool {
     !observer.is_disposed()
 }
 
+/// Delivers a clone of `value` to each sink of the run that starts at `first` (which holds
+/// an `O`) and goes on while the sinks have the same table, at most `len` of them; sets
+/// `done` if one of them wants no more; answers how many it delivered to. The observers of a
+/// run are called directly, not through a pointer each.
+///
 /// # Safety
-/// As [`next_raw`], which it inlines: each entry of the table is one call, whichever the
-/// caller takes.
-unsafe fn deliver_raw<T, O: Observer<T>>(ptr: *mut (), value: T, done: &mut bool) {
-    // SAFETY: the caller's guarantee.
-    if !unsafe { next_raw::<T, O>(ptr, value) } {
-        *done = true;
+/// `first` points to `len` sinks that nothing else touches during the call.
+unsafe fn deliver_run_raw<T: Clone, O: Observer<T>>(
+    first: *mut ErasedSink<T>,
+    len: usize,
+    value: &T,
+    done: &mut bool,
+) -> usize {
+    // SAFETY: the caller's guarantee: `first` is a live sink.
+    let table = unsafe { (*first).table };
+    let mut n = 0;
+    while n < len {
+        // SAFETY: the caller's guarantee: the `len` sinks from `first` are live and ours.
+        let sink = unsafe { &mut *first.add(n) };
+        if sink.table != table {
+            break;
+        }
+        // SAFETY: the sink's table is the one at `first`'s address, so it is `O`'s (see
+        // `Table::_type`), and the sink holds a live `O` (module docs).
+        if !unsafe { next_raw::<T, O>(sink.bytes.get_mut().as_mut_ptr().cast(), value.clone()) } {
+            *done = true;
+        }
+        n += 1;
     }
+    n
 }
 
 /// # Safety
@@ -127,15 +166,16 @@ unsafe fn drop_raw<O>(ptr: *mut ()) {
 /// The [`Table`] of `O`: a constant, so that `&TableOf::<T, O>::TABLE` is a `'static` borrow.
 struct TableOf<T, O>(PhantomData<(fn(T), O)>);
 
-impl<T, O: Observer<T>> TableOf<T, O> {
+impl<T: Clone, O: Observer<T> + 'static> TableOf<T, O> {
     const TABLE: Table<T> = Table {
-        deliver: deliver_raw::<T, O>,
+        deliver_run: deliver_run_raw::<T, O>,
         next: next_raw::<T, O>,
         is_done: is_done_raw::<T, O>,
         error: error_raw::<T, O>,
         completed: completed_raw::<T, O>,
         drop: drop_raw::<O>,
         vacant: false,
+        _type: TypeId::of::<O>,
     };
 }
 
@@ -149,7 +189,7 @@ impl<T> Observer<T> for Vacant {
     fn on_completed(self) {}
 }
 
-impl<T> TableOf<T, Vacant> {
+impl<T: Clone> TableOf<T, Vacant> {
     const VACANT: Table<T> = Table {
         vacant: true,
         ..TableOf::<T, Vacant>::TABLE
@@ -182,7 +222,7 @@ const fn fits<O>() -> bool {
         && mem::align_of::<O>() <= mem::align_of::<[usize; WORDS]>()
 }
 
-impl<T> ErasedSink<T> {
+impl<T: Clone> ErasedSink<T> {
     /// Erases `observer`, in place if it fits, boxed (one allocation) if not.
     #[inline]
     pub(crate) fn new<O: Observer<T> + 'static>(observer: O) -> Self {
@@ -199,6 +239,32 @@ impl<T> ErasedSink<T> {
         Self::inline(Vacant, &TableOf::<T, Vacant>::VACANT)
     }
 
+    /// Empties the sink; answers the observer it held, or `None` if it was vacant.
+    pub(crate) fn take(&mut self) -> Option<Self> {
+        if self.is_vacant() {
+            None
+        } else {
+            Some(mem::replace(self, Self::vacant()))
+        }
+    }
+
+    /// Delivers a clone of `value` to the sinks at the start of `sinks` that hold observers
+    /// of the type of the first, and sets `done` if one of them wants no more; answers how
+    /// many it delivered to (at least one, when `sinks` is not empty). A broadcast loop that
+    /// goes by runs calls each observer of a run directly: subscribers made by one line of
+    /// code have one type.
+    #[inline]
+    pub(crate) fn deliver_run(sinks: &mut [Self], value: &T, done: &mut bool) -> usize {
+        let Some(first) = sinks.first() else {
+            return 0;
+        };
+        let deliver_run = first.table().deliver_run;
+        // SAFETY: the slice's sinks are live, and `&mut` makes this the only access.
+        unsafe { deliver_run(sinks.as_mut_ptr(), sinks.len(), value, done) }
+    }
+}
+
+impl<T> ErasedSink<T> {
     /// `table` must be `O`'s, and a promoted constant: it lives as long as the program,
     /// though its type need not say so.
     #[inline]
@@ -232,23 +298,23 @@ impl<T> ErasedSink<T> {
     /// instead of testing an answer after each call.
     #[inline(always)]
     pub(crate) fn deliver(&mut self, value: T, done: &mut bool) {
-        let deliver = self.table().deliver;
-        // SAFETY: `bytes` hold a live value of the type `table` was made for (module docs),
-        // and `&mut self` makes this the only access to it.
-        unsafe { deliver(self.bytes.get_mut().as_mut_ptr().cast(), value, done) }
+        if !self.next(value) {
+            *done = true;
+        }
     }
 
     /// [`deliver`](Self::deliver) on its own: answers whether the observer wants more.
     #[inline(always)]
     pub(crate) fn next(&mut self, value: T) -> bool {
         let next = self.table().next;
-        // SAFETY: as in `deliver`.
+        // SAFETY: `bytes` hold a live value of the type `table` was made for (module docs),
+        // and `&mut self` makes this the only access to it.
         unsafe { next(self.bytes.get_mut().as_mut_ptr().cast(), value) }
     }
 
     /// Whether the observer wants no more: what [`next`](Self::next) last answered, negated.
     pub(crate) fn is_done(&self) -> bool {
-        // SAFETY: as in `deliver`, for shared access.
+        // SAFETY: as in `next`, for shared access.
         unsafe { (self.table().is_done)(self.bytes.get().cast_const().cast()) }
     }
 
@@ -256,7 +322,7 @@ impl<T> ErasedSink<T> {
     pub(crate) fn error(self, error: Error) {
         let mut this = ManuallyDrop::new(self);
         let consume = this.table().error;
-        // SAFETY: as in `deliver`; `this` is not dropped, so the value is used once more, by
+        // SAFETY: as in `next`; `this` is not dropped, so the value is used once more, by
         // this call, which moves it out.
         unsafe { consume(this.bytes.get_mut().as_mut_ptr().cast(), error) }
     }
@@ -280,7 +346,7 @@ impl<T> fmt::Debug for ErasedSink<T> {
 
 impl<T> Drop for ErasedSink<T> {
     fn drop(&mut self) {
-        // SAFETY: as in `deliver`; the value is never used again, as `self` goes.
+        // SAFETY: as in `next`; the value is never used again, as `self` goes.
         unsafe { (self.table().drop)(self.bytes.get_mut().as_mut_ptr().cast()) }
     }
 }
@@ -425,6 +491,33 @@ mod tests {
         assert!(!sink.is_done());
         sink.completed();
         ErasedSink::<i32>::vacant().error(Error::msg("ignored"));
+    }
+
+    #[test]
+    fn a_run_is_the_sinks_of_the_first_ones_type_and_each_gets_the_value_once() {
+        let log = log();
+        let mut sinks = [
+            ErasedSink::new(probe::<0>(&log, 9)),
+            ErasedSink::new(probe::<0>(&log, 1)),
+            ErasedSink::new(probe::<64>(&log, 9)),
+            ErasedSink::vacant(),
+            ErasedSink::new(probe::<0>(&log, 9)),
+        ];
+        let mut done = false;
+        let mut runs = Vec::new();
+        let mut from = 0;
+        while from < sinks.len() {
+            let n = ErasedSink::deliver_run(&mut sinks[from..], &7, &mut done);
+            runs.push(n);
+            from += n;
+        }
+        // In place, in place; boxed; vacant; in place.
+        assert_eq!(runs, [2, 1, 1, 1]);
+        assert!(done, "the second observer wanted one value");
+        assert!(sinks[1].is_done() && !sinks[0].is_done());
+        assert_eq!(log.borrow().len(), 4, "{:?}", log.borrow());
+        assert!(log.borrow().iter().all(|entry| entry == "next 7"));
+        assert_eq!(ErasedSink::deliver_run(&mut sinks[..0], &7, &mut done), 0);
     }
 
     #[test]
