@@ -2,7 +2,9 @@
 //! `Shared`), so that a cost which grows with N shows as a curve that is not flat.
 //!
 //! - **Subject fan-out**: one `on_next` to a PublishSubject with N = 1 … 10,000 subscribers;
-//!   the unit is one notification to one subscriber.
+//!   the unit is one notification to one subscriber. The subscribers are made in one loop, so
+//!   they are one closure type, which rx calls a run at a time, directly (their handles are
+//!   dropped, so no disposal is looked for between two of them).
 //! - **flat_map with N live inners**: N inner subjects, all subscribed through one `flat_map`
 //!   and never completed; one op feeds each inner one value; the unit is one item. The inners
 //!   are rx's thread-safe subjects: the merge core keeps its live upstreams' handles as
