@@ -103,25 +103,22 @@ fn subscribing_allocates_only_an_observer_too_large_to_keep_in_place() {
         handle.dispose();
     });
     assert_eq!(n, 0);
-    // Three words of captures are kept in the subject's table...
-    let n = allocations(|| {
-        let captured = [5usize; 3];
-        let handle = subject
-            .observable()
-            .subscribe(move |v| assert!(v as usize != captured[2]));
-        handle.dispose();
-    });
-    assert_eq!(n, 0);
-    // ...and a fourth is boxed.
-    let n = allocations(|| {
-        let captured = [5usize; 4];
-        let handle = subject
-            .observable()
-            .subscribe(move |v| assert!(v as usize != captured[3]));
-        handle.dispose();
-    });
-    assert_eq!(n, 1);
+    // Three words of captures are kept in the subject's table, and a fourth is boxed.
+    assert_eq!(allocations(|| subscribe_capturing!(subject, 3)), 0);
+    assert_eq!(allocations(|| subscribe_capturing!(subject, 4)), 1);
 }
+
+/// Subscribes to a subject a closure capturing that many words, and disposes it.
+macro_rules! subscribe_capturing {
+    ($subject:expr, $words:expr) => {{
+        let captured = [5usize; $words];
+        $subject
+            .observable()
+            .subscribe(move |v: i32| assert!(v as usize != captured[$words - 1]))
+            .dispose();
+    }};
+}
+use subscribe_capturing;
 
 // ---- the local flavour: the same counts, with `Rc` state in the subscribers
 
@@ -201,12 +198,5 @@ fn local_subscribing_allocates_only_an_observer_too_large_to_keep_in_place() {
     });
     // The `Rc` allocates; the observer holding it is kept in place.
     assert_eq!(n, 1);
-    let n = allocations(|| {
-        let captured = [5usize; 4];
-        let handle = subject
-            .observable()
-            .subscribe(move |v| assert!(v as usize != captured[3]));
-        handle.dispose();
-    });
-    assert_eq!(n, 1);
+    assert_eq!(allocations(|| subscribe_capturing!(subject, 4)), 1);
 }
