@@ -462,18 +462,27 @@ mod tests {
         second.assert_error("this group or window accepts a single subscriber");
     }
 
-    #[test]
-    fn a_disposed_group_is_replaced_by_a_new_one_for_its_key() {
+    /// Groups `values` under one key, each group subscribed through `take(n)`; answers the
+    /// observers of the groups, in the order they opened.
+    fn groups_of_one_key_taking<const N: usize>(
+        n: usize,
+        values: [i32; N],
+    ) -> Vec<TestObserver<i32>> {
         let groups = Arc::new(Mutex::new(Vec::new()));
         let g = groups.clone();
-        from_iter([1, 2, 3])
+        from_iter(values)
             .group_by(|_| "same")
             .subscribe(move |group| {
                 let o = TestObserver::new();
-                group.take(1).subscribe_observer(o.clone());
+                group.take(n).subscribe_observer(o.clone());
                 g.lock().unwrap().push(o);
             });
-        let groups = groups.lock().unwrap();
+        std::mem::take(&mut *groups.lock().unwrap())
+    }
+
+    #[test]
+    fn a_disposed_group_is_replaced_by_a_new_one_for_its_key() {
+        let groups = groups_of_one_key_taking(1, [1, 2, 3]);
         assert_eq!(groups.len(), 3);
         for (o, v) in groups.iter().zip(1..) {
             o.assert_notifications(&[Next(v), Completed]);
@@ -518,18 +527,9 @@ mod tests {
 
     #[test]
     fn a_settled_group_whose_subscriber_ends_itself_is_replaced_by_a_new_one() {
-        let groups = Arc::new(Mutex::new(Vec::new()));
-        let g = groups.clone();
-        from_iter([1, 2, 3, 4, 5])
-            .group_by(|_| "same")
-            .subscribe(move |group| {
-                let o = TestObserver::new();
-                // The first value opens the group, the second reaches the settled group's
-                // subscriber, which completes and disposes it.
-                group.take(2).subscribe_observer(o.clone());
-                g.lock().unwrap().push(o);
-            });
-        let groups = groups.lock().unwrap();
+        // The first value opens the group, the second reaches the settled group's
+        // subscriber, which completes and disposes it.
+        let groups = groups_of_one_key_taking(2, [1, 2, 3, 4, 5]);
         assert_eq!(groups.len(), 3);
         groups[0].assert_notifications(&[Next(1), Next(2), Completed]);
         groups[1].assert_notifications(&[Next(3), Next(4), Completed]);

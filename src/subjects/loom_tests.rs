@@ -119,14 +119,25 @@ fn loom_two_senders_and_a_subscriber() {
     });
 }
 
+/// A subject with two subscribers: one that stays, and one whose handle is answered.
+fn stays_and_leaves() -> (
+    PublishSubject<u8>,
+    Probe,
+    Probe,
+    crate::subjects::SubjectSubscription<u8>,
+) {
+    let subject = PublishSubject::new();
+    let stays = Probe::new();
+    let leaves = Probe::new();
+    subject.observable().subscribe_observer(stays.clone());
+    let handle = subject.observable().subscribe_observer(leaves.clone());
+    (subject, stays, leaves, handle)
+}
+
 #[test]
 fn loom_dispose_races_delivery() {
     loom::model(|| {
-        let subject = PublishSubject::new();
-        let stays = Probe::new();
-        let leaves = Probe::new();
-        subject.observable().subscribe_observer(stays.clone());
-        let handle = subject.observable().subscribe_observer(leaves.clone());
+        let (subject, stays, leaves, handle) = stays_and_leaves();
 
         let s1 = subject.clone();
         let t1 = thread::spawn(move || {
@@ -235,11 +246,7 @@ fn loom_terminal_races_a_value_and_a_disposal() {
     // recorded, and through the inbox otherwise: either way once, after the value if the value
     // was accepted first, and never to an observer whose disposal finished before it began.
     loom::model(|| {
-        let subject = PublishSubject::new();
-        let stays = Probe::new();
-        let leaves = Probe::new();
-        subject.observable().subscribe_observer(stays.clone());
-        let handle = subject.observable().subscribe_observer(leaves.clone());
+        let (subject, stays, leaves, handle) = stays_and_leaves();
 
         let s1 = subject.clone();
         let t1 = thread::spawn(move || s1.observer().on_completed());

@@ -1867,7 +1867,13 @@ mod loom_merge {
     /// delivered once, after the in-flight value.
     #[test]
     fn loom_merge_error_while_a_successor_waits() {
-        loom::model(|| {
+        loom::model(error_after(&[2]));
+    }
+
+    /// A model: a thread sends 4 and 5 while this one sends `values`, then an error; the
+    /// error is delivered once, and leaves no value queued and no hand-over open.
+    fn error_after(values: &'static [u32]) -> impl Fn() + Send + Sync + 'static {
+        move || {
             let ordered = Ordered::default();
             let core = Arc::new(OrderedCore::new(ordered.clone(), 2));
             let other = core.clone();
@@ -1875,13 +1881,15 @@ mod loom_merge {
                 other.lock().next(4);
                 other.lock().next(5);
             });
-            core.lock().next(2);
+            for &v in values {
+                core.lock().next(v);
+            }
             core.lock().error(Error::msg("boom"));
             t.join().unwrap();
             assert_eq!(ordered.recorder.terminals.load(SeqCst), 1);
             let state = core.state.lock();
             assert!(state.queue.is_empty() && state.handover == super::Handover::Idle);
-        });
+        }
     }
 
     /// The emitter hands the role over, and an error drops the queue before the successor
@@ -1891,22 +1899,7 @@ mod loom_merge {
     fn loom_merge_error_after_the_hand_over() {
         let mut builder = loom::model::Builder::new();
         builder.preemption_bound = Some(builder.preemption_bound.unwrap_or(3).max(3));
-        builder.check(|| {
-            let ordered = Ordered::default();
-            let core = Arc::new(OrderedCore::new(ordered.clone(), 2));
-            let other = core.clone();
-            let t = thread::spawn(move || {
-                other.lock().next(4);
-                other.lock().next(5);
-            });
-            core.lock().next(2);
-            core.lock().next(3);
-            core.lock().error(Error::msg("boom"));
-            t.join().unwrap();
-            assert_eq!(ordered.recorder.terminals.load(SeqCst), 1);
-            let state = core.state.lock();
-            assert!(state.queue.is_empty() && state.handover == super::Handover::Idle);
-        });
+        builder.check(error_after(&[2, 3]));
     }
 
     #[test]

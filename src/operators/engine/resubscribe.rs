@@ -350,6 +350,26 @@ fn token<F: Flavour>() -> usize {
 }
 
 impl<S, O, P, F: Flavour> Inner<S, O, P, F> {
+    /// Parks `observer` for the loop's next step after an end outside the loop's
+    /// `subscribe`, unless the subscription is closed, and hands `ended` the handle of the
+    /// step that ended, outside the lock. Answers whether this call raised `pending` from 0:
+    /// the caller then runs the loop, giving it a reference.
+    fn park_observer(
+        &self,
+        observer: O,
+        ended: impl FnOnce(Option<F::BoxedSubscription<'static>>),
+    ) -> bool {
+        let mut parked = self.parked.lock();
+        if self.closed.load(Ordering::Acquire) {
+            return false;
+        }
+        parked.observer = Some(observer);
+        let handle = parked.current.take();
+        drop(parked);
+        ended(handle);
+        self.pending.fetch_add(1, Ordering::AcqRel) == 0
+    }
+
     /// Drops one reference; frees the state if it was the last.
     ///
     /// # Safety
@@ -849,17 +869,7 @@ fn resubscribe<S, O, P: Policy, F: Flavour>(
 #[cold]
 #[inline(never)]
 fn park<S, O, P, F: Flavour>(observer: O, lent: Lent<S, O, P, F>) {
-    let inner = lent.inner();
-    let mut parked = inner.parked.lock();
-    if inner.closed.load(Ordering::Acquire) {
-        drop(parked);
-        return;
-    }
-    parked.observer = Some(observer);
-    let finished = parked.current.take();
-    drop(parked);
-    drop(finished);
-    if inner.pending.fetch_add(1, Ordering::AcqRel) == 0 {
+    if lent.inner().park_observer(observer, drop) {
         let inner = lent.into_raw();
         // SAFETY: `pending` was raised from 0, and this reference passes to the loop.
         unsafe { (inner.as_ref().drive)(inner) };
@@ -969,19 +979,13 @@ impl<N, S: Observable, O: Observer<S::Item>, P, F: Flavour> Observer<N>
             frame.observer.set(Some(observer));
             return;
         }
-        let mut parked = inner.parked.lock();
-        if inner.closed.load(Ordering::Acquire) {
-            drop(parked);
-            return;
-        }
-        parked.observer = Some(observer);
-        let handle = parked.current.take();
-        drop(parked);
         // The notifier's own handle, if stored already: it is not wanted any more.
-        if let Some(handle) = handle {
-            handle.dispose();
-        }
-        if inner.pending.fetch_add(1, Ordering::AcqRel) == 0 {
+        let ended = |handle: Option<F::BoxedSubscription<'static>>| {
+            if let Some(handle) = handle {
+                handle.dispose();
+            }
+        };
+        if inner.park_observer(observer, ended) {
             // This observer's reference stays with it: the loop gets one of its own.
             inner.refs.fetch_add(1, Ordering::Relaxed);
             // SAFETY: `pending` was raised from 0, and the loop is given a reference.
