@@ -125,6 +125,7 @@
 
 mod error;
 pub mod guide;
+mod in_place;
 pub mod interop;
 pub mod notification;
 mod observable;

@@ -5,7 +5,7 @@
 //! A timed queue keeps tasks of every type its workers are given, so it must erase their
 //! types. A `Box<dyn Task>` does it at the price of an allocation per scheduled task; most
 //! tasks a time operator schedules capture a word or two (a pointer to the operator's state,
-//! a counter), so a task of up to [`WORDS`] words sits in the slot itself: a pointer to a
+//! a counter), so a task of up to [`WORDS`](in_place::WORDS) words sits in the slot itself: a pointer to a
 //! table of two functions (what a `dyn` pointer's vtable holds) and the task's bytes. A
 //! larger task, or one aligned more strictly than a word, is boxed, and the box (one word)
 //! sits in place instead.
@@ -21,18 +21,15 @@
 //! moving one and dropping it on another thread.
 
 use super::{Reschedule, Task};
+use crate::in_place::{self, Bytes, fits};
 use std::fmt;
 use std::mem::{self, MaybeUninit};
 use std::ptr;
 
-/// How many words a task may take to be stored in place: three, so that a task capturing a
-/// pointer and a `Duration`, or two pointers and a counter, needs no box.
-const WORDS: usize = 3;
-
-/// A task of any type, in place when it takes at most [`WORDS`] words and is aligned to at
+/// A task of any type, in place when it takes at most [`WORDS`](in_place::WORDS) words and is aligned to at
 /// most a word, boxed otherwise. Four words either way.
 pub(crate) struct ErasedTask {
-    bytes: MaybeUninit<[usize; WORDS]>,
+    bytes: Bytes,
     table: &'static Table,
 }
 
@@ -84,12 +81,6 @@ impl<T: Task> Task for Boxed<T> {
     }
 }
 
-/// Whether a `T` fits in place.
-const fn fits<T>() -> bool {
-    mem::size_of::<T>() <= mem::size_of::<[usize; WORDS]>()
-        && mem::align_of::<T>() <= mem::align_of::<[usize; WORDS]>()
-}
-
 impl ErasedTask {
     /// Erases `task`, in place if it fits, boxed (one allocation) if not.
     #[inline]
@@ -132,13 +123,8 @@ impl ErasedTask {
 
     #[inline]
     fn inline<T: Task>(task: T) -> Self {
-        assert!(fits::<T>(), "only called for tasks that fit");
-        let mut bytes = MaybeUninit::<[usize; WORDS]>::uninit();
-        // SAFETY: `bytes` is large enough and aligned enough for a `T` (checked above), and
-        // is uninitialised, so nothing is overwritten without being dropped.
-        unsafe { bytes.as_mut_ptr().cast::<T>().write(task) };
         ErasedTask {
-            bytes,
+            bytes: in_place::store(task),
             table: &TableOf::<T>::TABLE,
         }
     }
@@ -280,7 +266,7 @@ mod tests {
     fn four_words_in_all() {
         assert_eq!(
             mem::size_of::<ErasedTask>(),
-            (WORDS + 1) * mem::size_of::<usize>()
+            (crate::in_place::WORDS + 1) * mem::size_of::<usize>()
         );
         // The table pointer is never null: a vacant slot's tag costs nothing more.
         assert_eq!(

@@ -7,7 +7,7 @@
 //! `Box<dyn _>` does it at the price of an allocation per subscription, and of a pointer more
 //! to follow per notification. Most observers a chain hands a subject take a word or two (a
 //! closure's captures, an operator's count, a pointer to an operator's shared state), so an
-//! observer of up to [`WORDS`] words sits in the table's slot itself, beside a pointer to a
+//! observer of up to [`WORDS`](in_place::WORDS) words sits in the table's slot itself, beside a pointer to a
 //! table of its functions (what a `dyn` pointer's vtable holds). A larger observer, or one
 //! aligned more strictly than a word, is boxed, and the box (one word) sits in place instead.
 //!
@@ -34,19 +34,16 @@
 //! consuming ones.
 
 use crate::Error;
+use crate::in_place::{self, Bytes, fits};
 use crate::observer::Observer;
 use std::any::TypeId;
 use std::cell::UnsafeCell;
 use std::fmt;
 use std::marker::PhantomData;
-use std::mem::{self, ManuallyDrop, MaybeUninit};
+use std::mem::{self, ManuallyDrop};
 use std::ptr::{self, NonNull};
 
-/// How many words an observer may take to be kept in place: three, so that an observer
-/// holding a pointer and two counters, or a closure capturing three words, needs no box.
-const WORDS: usize = 3;
-
-/// An observer of `T` of any type, in place when it takes at most [`WORDS`] words and is
+/// An observer of `T` of any type, in place when it takes at most [`WORDS`](in_place::WORDS) words and is
 /// aligned to at most a word, boxed otherwise; or nothing, in an empty slot
 /// ([`vacant`](Self::vacant)).
 ///
@@ -56,7 +53,7 @@ const WORDS: usize = 3;
 pub struct ErasedSink<T> {
     /// In a cell: `is_done` reaches the observer through `&self`, and the observer may hold
     /// cells of its own.
-    bytes: UnsafeCell<MaybeUninit<[usize; WORDS]>>,
+    bytes: UnsafeCell<Bytes>,
     /// A pointer rather than a `&'static`, which would ask `T: 'static` of every type that
     /// holds a sink.
     table: NonNull<Table<T>>,
@@ -216,12 +213,6 @@ impl<T, O: Observer<T>> Observer<T> for Boxed<O> {
     }
 }
 
-/// Whether an `O` is kept in place.
-const fn fits<O>() -> bool {
-    mem::size_of::<O>() <= mem::size_of::<[usize; WORDS]>()
-        && mem::align_of::<O>() <= mem::align_of::<[usize; WORDS]>()
-}
-
 impl<T: Clone> ErasedSink<T> {
     /// Erases `observer`, in place if it fits, boxed (one allocation) if not.
     #[inline]
@@ -269,13 +260,8 @@ impl<T> ErasedSink<T> {
     /// though its type need not say so.
     #[inline]
     fn inline<O>(observer: O, table: &Table<T>) -> Self {
-        assert!(fits::<O>(), "only called for observers that fit");
-        let mut bytes = MaybeUninit::<[usize; WORDS]>::uninit();
-        // SAFETY: `bytes` is large enough and aligned enough for an `O` (checked above), and
-        // is uninitialised, so nothing is overwritten without being dropped.
-        unsafe { bytes.as_mut_ptr().cast::<O>().write(observer) };
         ErasedSink {
-            bytes: UnsafeCell::new(bytes),
+            bytes: UnsafeCell::new(in_place::store(observer)),
             table: NonNull::from(table),
             _not_send: PhantomData,
         }

@@ -11,7 +11,7 @@
 //! keep one or two handles (`merge_with` of two live sources, `take_until`, `amb` of two, a
 //! `flat_map` with an inner or two alive), and most handles are a few words (a subject's is a
 //! weak pointer and two ids). So the first two handles sit in two slots of the block itself,
-//! and a handle of up to [`WORDS`] words sits in its slot without a box: a pointer to a
+//! and a handle of up to [`WORDS`](in_place::WORDS) words sits in its slot without a box: a pointer to a
 //! table of three functions (what a `dyn` pointer's vtable holds) and the handle's bytes.
 //! Past two at once, the rest go to a map by id; a larger handle is boxed, and the box
 //! (two words) sits in place instead.
@@ -28,6 +28,7 @@
 //! disposal, the answer to `is_disposed`, one drop per handle, moving a `Held` and dropping
 //! a thread-safe one on another thread.
 
+use crate::in_place::{self, Bytes, fits};
 use crate::subscription::Subscription;
 use crate::sync::Flavour;
 use crate::sync::imp::{BoxSubscription, Machinery};
@@ -35,16 +36,12 @@ use std::cell::UnsafeCell;
 use std::collections::BTreeMap;
 use std::fmt;
 use std::marker::PhantomData;
-use std::mem::{self, MaybeUninit};
+use std::mem;
 
 /// A flavour's boxed handle. `'a` bounds what it borrows.
 type Boxed<'a, F> = <F as Machinery>::BoxedSubscription<'a>;
 
-/// How many words a handle may take to be kept in place. Three: a subject's handle (a weak
-/// pointer and two ids) fits, as do the handles of the merge family and of the timers.
-const WORDS: usize = 3;
-
-/// One kept upstream handle, whatever its type was: a handle of up to [`WORDS`] words,
+/// One kept upstream handle, whatever its type was: a handle of up to [`WORDS`](in_place::WORDS) words,
 /// aligned to at most a word, stored by value with the functions that dispose it, ask it and
 /// drop it (a `Box<dyn Subscription>` without the heap); a larger one boxed in `F`'s box,
 /// which is two words, and stored the same way. So a `Held` is four words, and an empty
@@ -52,7 +49,7 @@ const WORDS: usize = 3;
 pub(crate) struct Held<'a, F: Flavour> {
     /// In a cell: `dispose` and `is_disposed` reach the handle through `&self`, and the handle
     /// may hold cells of its own.
-    bytes: UnsafeCell<MaybeUninit<[usize; WORDS]>>,
+    bytes: UnsafeCell<Bytes>,
     table: &'static Table,
     /// What `F`'s box of the same handle is: `Send` for `Shared` (whose handles are `Send`,
     /// see [`Held::store`]), neither `Send` nor `Sync` for `Local`; and `'a`.
@@ -127,30 +124,19 @@ impl<'a, F: Flavour> Held<'a, F> {
     ///
     /// # Safety
     ///
-    /// An `H` [fits](fits), and `F`'s box could hold one: `F: BoxSubscription<'a, H>`
+    /// An `H` [fits], and `F`'s box could hold one: `F: BoxSubscription<'a, H>`
     /// (which for `Shared` holds only for a `Send` handle: `BoxSubscription` is implemented
     /// for every handle the flavour can keep, and `Shared` keeps `Send` ones), or `H` is
     /// `F`'s box itself. That is what makes a `Held` that is `Send` (through its marker)
     /// sound, and what bounds its borrows by `'a`.
     #[inline]
     unsafe fn store<H: Subscription>(handle: H) -> Self {
-        debug_assert!(fits::<H>());
-        let mut bytes = MaybeUninit::<[usize; WORDS]>::uninit();
-        // SAFETY: the bytes are large enough for an `H` and aligned enough (the caller's);
-        // they are ours and uninitialised, so nothing is overwritten that needed dropping.
-        unsafe { bytes.as_mut_ptr().cast::<H>().write(handle) };
         Held {
-            bytes: UnsafeCell::new(bytes),
+            bytes: UnsafeCell::new(in_place::store(handle)),
             table: &<H as HasTable>::TABLE,
             _as_boxed: PhantomData,
         }
     }
-}
-
-/// Whether an `H` fits in a [`Held`]'s bytes, at an alignment they give it.
-const fn fits<H>() -> bool {
-    mem::size_of::<H>() <= mem::size_of::<[usize; WORDS]>()
-        && mem::align_of::<H>() <= mem::align_of::<[usize; WORDS]>()
 }
 
 impl<F: Flavour> Subscription for Held<'_, F> {
