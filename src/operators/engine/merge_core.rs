@@ -52,12 +52,13 @@
 //! where the core can reach them: in a [`Control`] block, type-erased (their types depend on
 //! the observer types, which name the core). The first two kept at once sit in the block
 //! itself, a handle of up to three words without a box ([`kept`](super::kept)): a
-//! `merge_with` of two live sources costs the core and the block, nothing per upstream. A
-//! handle that reports [`is_disposed`](Subscription::is_disposed) when `subscribe`
-//! returns (every synchronous source's) is not kept at all. An upstream that terminates while
-//! its `subscribe` is still running frees the slot its id holds meanwhile, so its handle is
-//! dropped, not kept, when `subscribe` returns; the slots are atomics, so that this case (every
-//! synchronous source) needs no second lock then.
+//! `merge_with` of two live sources costs the core and the block, nothing per upstream. An
+//! upstream that terminates while its `subscribe` is still running frees the slot its id
+//! holds meanwhile, so its handle is dropped, not kept, when `subscribe` returns; the slots
+//! are atomics, so that this case (every synchronous source) needs no lock then. A handle
+//! that reports [`is_disposed`](Subscription::is_disposed) when `subscribe` returns is not
+//! kept either: nothing runs behind it, and it may hold the observer (`never`'s does), which
+//! would make a cycle through the core.
 //!
 //! The kept handles are erased (in place or boxed) as the [flavour](crate::sync) `F` of the
 //! core says, which the operator takes from its upstreams ([`Observable::Flavour`], joined):
@@ -213,8 +214,28 @@ struct State<'a, O, T, X, F: Flavour> {
     successions: usize,
     upstreams: Upstreams<'a, F>,
     extra: X,
-    /// What the holder of the lock leaves to run once it lets go (see [`Locked`]).
+    /// What the holder of the lock leaves to run once it lets go (see [`Locked`]): the two
+    /// steps of an ending that every completion takes, each a word, and the rest.
+    settle: Settle,
     deferred: Option<Deferred<'a, O, T, F>>,
+}
+
+/// The two deferred steps a completion takes, kept apart from [`Deferred`] so that the
+/// common ending writes two words and moves nothing.
+#[derive(Clone, Copy, Default)]
+struct Settle {
+    /// An upstream that terminated (its id; zero for none), whose handle is taken out of the
+    /// control block as the lock is let go, and dropped once it is.
+    release: u64,
+    /// The control block is disposed (every kept handle) once the lock is let go.
+    dispose_control: bool,
+}
+
+impl Settle {
+    #[inline]
+    fn is_empty(self) -> bool {
+        self.release == 0 && !self.dispose_control
+    }
 }
 
 /// The hand-over of the delivery role from an emitter that has delivered a batch of other
@@ -308,6 +329,7 @@ impl<'a, O, T, X, F: Flavour> Core<'a, O, T, X, F> {
                     control: None,
                 },
                 extra,
+                settle: Settle::default(),
                 deferred: None,
             }),
             handed: Condvar::new(),
@@ -450,22 +472,21 @@ impl<'a, O, T, X, F: Flavour> Core<'a, O, T, X, F> {
     }
 
     /// Takes the handle of upstream `id` once its `subscribe` has returned: drops it if the
-    /// upstream has already terminated, disposes it if the core is closed or the operator
-    /// cancelled it meanwhile, keeps it otherwise.
+    /// upstream has already terminated or its handle reports itself disposed, disposes it if
+    /// the core is closed or the operator cancelled it meanwhile, keeps it otherwise.
     pub(crate) fn end_subscribe<H>(&self, id: u64, handle: H)
     where
         H: Subscription,
         F: BoxSubscription<'a, H>,
     {
-        // A handle with nothing running needs no keeping; checked before locking, as it may
-        // be user code.
-        let finished = handle.is_disposed();
-        if finished && !self.is_subscribing(id) {
+        if !self.is_subscribing(id) {
             // It terminated inside `subscribe` and freed its slot: nothing left to do.
             return;
         }
+        // Asked before locking, as it may be user code.
+        let finished = handle.is_disposed();
         let mut locked = self.lock();
-        // `None`: it terminated inside `subscribe`.
+        // `None`: it terminated meanwhile.
         let slot = locked.take_slot(id);
         if finished || slot.is_none() {
             drop(locked);
@@ -792,7 +813,7 @@ type StateGuard<'c, 'a, O, T, X, F> =
 impl<O, T, X, F: Flavour> Drop for Locked<'_, '_, O, T, X, F> {
     #[inline]
     fn drop(&mut self) {
-        if self.state.deferred.is_some() {
+        if self.state.deferred.is_some() || !self.state.settle.is_empty() {
             self.unlock_and_run();
         } else {
             // SAFETY: dropped once, here, and not touched again.
@@ -807,14 +828,40 @@ impl<O, T, X, F: Flavour> Locked<'_, '_, O, T, X, F> {
     #[cold]
     #[inline(never)]
     fn unlock_and_run(&mut self) {
-        let mut deferred = self.state.deferred.take();
-        if let Some(deferred) = &mut deferred {
-            deferred.settle(self.core.control_block());
-        }
+        let work = self.take_work();
         // SAFETY: called once, from `drop`, which touches the guard no more.
         unsafe { ManuallyDrop::drop(&mut self.state) };
-        if let Some(deferred) = deferred {
-            deferred.run(self.core.control_block());
+        work.run(self.core.control_block());
+    }
+}
+
+/// What was deferred, taken out under the lock, to run once it is let go.
+struct Work<'a, O, T, F: Flavour> {
+    /// The handle of an upstream that terminated, taken out of the control block: dropped.
+    released: Option<Held<'a, F>>,
+    /// The control block is disposed.
+    dispose_control: bool,
+    deferred: Option<Deferred<'a, O, T, F>>,
+}
+
+impl<'a, O, T, F: Flavour> Work<'a, O, T, F> {
+    /// Runs it, with no lock held; `control` is the core's control block, which every
+    /// disposal recorded is of. The observer and the queued values drop last.
+    #[inline]
+    fn run(self, control: Option<&Control<'a, F>>) {
+        let Work {
+            released,
+            dispose_control,
+            deferred,
+        } = self;
+        drop(released);
+        match deferred {
+            Some(deferred) => deferred.run(control, dispose_control),
+            None => {
+                if let (true, Some(control)) = (dispose_control, control) {
+                    control.dispose();
+                }
+            }
         }
     }
 }
@@ -823,16 +870,11 @@ impl<O, T, X, F: Flavour> Locked<'_, '_, O, T, X, F> {
 /// common lock checks one `Option`.
 struct Deferred<'a, O, T, F: Flavour> {
     /// An upstream's handle taken out of the control block, disposed first if `dispose`.
-    /// One: no operator here releases or disposes two upstreams under one lock.
+    /// One: no operator here disposes two upstreams under one lock.
     handle: Option<Held<'a, F>>,
     dispose: bool,
-    /// An upstream that terminated, whose handle is taken out of the control block (and
-    /// dropped) as the lock is let go.
-    release: Option<u64>,
     /// Every kept handle but this id's, taken and disposed in subscription order.
     dispose_except: Option<u64>,
-    /// The control block is disposed (every kept handle).
-    dispose_control: bool,
     downstream: Option<O>,
     queue: Option<VecDeque<T>>,
 }
@@ -841,7 +883,7 @@ impl<'a, O, T, F: Flavour> Deferred<'a, O, T, F> {
     fn keep_handle(&mut self, handle: Option<Held<'a, F>>, dispose: bool) {
         debug_assert!(
             self.handle.is_none(),
-            "two upstream handles released under one lock"
+            "two upstream handles disposed under one lock"
         );
         if let Some(earlier) = self.handle.take()
             && self.dispose
@@ -854,30 +896,12 @@ impl<'a, O, T, F: Flavour> Deferred<'a, O, T, F> {
         self.dispose = dispose;
     }
 
-    /// What is done to the control block as the lock is let go, still under it: the handle
-    /// of a released upstream is taken out (under the core's lock, as a release always was,
-    /// so that a disposal through the handle that comes later cannot dispose it), and, when
-    /// the block's disposal is deferred too and nothing else is kept, the block is closed
-    /// then, under the same lock of the block.
-    fn settle(&mut self, control: Option<&Control<'a, F>>) {
-        let (Some(id), Some(control)) = (self.release.take(), control) else {
-            return;
-        };
-        let (released, closed) = control.release(id, self.dispose_control);
-        if closed {
-            self.dispose_control = false;
-        }
-        if released.is_some() {
-            self.keep_handle(released, false);
-        }
-    }
-
-    /// Runs what was deferred, with no lock held; `control` is the core's control block,
-    /// which every disposal recorded here is of. The observer and the queued values drop
-    /// last.
+    /// Runs what was deferred, with no lock held, disposing the control block too if
+    /// `dispose_control`; `control` is the core's control block, which every disposal
+    /// recorded here is of. The observer and the queued values drop last.
     #[cold]
     #[inline(never)]
-    fn run(mut self, control: Option<&Control<'a, F>>) {
+    fn run(mut self, control: Option<&Control<'a, F>>, dispose_control: bool) {
         if let Some(handle) = self.handle.take()
             && self.dispose
         {
@@ -886,7 +910,7 @@ impl<'a, O, T, F: Flavour> Deferred<'a, O, T, F> {
         if let (Some(id), Some(control)) = (self.dispose_except, control) {
             control.take_all_except(id).dispose_all();
         }
-        if let (true, Some(control)) = (self.dispose_control, control) {
+        if let (true, Some(control)) = (dispose_control, control) {
             control.dispose();
         }
     }
@@ -898,9 +922,7 @@ impl<'c, 'a, O, T, X, F: Flavour> Locked<'c, 'a, O, T, X, F> {
         self.state.deferred.get_or_insert_with(|| Deferred {
             handle: None,
             dispose: false,
-            release: None,
             dispose_except: None,
-            dispose_control: false,
             downstream: None,
             queue: None,
         })
@@ -925,7 +947,7 @@ impl<'c, 'a, O, T, X, F: Flavour> Locked<'c, 'a, O, T, X, F> {
     #[inline]
     fn defer_dispose_control(&mut self) {
         if self.core.control_block().is_some() {
-            self.deferred().dispose_control = true;
+            self.state.settle.dispose_control = true;
         }
     }
 
@@ -947,15 +969,48 @@ impl<'c, 'a, O, T, X, F: Flavour> Locked<'c, 'a, O, T, X, F> {
 
     /// Lets go of the lock, and answers what was deferred, for the caller to run once it has
     /// let go of anything else it holds.
-    fn unlock(self) -> Option<Deferred<'a, O, T, F>> {
+    fn unlock(self) -> Work<'a, O, T, F> {
         let mut this = ManuallyDrop::new(self);
-        let mut deferred = this.state.deferred.take();
-        if let Some(deferred) = &mut deferred {
-            deferred.settle(this.core.control_block());
-        }
+        let work = this.take_work();
         // SAFETY: `this` is never dropped, so the guard is dropped once, here.
         unsafe { ManuallyDrop::drop(&mut this.state) };
-        deferred
+        work
+    }
+
+    /// Takes out what was deferred, and does what must be done to the control block as the
+    /// lock is let go, still under it: the handle of a released upstream is taken out
+    /// (under the core's lock, as a release always was, so that a disposal through the
+    /// handle that comes later cannot dispose it), and, when the block's disposal is
+    /// deferred too and nothing else is kept, the block is closed then, under the same lock
+    /// of the block. The common ending (a release, a disposal, nothing else) moves nothing
+    /// but the released handle.
+    #[inline]
+    fn take_work(&mut self) -> Work<'a, O, T, F> {
+        let Settle {
+            release,
+            mut dispose_control,
+        } = mem::take(&mut self.state.settle);
+        // Checked first: `take` would store `None` over `None`, on every ending.
+        let deferred = if self.state.deferred.is_some() {
+            self.state.deferred.take()
+        } else {
+            None
+        };
+        let mut released = None;
+        if release != 0
+            && let Some(control) = self.core.control_block()
+        {
+            let closed;
+            (released, closed) = control.release(release, dispose_control);
+            if closed {
+                dispose_control = false;
+            }
+        }
+        Work {
+            released,
+            dispose_control,
+            deferred,
+        }
     }
 
     /// Whether nothing more is accepted.
@@ -998,10 +1053,14 @@ impl<'c, 'a, O, T, X, F: Flavour> Locked<'c, 'a, O, T, X, F> {
                 slot.store(0, Ordering::Release);
             }
         } else if self.core.control_block().is_some() {
-            // Taken out of the control block as the lock is let go (`Deferred::settle`),
+            // Taken out of the control block as the lock is let go (`Locked::take_work`),
             // with the block's closing if that is deferred too and nothing else is kept:
             // one lock of the block for both.
-            self.deferred().release = Some(id);
+            debug_assert_eq!(
+                self.state.settle.release, 0,
+                "two upstreams released under one lock"
+            );
+            self.state.settle.release = id;
         }
     }
 
@@ -1112,13 +1171,11 @@ impl<'c, 'a, O, T, X, F: Flavour> Locked<'c, 'a, O, T, X, F> {
             // `parked` before `state` is let go: the emitter notifies holding both, so the
             // notification cannot fall between letting go and waiting.
             let mut parked = core.parked.lock();
-            let deferred = locked.unlock();
+            let work = locked.unlock();
             let timed_out = core.handed.wait_until(&mut parked, deadline);
             drop(parked);
             // What was deferred is user code: it runs with no lock held.
-            if let Some(deferred) = deferred {
-                deferred.run(core.control_block());
-            }
+            work.run(core.control_block());
             locked = core.lock();
             if locked.state.handover != Handover::Taken {
                 break;
