@@ -98,9 +98,7 @@ impl Case<'_, '_> {
     }
 
     /// rxRust's thread-safe context, `Shared`, where rx's thread-safe state meets rxRust's
-    /// single-threaded `Local` (the subjects): reported beside the table, in its notes.
-    // Unused while every such case has a thread-safe twin of its own; kept for the next one.
-    #[allow(dead_code)]
+    /// single-threaded `Local` (the thread-safe twins of the subject cases): its own column.
     pub fn rxrust_shared(self, op: impl FnMut()) -> Self {
         self.measure("rxrust-shared", op)
     }

@@ -74,8 +74,9 @@ pub fn subjects(c: &mut Criterion) {
         })
         .note(SHARED_SUBJECT)
         .rx(|| subject.on_next(black_box(1)))
+        .not_applicable("rxrust", "rxRust's Local: case 39")
         .note(SHARED_SUBJECT)
-        .rxrust(|| shared_subject.next(black_box(1)))
+        .rxrust_shared(|| shared_subject.next(black_box(1)))
         .not_applicable("futures", "no multicast stream in futures");
 
     let hand_subscribe = || {
@@ -117,8 +118,9 @@ pub fn subjects(c: &mut Criterion) {
             }
             subject.on_next(black_box(1));
         })
+        .not_applicable("rxrust", "rxRust's Local: case 40")
         .note(SHARED_SUBJECT)
-        .rxrust(|| {
+        .rxrust_shared(|| {
             let mut subject = Shared::subject::<i32, NoError>();
             for k in 0..100 {
                 subject.clone().subscribe(subscriber(k));
@@ -170,8 +172,9 @@ pub fn subjects(c: &mut Criterion) {
                 subject.on_next(black_box(i));
             }
         })
+        .not_applicable("rxrust", "rxRust's Local: case 41")
         .note(SHARED_SUBJECT)
-        .rxrust(|| {
+        .rxrust_shared(|| {
             for i in 0..100 {
                 shared_subject.next(black_box(i));
             }
@@ -287,8 +290,9 @@ pub fn scenarios(c: &mut Criterion) {
         .hand(hand_mix)
         .note(SHARED_SUBJECT)
         .rx(|| mix_operators(sink))
+        .not_applicable("rxrust", "rxRust's Local: case 44")
         .note(SHARED_SUBJECT)
-        .rxrust(|| {
+        .rxrust_shared(|| {
             let mut subject = Shared::subject::<i32, NoError>();
             subject
                 .clone()

@@ -7,10 +7,13 @@
 //! cancelled in the order they were scheduled, as timeouts are when their values arrive.
 //!
 //! Time per schedule and per cancel is the wall-clock time of the whole loop divided by the
-//! number of timers, the median of [`ROUNDS`] rounds run with the counting allocator off. One
-//! more round, on a fresh worker or queue, runs with it on, for the heap held (net live bytes) before scheduling, after
-//! scheduling, after cancelling every handle while the handles are still held, and after the
-//! handles are dropped too; and for the allocations per schedule. The vector holding the
+//! number of timers, the median of [`ROUNDS`] rounds run with the counting allocator off; the
+//! first of them, on a fresh worker or queue, is also reported apart: there every
+//! implementation touches new memory, where the later rounds run on whatever the earlier ones
+//! kept (a `DelayQueue` keeps its slab, rx gives its chunks back). One more round, on a fresh
+//! worker or queue, runs with the counting allocator on, for the heap held (net live bytes)
+//! after scheduling, after cancelling every handle while the handles are still held, and
+//! after the handles are dropped too; and for the allocations per schedule. The vector holding the
 //! handles is allocated before counting starts and freed after it ends, so it is not counted.
 //!
 //! The records go to `<target>/criterion/rx-bench/timers.json`, which the report reads.
@@ -31,6 +34,9 @@ const ROUNDS: usize = 3;
 /// How far off every timer is due: none fires while it is measured.
 const DUE_IN: Duration = Duration::from_secs(3600);
 
+/// Ample time for a disposed worker's thread to end (it exits as soon as it wakes).
+const THREAD_END: Duration = Duration::from_millis(200);
+
 /// One implementation's figures, as the report reads them. The heap held is the net of what
 /// was allocated and freed since just before the first schedule.
 #[derive(Serialize)]
@@ -39,6 +45,8 @@ struct TimerRecord {
     timers: usize,
     schedule_ns: f64,
     cancel_ns: f64,
+    /// The first round's time per schedule, on a fresh worker or queue.
+    first_schedule_ns: f64,
     allocations_per_schedule: f64,
     held_after_schedule_bytes: i64,
     held_after_cancel_bytes: i64,
@@ -130,6 +138,9 @@ fn measure<T: Timers>(
     // A fresh one, so that what the timed rounds left allocated (a slab or a heap buffer
     // kept for reuse) counts as held by the timers it was grown for.
     drop(timers);
+    // A `NewThread` worker's thread frees its queue as it ends, after the drop returns: let
+    // it end before counting, or those frees would count against the fresh worker.
+    std::thread::sleep(THREAD_END);
     let mut timers = make();
     let counter = Counter::start();
     for i in 0..TIMERS {
@@ -151,6 +162,7 @@ fn measure<T: Timers>(
     let record = TimerRecord {
         implementation: implementation.to_owned(),
         timers: TIMERS,
+        first_schedule_ns: schedule[0],
         schedule_ns: median(schedule),
         cancel_ns: median(cancel),
         allocations_per_schedule: scheduling.allocations as f64 / TIMERS as f64,

@@ -238,6 +238,17 @@ impl Row<'_> {
         &self.cells[i]
     }
 
+    /// The rxRust implementation rx is set against in this row: `Local`, or `Shared` in the
+    /// thread-safe twins, which measure it in its own column instead.
+    fn rxrust_peer(&self) -> &'static str {
+        if self.cell("rxrust").median_ns.is_none() && self.cell("rxrust-shared").median_ns.is_some()
+        {
+            "rxrust-shared"
+        } else {
+            "rxrust"
+        }
+    }
+
     fn ratio(&self, a: &str, b: &str) -> Option<f64> {
         Some(self.cell(a).median_ns? / self.cell(b).median_ns?)
     }
@@ -360,8 +371,10 @@ impl<'a> Suite<'a> {
              of the same order, not to the last digit. Cases 44 and 45 are not in that \
              version of RPP: the cases here are reconstructions from their names. \
              **rxrust Shared** is rxRust's thread-safe context, measured where rx's \
-             thread-safe state meets rxRust's single-threaded `Local`. The same figures are \
-             in [`results.csv`](results.csv)."
+             thread-safe state meets rxRust's single-threaded `Local` (the thread-safe \
+             twins of the subject cases, whose `Local` figure is the twin's): in those rows \
+             rx/rxrust and the allocations are set against it. The same figures are in \
+             [`results.csv`](results.csv)."
         );
         let _ = writeln!(md);
         let _ = writeln!(
@@ -429,9 +442,9 @@ impl<'a> Suite<'a> {
                 },
                 row.cell("futures").time(),
                 format_ratio(row.ratio("rx", "hand-written")),
-                format_ratio(row.ratio("rx", "rxrust")),
+                format_ratio(row.ratio("rx", row.rxrust_peer())),
                 row.cell("rx").allocations(),
-                row.cell("rxrust").allocations(),
+                row.cell(row.rxrust_peer()).allocations(),
                 r.rpp_ns.map(format_ns).unwrap_or_else(|| "–".to_owned()),
             );
         }
@@ -531,22 +544,22 @@ impl<'a> Suite<'a> {
         let both: Vec<&Row> = self
             .rows
             .iter()
-            .filter(|r| r.ratio("rx", "rxrust").is_some())
+            .filter(|r| r.ratio("rx", r.rxrust_peer()).is_some())
             .collect();
         // Where both compile to the hand-written code (a pipeline folded away), neither can be
         // faster: what separates them is noise.
         let at_floor = |r: &Row| {
-            r.tied("rx", "rxrust")
+            r.tied("rx", r.rxrust_peer())
                 || r.cell("hand-written")
                     .median_ns
                     .is_some_and(|ns| ns < FLOOR_NS)
-                    && ["rx", "rxrust"].iter().all(|i| r.near_hand(i))
+                    && ["rx", r.rxrust_peer()].iter().all(|i| r.near_hand(i))
         };
         let tied: Vec<&Row> = both.iter().copied().filter(|r| at_floor(r)).collect();
         let slower: Vec<&Row> = both
             .iter()
             .copied()
-            .filter(|r| !at_floor(r) && r.ratio("rx", "rxrust").is_some_and(|x| x >= 1.0))
+            .filter(|r| !at_floor(r) && r.ratio("rx", r.rxrust_peer()).is_some_and(|x| x >= 1.0))
             .collect();
         let _ = writeln!(
             md,
@@ -563,7 +576,7 @@ impl<'a> Suite<'a> {
             list(&slower, |r| format!(
                 "{} ({})",
                 r.reference.number,
-                format_ratio(r.ratio("rx", "rxrust"))
+                format_ratio(r.ratio("rx", r.rxrust_peer()))
             ))
         );
 
@@ -574,7 +587,14 @@ impl<'a> Suite<'a> {
             .filter_map(|r| {
                 let rx = r.cell("rx").median_ns?;
                 let rpp = r.reference.rpp_ns.map(|ns| (ns, "RPP"));
-                let rxrust = r.cell("rxrust").median_ns.map(|ns| (ns, "rxRust"));
+                let rxrust = r.cell(r.rxrust_peer()).median_ns.map(|ns| {
+                    let name = if r.rxrust_peer() == "rxrust" {
+                        "rxRust"
+                    } else {
+                        "rxRust Shared"
+                    };
+                    (ns, name)
+                });
                 let (best, name) = [rpp, rxrust]
                     .into_iter()
                     .flatten()
@@ -597,7 +617,7 @@ impl<'a> Suite<'a> {
             .partition(|(r, _, best, _)| at_harness_floor(r, *best));
         let _ = writeln!(
             md,
-            "- **At or under the best peer** (RPP's figure or rxRust `Local`; gaps under \
+            "- **At or under the best peer** (RPP's figure or rxRust's, `Shared` in the thread-safe twins; gaps under \
              {PEER_TIE_NS} ns count as ties): {} of {}{}{}.",
             peers.len() - above.len() - floor.len(),
             peers.len(),
@@ -687,7 +707,8 @@ impl<'a> Suite<'a> {
     }
 
     /// `results.csv`: ns per op and allocations per op by case, under RPP's names; empty
-    /// where an implementation was not measured.
+    /// where an implementation was not measured. `allocs_rxrust` is the allocations of the
+    /// row's rxRust peer (`Shared`'s in the thread-safe twins).
     fn csv(&self) -> String {
         let mut out =
             String::from("case,hand,rx,rxrust,rxrust_shared,rpp,allocs_rx,allocs_rxrust\n");
@@ -711,7 +732,7 @@ impl<'a> Suite<'a> {
                 time("rxrust-shared"),
                 ns(row.reference.rpp_ns),
                 allocs("rx"),
-                allocs("rxrust"),
+                allocs(row.rxrust_peer()),
             );
         }
         out
@@ -728,7 +749,7 @@ impl<'a> Suite<'a> {
             .rows
             .iter()
             .filter_map(|r| {
-                let ratio = r.ratio("rx", "rxrust")?;
+                let ratio = r.ratio("rx", r.rxrust_peer())?;
                 let mut label = format!("{}. {}", r.reference.number, r.reference.case);
                 if label.chars().count() > 72 {
                     label = label.chars().take(71).collect::<String>() + "…";
@@ -907,6 +928,9 @@ struct TimerRecord {
     timers: usize,
     schedule_ns: f64,
     cancel_ns: f64,
+    /// Absent from records written before it was measured.
+    #[serde(default)]
+    first_schedule_ns: Option<f64>,
     allocations_per_schedule: f64,
     held_after_schedule_bytes: i64,
     held_after_cancel_bytes: i64,
@@ -940,7 +964,11 @@ fn timer_table(md: &mut String, timers: &[TimerRecord]) {
          (one queue) and then cancelled in the order they were scheduled; beside them \
          tokio-util's `DelayQueue<u64>` inserting and removing as many keys. Time per \
          schedule and per cancel: the loop's wall-clock time divided by the count, median \
-         of three rounds with the counting allocator off. Heap held (the allocator's \
+         of three rounds with the counting allocator off; beside it the first round, on a \
+         fresh worker or queue, where every implementation touches new memory (the later \
+         rounds reuse what the earlier ones kept: a `DelayQueue` keeps its slab, rx gives \
+         its memory back as its timers are cancelled, so each of its rounds starts on new \
+         memory). Heap held (the allocator's \
          live-bytes delta since just before the first schedule, on a fresh worker or \
          queue): after scheduling, after cancelling every handle while the handles are \
          still held, and after dropping them too.",
@@ -949,9 +977,9 @@ fn timer_table(md: &mut String, timers: &[TimerRecord]) {
     let _ = writeln!(md);
     let _ = writeln!(
         md,
-        "| implementation | schedule ns | cancel ns | allocs/timer | held after schedule | held after cancel | held after drop |"
+        "| implementation | schedule ns | schedule ns, first round | cancel ns | allocs/timer | held after schedule | held after cancel | held after drop |"
     );
-    let _ = writeln!(md, "|---|--:|--:|--:|--:|--:|--:|");
+    let _ = writeln!(md, "|---|--:|--:|--:|--:|--:|--:|--:|");
     let mib = |bytes: i64| {
         if bytes.unsigned_abs() < 1 << 20 {
             format!("{bytes} B")
@@ -962,9 +990,10 @@ fn timer_table(md: &mut String, timers: &[TimerRecord]) {
     for r in timers {
         let _ = writeln!(
             md,
-            "| {} | {} | {} | {} | {} | {} | {} |",
+            "| {} | {} | {} | {} | {} | {} | {} | {} |",
             r.implementation,
             format_ns(r.schedule_ns),
+            r.first_schedule_ns.map_or_else(String::new, format_ns),
             format_ns(r.cancel_ns),
             format_count(r.allocations_per_schedule),
             mib(r.held_after_schedule_bytes),
