@@ -7,13 +7,14 @@
 //!   dropped, so no disposal is looked for between two of them).
 //! - **flat_map with N live inners**: N inner subjects, all subscribed through one `flat_map`
 //!   and never completed; one op feeds each inner one value; the unit is one item. The inners
-//!   are rx's thread-safe subjects: the merge core keeps its live upstreams' handles as
-//!   `Send`, so a `subjects::local` subject (whose handle is not) cannot be an inner.
+//!   are rx's thread-safe subjects, and in a second rx line its single-threaded ones
+//!   (`subjects::local`), the twin of rxRust's `Local`.
 //! - **group_by into N groups**: 100,000 items from `from_iter` into N = 10 … 100,000 groups,
 //!   each group subscribed as it opens; the unit is one item (with N = 100,000 every item
 //!   opens a group).
 //! - **group_by into N live groups**: a subject's items routed into N groups opened before the
-//!   op; one op is 1,000 items, to the keys in turn.
+//!   op; one op is 1,000 items, to the keys in turn. Over a thread-safe subject and over a
+//!   single-threaded one (`rx local`), as the groups take their flavour from the source.
 //! - **Memory per live subscription**: 10,000 live subscriptions each, through `merge_with`,
 //!   `zip`, a subject and `interval`, as `memory.rs` measures (the counting allocator's
 //!   live-bytes delta divided by 10,000).
@@ -377,6 +378,11 @@ fn group_by_live_groups(group: &mut BenchmarkGroup<'_, WallTime>) {
              and subscribed before the op",
         ),
     };
+    const RX_LOCAL_LIVE: Implementation = Implementation {
+        id: "rx-local",
+        label: "rx local",
+        note: Some("the same over a single-threaded rx::subjects::local::PublishSubject"),
+    };
     const RXRUST_LIVE: Implementation = Implementation {
         id: "rxrust",
         label: "rxrust",
@@ -407,6 +413,23 @@ fn group_by_live_groups(group: &mut BenchmarkGroup<'_, WallTime>) {
             subject.on_next(k);
         }
         curve.point(n, LIVE_GROUP_ITEMS, &RX_LIVE, || {
+            for _ in 0..LIVE_GROUP_ITEMS {
+                subject.on_next(black_box(next_key()));
+            }
+        });
+        drop(subject);
+
+        let subject = local::PublishSubject::<i32>::new();
+        subject
+            .observable()
+            .group_by(move |v| v % groups)
+            .subscribe(|group| {
+                group.subscribe(subscriber(0));
+            });
+        for k in 0..groups {
+            subject.on_next(k);
+        }
+        curve.point(n, LIVE_GROUP_ITEMS, &RX_LOCAL_LIVE, || {
             for _ in 0..LIVE_GROUP_ITEMS {
                 subject.on_next(black_box(next_key()));
             }
