@@ -402,72 +402,43 @@ fn group_by_live_groups(group: &mut BenchmarkGroup<'_, WallTime>) {
             key
         };
 
-        let subject = PublishSubject::<i32>::new();
-        subject
-            .observable()
-            .group_by(move |v| v % groups)
-            .subscribe(|group| {
-                group.subscribe(subscriber(0));
-            });
-        for k in 0..groups {
-            subject.on_next(k);
+        // Four subjects with one shape of API and no trait in common: one body for all.
+        // `$observable` makes what the groups are cut from, `$emit` feeds the subject.
+        macro_rules! live_groups {
+            ($subject:expr, $observable:ident, $emit:ident, $implementation:expr) => {{
+                // rxRust's subjects emit through `&mut self`, rx's through `&self`.
+                #[allow(unused_mut)]
+                let mut subject = $subject;
+                subject
+                    .$observable()
+                    .group_by(move |v| v % groups)
+                    .subscribe(|group| {
+                        group.subscribe(subscriber(0));
+                    });
+                for k in 0..groups {
+                    subject.$emit(k);
+                }
+                curve.point(n, LIVE_GROUP_ITEMS, $implementation, || {
+                    for _ in 0..LIVE_GROUP_ITEMS {
+                        subject.$emit(black_box(next_key()));
+                    }
+                });
+            }};
         }
-        curve.point(n, LIVE_GROUP_ITEMS, &RX_LIVE, || {
-            for _ in 0..LIVE_GROUP_ITEMS {
-                subject.on_next(black_box(next_key()));
-            }
-        });
-        drop(subject);
-
-        let subject = local::PublishSubject::<i32>::new();
-        subject
-            .observable()
-            .group_by(move |v| v % groups)
-            .subscribe(|group| {
-                group.subscribe(subscriber(0));
-            });
-        for k in 0..groups {
-            subject.on_next(k);
-        }
-        curve.point(n, LIVE_GROUP_ITEMS, &RX_LOCAL_LIVE, || {
-            for _ in 0..LIVE_GROUP_ITEMS {
-                subject.on_next(black_box(next_key()));
-            }
-        });
-        drop(subject);
-
-        let mut subject = Local::subject::<i32, NoError>();
-        subject
-            .clone()
-            .group_by(move |v| v % groups)
-            .subscribe(|group| {
-                group.subscribe(subscriber(0));
-            });
-        for k in 0..groups {
-            subject.next(k);
-        }
-        curve.point(n, LIVE_GROUP_ITEMS, &RXRUST_LIVE, || {
-            for _ in 0..LIVE_GROUP_ITEMS {
-                subject.next(black_box(next_key()));
-            }
-        });
-        drop(subject);
-
-        let mut subject = Shared::subject::<i32, NoError>();
-        subject
-            .clone()
-            .group_by(move |v| v % groups)
-            .subscribe(|group| {
-                group.subscribe(subscriber(0));
-            });
-        for k in 0..groups {
-            subject.next(k);
-        }
-        curve.point(n, LIVE_GROUP_ITEMS, &RXRUST_SHARED_LIVE, || {
-            for _ in 0..LIVE_GROUP_ITEMS {
-                subject.next(black_box(next_key()));
-            }
-        });
+        live_groups!(PublishSubject::<i32>::new(), observable, on_next, &RX_LIVE);
+        live_groups!(
+            local::PublishSubject::<i32>::new(),
+            observable,
+            on_next,
+            &RX_LOCAL_LIVE
+        );
+        live_groups!(Local::subject::<i32, NoError>(), clone, next, &RXRUST_LIVE);
+        live_groups!(
+            Shared::subject::<i32, NoError>(),
+            clone,
+            next,
+            &RXRUST_SHARED_LIVE
+        );
     }
 }
 
