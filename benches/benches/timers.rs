@@ -13,8 +13,9 @@
 //! kept (a `DelayQueue` keeps its slab, rx gives its chunks back). One more round, on a fresh
 //! worker or queue, runs with the counting allocator on, for the heap held (net live bytes)
 //! after scheduling, after cancelling every handle while the handles are still held, and
-//! after the handles are dropped too; and for the allocations per schedule. The vector holding the
-//! handles is allocated before counting starts and freed after it ends, so it is not counted.
+//! after the handles are dropped too; and for the allocations per schedule. The vector
+//! holding the handles is allocated before counting starts and freed after it ends, so it is
+//! not counted.
 //!
 //! The records go to `<target>/criterion/rx-bench/timers.json`, which the report reads.
 //! Run alone: `cargo bench -p rx-benches -- timers`.

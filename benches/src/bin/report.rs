@@ -580,7 +580,8 @@ impl<'a> Suite<'a> {
             ))
         );
 
-        // At or under the best peer: RPP (same kind of machine, not this run) or rxRust Local.
+        // At or under the best peer: RPP (same kind of machine, not this run) or rxRust
+        // (`Local`, or `Shared` in the thread-safe twins: `Row::rxrust_peer`).
         let peers: Vec<(&Row, f64, f64, &str)> = self
             .rows
             .iter()
@@ -617,8 +618,8 @@ impl<'a> Suite<'a> {
             .partition(|(r, _, best, _)| at_harness_floor(r, *best));
         let _ = writeln!(
             md,
-            "- **At or under the best peer** (RPP's figure or rxRust's, `Shared` in the thread-safe twins; gaps under \
-             {PEER_TIE_NS} ns count as ties): {} of {}{}{}.",
+            "- **At or under the best peer** (RPP's figure or rxRust's, `Shared` in the \
+             thread-safe twins; gaps under {PEER_TIE_NS} ns count as ties): {} of {}{}{}.",
             peers.len() - above.len() - floor.len(),
             peers.len(),
             if floor.is_empty() {

@@ -866,8 +866,8 @@ impl<'a, O, T, F: Flavour> Work<'a, O, T, F> {
     }
 }
 
-/// What runs once the lock is released; recorded only when something is deferred, so the
-/// common lock checks one `Option`.
+/// What runs once the lock is released, beyond the two steps of [`Settle`]; recorded only
+/// when something is deferred, so the common lock checks one `Option` and those two words.
 struct Deferred<'a, O, T, F: Flavour> {
     /// An upstream's handle taken out of the control block, disposed first if `dispose`.
     /// One: no operator here disposes two upstreams under one lock.
