@@ -46,6 +46,11 @@ type Boxed<'a, F> = <F as Machinery>::BoxedSubscription<'a>;
 /// drop it (a `Box<dyn Subscription>` without the heap); a larger one boxed in `F`'s box,
 /// which is two words, and stored the same way. So a `Held` is four words, and an empty
 /// `Option<Held>` costs none more.
+// `repr(C)`, the bytes first: a `Held` is moved in two 16-byte copies, and with the bytes at
+// the front each later load of them or of the table falls inside one of those stores, which
+// the store buffer hands on; with the table first (as Rust lays it out), a load of the bytes
+// straddles two stores and waits for both to reach the cache.
+#[repr(C)]
 pub(crate) struct Held<'a, F: Flavour> {
     /// In a cell: `dispose` and `is_disposed` reach the handle through `&self`, and the handle
     /// may hold cells of its own.
@@ -171,7 +176,11 @@ impl<F: Flavour> fmt::Debug for Held<'_, F> {
 /// The kept handles of one subscription, by id: the first two in slots, the rest in a map,
 /// allocated only once a third is kept at once.
 pub(crate) struct Kept<'a, F: Flavour> {
-    slots: [Option<(u64, Held<'a, F>)>; 2],
+    /// The id of the handle in the slot of the same index; read only where it holds one.
+    ids: [u64; 2],
+    /// Apart from their ids, so that taking a handle out copies it whole, in the loads it was
+    /// stored by (see `remove`).
+    slots: [Option<Held<'a, F>>; 2],
     /// Boxed: one word where most merges never need it (a `BTreeMap` is three), and an
     /// absent map costs nothing to drop (an empty `BTreeMap` walks an empty iterator).
     #[allow(clippy::box_collection)]
@@ -181,6 +190,7 @@ pub(crate) struct Kept<'a, F: Flavour> {
 impl<'a, F: Flavour> Kept<'a, F> {
     pub(crate) const fn new() -> Self {
         Kept {
+            ids: [0; 2],
             slots: [None, None],
             more: None,
         }
@@ -190,22 +200,44 @@ impl<'a, F: Flavour> Kept<'a, F> {
         self.slots.iter().all(Option::is_none) && self.more.as_ref().is_none_or(|m| m.is_empty())
     }
 
+    /// The index of the slot that holds `id`'s handle.
+    #[inline(always)]
+    fn slot_of(&self, id: u64) -> Option<usize> {
+        (0..2).find(|&i| self.slots[i].is_some() && self.ids[i] == id)
+    }
+
+    // Inlined, as `remove`: a handle moved through a call by memory is stored in words and
+    // loaded back in wider loads, which wait for the stores to reach the cache instead of
+    // taking them from the store buffer; the stall costs more than the rest of the call.
+    #[inline(always)]
     pub(crate) fn insert(&mut self, id: u64, handle: Held<'a, F>) {
-        debug_assert!(self.slots.iter().flatten().all(|(kept, _)| *kept != id));
-        match self.slots.iter_mut().find(|slot| slot.is_none()) {
-            Some(slot) => *slot = Some((id, handle)),
-            None => {
-                self.more.get_or_insert_default().insert(id, handle);
+        debug_assert!(self.slot_of(id).is_none());
+        match self.slots.iter().position(Option::is_none) {
+            Some(i) => {
+                self.ids[i] = id;
+                self.slots[i] = Some(handle);
             }
+            None => self.insert_more(id, handle),
         }
     }
 
+    #[cold]
+    #[inline(never)]
+    fn insert_more(&mut self, id: u64, handle: Held<'a, F>) {
+        self.more.get_or_insert_default().insert(id, handle);
+    }
+
+    #[inline(always)]
     pub(crate) fn remove(&mut self, id: u64) -> Option<Held<'a, F>> {
-        for slot in &mut self.slots {
-            if slot.as_ref().is_some_and(|(kept, _)| *kept == id) {
-                return slot.take().map(|(_, handle)| handle);
-            }
+        match self.slot_of(id) {
+            Some(i) => self.slots[i].take(),
+            None => self.remove_more(id),
         }
+    }
+
+    #[cold]
+    #[inline(never)]
+    fn remove_more(&mut self, id: u64) -> Option<Held<'a, F>> {
         self.more.as_mut()?.remove(&id)
     }
 
@@ -226,13 +258,14 @@ impl<'a, F: Flavour> Kept<'a, F> {
             return;
         }
         let Kept {
+            ids: [x, y],
             slots: [a, b],
             more,
         } = self;
         // The two slots in order, then merged into the map's order.
         let mut slots = match (&a, &b) {
-            (Some((x, _)), Some((y, _))) if y < x => [b, a],
-            _ => [a, b],
+            (Some(_), Some(_)) if y < x => [b.map(|h| (y, h)), a.map(|h| (x, h))],
+            _ => [a.map(|h| (x, h)), b.map(|h| (y, h))],
         };
         if let Some(more) = more {
             for (id, handle) in *more {

@@ -825,11 +825,32 @@ impl<O, T, X, F: Flavour> Drop for Locked<'_, '_, O, T, X, F> {
 impl<O, T, X, F: Flavour> Locked<'_, '_, O, T, X, F> {
     /// The end of `drop` when something was deferred; out of line, so that the common drop
     /// does not move the deferred work out and back.
+    ///
+    /// The common ending (a release and a disposal, nothing in `deferred`) never moves the
+    /// deferred record, not even an empty one: moving it through the frame in copies of
+    /// words it was not stored in costs more than the rest of the ending.
     #[cold]
     #[inline(never)]
     fn unlock_and_run(&mut self) {
-        let work = self.take_work();
+        if self.state.deferred.is_some() {
+            return self.unlock_and_run_deferred();
+        }
+        let (released, dispose_control) = self.settle();
         // SAFETY: called once, from `drop`, which touches the guard no more.
+        unsafe { ManuallyDrop::drop(&mut self.state) };
+        drop(released);
+        if let (true, Some(control)) = (dispose_control, self.core.control_block()) {
+            control.dispose();
+        }
+    }
+
+    /// [`unlock_and_run`](Self::unlock_and_run) with a deferred record.
+    #[cold]
+    #[inline(never)]
+    fn unlock_and_run_deferred(&mut self) {
+        let work = self.take_work();
+        // SAFETY: called once, from `drop` through `unlock_and_run`, which touch the guard
+        // no more.
         unsafe { ManuallyDrop::drop(&mut self.state) };
         work.run(self.core.control_block());
     }
@@ -986,31 +1007,37 @@ impl<'c, 'a, O, T, X, F: Flavour> Locked<'c, 'a, O, T, X, F> {
     /// but the released handle.
     #[inline]
     fn take_work(&mut self) -> Work<'a, O, T, F> {
-        let Settle {
-            release,
-            mut dispose_control,
-        } = mem::take(&mut self.state.settle);
         // Checked first: `take` would store `None` over `None`, on every ending.
         let deferred = if self.state.deferred.is_some() {
             self.state.deferred.take()
         } else {
             None
         };
-        let mut released = None;
-        if release != 0
-            && let Some(control) = self.core.control_block()
-        {
-            let closed;
-            (released, closed) = control.release(release, dispose_control);
-            if closed {
-                dispose_control = false;
-            }
-        }
+        let (released, dispose_control) = self.settle();
         Work {
             released,
             dispose_control,
             deferred,
         }
+    }
+
+    /// The two steps of [`Settle`] that must be done under the lock: takes the released
+    /// upstream's handle out of the control block, and closes the block if its disposal is
+    /// deferred and nothing else is kept. Answers the handle, and whether the block is still
+    /// to be disposed once the lock is let go.
+    #[inline(always)]
+    fn settle(&mut self) -> (Option<Held<'a, F>>, bool) {
+        let Settle {
+            release,
+            dispose_control,
+        } = mem::take(&mut self.state.settle);
+        if release != 0
+            && let Some(control) = self.core.control_block()
+        {
+            let (released, closed) = control.release(release, dispose_control);
+            return (released, dispose_control && !closed);
+        }
+        (None, dispose_control)
     }
 
     /// Whether nothing more is accepted.
@@ -1314,14 +1341,24 @@ impl<'c, 'a, O, T, X, F: Flavour> Locked<'c, 'a, O, T, X, F> {
     }
 
     /// Allocates the control block with `handles` in it, and publishes its address.
+    ///
+    /// Inlined, and the block made in its allocation: `handles` and the flags are stored a
+    /// word or a byte at a time, and a copy of them into the block would load them back in
+    /// wider loads, which wait for those stores to reach the cache instead of taking them
+    /// from the store buffer (a stall that costs more than the rest of the step).
+    #[inline(always)]
     fn install_control(&mut self, handles: Kept<'a, F>) -> &'c Control<'a, F> {
-        let control = self.state.upstreams.control.insert(F::new_ptr(Control {
-            disposed: Flag::new(false),
-            live: Lock::new(Live {
-                closed: false,
-                handles,
-            }),
-        }));
+        let control = self
+            .state
+            .upstreams
+            .control
+            .insert(F::new_ptr_with(|| Control {
+                disposed: Flag::new(false),
+                live: Lock::new(Live {
+                    closed: false,
+                    handles,
+                }),
+            }));
         // The block stays in `state` until the core drops: see `Core::control_at`.
         let at = F::as_raw(control).expose_provenance();
         self.core.control_at.store(at, Ordering::Release);
@@ -1368,6 +1405,7 @@ impl<'a, F: Flavour> Control<'a, F> {
     /// Takes out the handle of `id`, and, if `close` and no other handle is kept, closes
     /// the block as [`dispose`](Control::dispose) would (it would dispose nothing); answers
     /// the handle and whether it closed the block.
+    #[inline(always)]
     fn release(&self, id: u64, close: bool) -> (Option<Held<'a, F>>, bool) {
         let mut live = self.live.lock();
         let released = live.handles.remove(id);
