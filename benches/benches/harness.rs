@@ -130,6 +130,7 @@ impl Case<'_, '_> {
             note: Some(why.to_owned()),
             allocations_per_iter: None,
             bytes_per_iter: None,
+            run: rx_benches::run_started(),
         });
         self
     }
@@ -163,6 +164,7 @@ impl Case<'_, '_> {
                         note: note.map(str::to_owned),
                         allocations_per_iter: Some(delta.allocations as f64 / f64::from(iters)),
                         bytes_per_iter: Some(delta.bytes as f64 / f64::from(iters)),
+                        run: rx_benches::run_started(),
                     });
                 }
                 b.iter(&mut op);

@@ -137,6 +137,7 @@ impl Curve<'_, '_> {
                         units_per_op: units as f64,
                         allocations_per_unit: delta.allocations as f64 / (iters * units) as f64,
                         note: note.map(str::to_owned),
+                        run: rx_benches::run_started(),
                     });
                 }
                 b.iter(&mut op);

@@ -53,6 +53,8 @@ struct TimerRecord {
     held_after_cancel_bytes: i64,
     held_after_drop_bytes: i64,
     note: Option<String>,
+    /// The run that measured it (`rx_benches::run_started`).
+    run: u64,
 }
 
 /// A timer queue under test: schedule returns a handle, cancel takes it back.
@@ -171,6 +173,7 @@ fn measure<T: Timers>(
         held_after_cancel_bytes: after_cancel,
         held_after_drop_bytes: after_cancel + dropping.live_bytes,
         note: note.map(str::to_owned),
+        run: rx_benches::run_started(),
     };
     println!(
         "timers  {:<26} schedule {:>7.1} ns  cancel {:>7.1} ns  {:.2} allocs/timer  held \

@@ -13,7 +13,9 @@ use std::alloc::{GlobalAlloc, Layout, System};
 use std::fs;
 use std::io;
 use std::path::{Path, PathBuf};
+use std::sync::OnceLock;
 use std::sync::atomic::{AtomicBool, AtomicI64, AtomicU64, Ordering};
+use std::time::{SystemTime, UNIX_EPOCH};
 
 pub mod subjects;
 
@@ -189,6 +191,9 @@ pub struct Record {
     pub allocations_per_iter: Option<f64>,
     /// Bytes allocated per iteration.
     pub bytes_per_iter: Option<f64>,
+    /// The run that wrote it ([`run_started`]); 0 in a record older than runs were recorded.
+    #[serde(default)]
+    pub run: u64,
 }
 
 /// Memory held by live subscriptions, per subscription, for one library and one scenario.
@@ -208,6 +213,9 @@ pub struct MemoryRecord {
     pub handle_bytes: usize,
     /// How the scenario is written in this library, where it differs.
     pub note: Option<String>,
+    /// The run that wrote it ([`run_started`]); 0 in a record older than runs were recorded.
+    #[serde(default)]
+    pub run: u64,
 }
 
 /// One point of a scaling curve, as `benches/scaling.rs` writes it and the report reads it,
@@ -234,6 +242,9 @@ pub struct ScalingPoint {
     pub allocations_per_unit: f64,
     /// How the implementation is written, where it differs.
     pub note: Option<String>,
+    /// The run that wrote it ([`run_started`]); 0 in a record older than runs were recorded.
+    #[serde(default)]
+    pub run: u64,
 }
 
 /// A memory scenario of one library: how many subscriptions are kept alive at once, and what
@@ -302,6 +313,7 @@ impl LiveSubscriptions<'_> {
             allocations_per_subscription: delta.allocations as f64 / n,
             handle_bytes,
             note: self.note.map(str::to_owned),
+            run: run_started(),
         };
         println!(
             "memory: {:<60} {:<14} {:>8.1} heap bytes/subscription, {:>5.2} \
@@ -314,6 +326,18 @@ impl LiveSubscriptions<'_> {
         );
         record
     }
+}
+
+/// The run this process is: the second (since the Unix epoch) it first asked, the same for
+/// every record it writes. A run filtered to a few cases rewrites only their records, so
+/// the report tells from these which of its figures come from an earlier run.
+pub fn run_started() -> u64 {
+    static STARTED: OnceLock<u64> = OnceLock::new();
+    *STARTED.get_or_init(|| {
+        SystemTime::now()
+            .duration_since(UNIX_EPOCH)
+            .map_or(0, |since| since.as_secs())
+    })
 }
 
 /// The cargo target directory of the running binary: bench binaries live in

@@ -9,7 +9,7 @@
 
 use rx_benches::{IMPLEMENTATIONS, MemoryRecord, Record, ScalingPoint, Status};
 use serde::Deserialize;
-use std::collections::HashMap;
+use std::collections::{BTreeSet, HashMap};
 use std::fmt::Write as _;
 use std::fs;
 use std::io;
@@ -55,9 +55,16 @@ fn main() -> Result<(), Box<dyn std::error::Error>> {
         .into());
     }
 
+    let runs = runs(&records, &memory, &timers)?;
     let suite = Suite::new(&reference, &timings, &records);
     let mut markdown = suite.markdown(&memory);
     timer_table(&mut markdown, &timers);
+    if let Some(note) = mixed_runs_note(&runs) {
+        eprintln!("warning: {note}");
+        // Under the title, above everything it qualifies.
+        let at = markdown.find("\n\n").map_or(0, |title| title + 2);
+        markdown.insert_str(at, &format!("{note}\n\n"));
+    }
     fs::write(manifest.join("REPORT.md"), markdown)?;
     write_scaling(&manifest, &timings)?;
     fs::write(manifest.join("chart.svg"), suite.chart())?;
@@ -69,6 +76,88 @@ fn main() -> Result<(), Box<dyn std::error::Error>> {
         manifest.join("chart.svg").display()
     );
     Ok(())
+}
+
+// ---------------------------------------------------------------- runs
+
+/// Every measured record with the run that wrote it, named as the report names it: the
+/// cases' implementations, the scaling points, the memory scenarios and the timers.
+fn runs(
+    records: &HashMap<(String, String, String), Record>,
+    memory: &[MemoryRecord],
+    timers: &[TimerRecord],
+) -> io::Result<Vec<(u64, String)>> {
+    let mut runs: Vec<(u64, String)> = records
+        .values()
+        .filter(|r| r.status == Status::Measured)
+        .map(|r| (r.run, format!("{} ({})", r.case, r.implementation)))
+        .collect();
+    runs.extend(
+        read_scaling_points()?
+            .into_iter()
+            .map(|p| (p.run, format!("scaling: {} ({})", p.case, p.label))),
+    );
+    runs.extend(
+        memory
+            .iter()
+            .chain(&read_scaling_memory()?)
+            .map(|m| (m.run, format!("memory: {} ({})", m.scenario, m.library))),
+    );
+    runs.extend(
+        timers
+            .iter()
+            .map(|t| (t.run, format!("timers: {}", t.implementation))),
+    );
+    Ok(runs)
+}
+
+/// When the figures come from more than one run of the bench binary (a run filtered to a
+/// few cases rewrites only theirs), the paragraph that says so and names the figures of the
+/// smaller side, the latest run's or the earlier ones'; `None` when they all come from one
+/// run.
+fn mixed_runs_note(runs: &[(u64, String)]) -> Option<String> {
+    let latest = runs.iter().map(|(run, _)| *run).max()?;
+    let (mut newer, mut older): (Vec<&str>, Vec<&str>) = (Vec::new(), Vec::new());
+    for (run, what) in runs {
+        if *run == latest {
+            newer.push(what);
+        } else {
+            older.push(what);
+        }
+    }
+    if older.is_empty() {
+        return None;
+    }
+    let distinct = runs
+        .iter()
+        .map(|(run, _)| run)
+        .collect::<BTreeSet<_>>()
+        .len();
+    let (from_latest, from_earlier) = (newer.len(), older.len());
+    let (side, named) = if from_earlier <= from_latest {
+        ("the earlier ones", older)
+    } else {
+        ("the latest run's", newer)
+    };
+    Some(format!(
+        "**Mixed runs**: these figures come from {distinct} runs of the suite, {from_latest} \
+         of {} from the latest and {from_earlier} from earlier ones, each measured under \
+         whatever load the machine had then; {side}: {}. Run `cargo bench -p rx-benches` in \
+         full for a report from one run.",
+        runs.len(),
+        first_few(named)
+    ))
+}
+
+/// The first few of `names` in order, and how many more there are.
+fn first_few(mut names: Vec<&str>) -> String {
+    const SHOWN: usize = 5;
+    names.sort_unstable();
+    let mut out = names[..names.len().min(SHOWN)].join("; ");
+    if names.len() > SHOWN {
+        let _ = write!(out, "; and {} more", names.len() - SHOWN);
+    }
+    out
 }
 
 // ---------------------------------------------------------------- inputs
@@ -937,6 +1026,9 @@ struct TimerRecord {
     held_after_cancel_bytes: i64,
     held_after_drop_bytes: i64,
     note: Option<String>,
+    /// The run that measured it; absent (0) from records older than runs were recorded.
+    #[serde(default)]
+    run: u64,
 }
 
 /// The timer records of the last run that measured them, if any.
@@ -1567,6 +1659,49 @@ mod tests {
     use super::*;
 
     #[test]
+    fn a_report_from_one_run_says_nothing_of_runs_and_a_mixed_one_names_its_smaller_side() {
+        let one = |run: u64, what: &str| (run, what.to_owned());
+        assert_eq!(mixed_runs_note(&[]), None);
+        assert_eq!(mixed_runs_note(&[one(7, "a (rx)"), one(7, "b (rx)")]), None);
+        let note = mixed_runs_note(&[
+            one(9, "c (rx)"),
+            one(7, "b (rxrust)"),
+            one(9, "d (rx)"),
+            one(0, "a (rx)"),
+        ])
+        .expect("three runs");
+        assert!(
+            note.starts_with(
+                "**Mixed runs**: these figures come from 3 runs of the suite, 2 of 4 from the \
+                 latest and 2 from earlier ones,"
+            ),
+            "{note}"
+        );
+        assert!(
+            note.contains("the earlier ones: a (rx); b (rxrust). Run"),
+            "{note}"
+        );
+        // Where the latest run measured fewer, those are the ones named.
+        let mut many: Vec<_> = (0..7).map(|i| one(1, &format!("case {i}"))).collect();
+        many.push(one(2, "z (rx)"));
+        let note = mixed_runs_note(&many).expect("two runs");
+        assert!(
+            note.contains("1 of 8 from the latest and 7 from earlier"),
+            "{note}"
+        );
+        assert!(note.contains("the latest run's: z (rx). Run"), "{note}");
+        let older: Vec<_> = (0..7)
+            .map(|i| one(1, &format!("case {i}")))
+            .chain((0..8).map(|i| one(2, &format!("new {i}"))))
+            .collect();
+        let note = mixed_runs_note(&older).expect("two runs");
+        assert!(
+            note.contains("the earlier ones: case 0; case 1; case 2; case 3; case 4; and 2 more."),
+            "{note}"
+        );
+    }
+
+    #[test]
     fn the_timer_section_has_a_row_per_implementation() {
         let json = r#"[{"implementation":"rx NewThread","timers":1000000,"schedule_ns":151.0,
             "cancel_ns":52.5,"allocations_per_schedule":1.0,
@@ -1577,7 +1712,7 @@ mod tests {
         timer_table(&mut md, &records);
         assert!(md.contains("1,000,000 timers"));
         assert!(
-            md.contains("| rx NewThread | 151 | 52.5 | 1 | 101.0 MiB | 61.0 MiB | 13317 B |"),
+            md.contains("| rx NewThread | 151 |  | 52.5 | 1 | 101.0 MiB | 61.0 MiB | 13317 B |"),
             "{md}"
         );
         assert!(md.contains("- rx NewThread: one worker"));
