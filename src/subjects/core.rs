@@ -428,6 +428,16 @@ enum Terminal {
     Completed,
 }
 
+impl Terminal {
+    /// A copy of the error, for an observer's `on_error`; `None` for a completion.
+    fn error(&self) -> Option<Error> {
+        match self {
+            Terminal::Error(error) => Some(error.clone()),
+            Terminal::Completed => None,
+        }
+    }
+}
+
 /// The per-kind state, owned by the delivery role.
 enum State<T> {
     Publish,
@@ -1307,8 +1317,8 @@ impl<T: Clone> Delivery<T> {
                 // The value's callback may have disposed this very subscription.
                 self.sync(core);
             }
-            if let Some(sink) = self.slots.get_mut(key).and_then(Slot::take) {
-                deliver_terminal(sink, &terminal);
+            if let Some(sink) = self.slots.get_mut(key) {
+                sink.end(terminal.error());
             }
             key += 1;
         }
@@ -1337,7 +1347,7 @@ impl<T: Clone> Delivery<T> {
                 _ => true,
             };
             if alive {
-                deliver_terminal(sink, &terminal);
+                sink.end(terminal.error());
             }
             return;
         }
@@ -1409,13 +1419,6 @@ impl<T: Clone> Delivery<T> {
             }
             _ => false,
         }
-    }
-}
-
-fn deliver_terminal<T>(sink: ErasedSink<T>, terminal: &Terminal) {
-    match terminal {
-        Terminal::Error(error) => sink.error(error.clone()),
-        Terminal::Completed => sink.completed(),
     }
 }
 

@@ -23,8 +23,9 @@
 //! # Why this is sound
 //!
 //! The unsafe code is the erasure: `bytes` hold a live value of the type `table` was made
-//! for, from [`ErasedSink::new`] until it is dropped or consumed (by `error` or `completed`,
-//! which move it out and do not drop it again), and nothing else reads or writes them. Moving
+//! for, from [`ErasedSink::new`] until it is dropped or consumed (by [`ErasedSink::end`],
+//! which makes the sink vacant and then moves the value out; a vacant sink never reads its
+//! bytes, so the value is not dropped again), and nothing else reads or writes them. Moving
 //! an `ErasedSink` moves that value, which every Rust value allows (the observer was moved
 //! into it by value, so it holds no pointer into itself). An `ErasedSink` is neither `Send`
 //! nor `Sync`, as the observer it holds may be neither; the thread-safe subject, which keeps
@@ -40,7 +41,7 @@ use std::any::TypeId;
 use std::cell::UnsafeCell;
 use std::fmt;
 use std::marker::PhantomData;
-use std::mem::{self, ManuallyDrop};
+use std::mem;
 use std::ptr::{self, NonNull};
 
 /// An observer of `T` of any type, in place when it takes at most [`WORDS`](in_place::WORDS) words and is
@@ -136,20 +137,29 @@ unsafe fn is_done_raw<T, O: Observer<T>>(ptr: *const ()) -> bool {
 /// # Safety
 /// `ptr` points to a live `O`, never used again.
 unsafe fn error_raw<T, O: Observer<T>>(ptr: *mut (), error: Error) {
-    // SAFETY: the caller's guarantee: the value is moved out once.
-    let observer = unsafe { ptr.cast::<O>().read() };
-    if !observer.is_disposed() {
-        observer.on_error(error);
+    let ptr = ptr.cast::<O>();
+    // Asked where it lies, before it is moved: a copy read back at once stalls (see `end`).
+    // SAFETY: the caller's guarantee; the value is moved out, or dropped, once.
+    unsafe {
+        if (*ptr).is_disposed() {
+            ptr::drop_in_place(ptr);
+        } else {
+            ptr.read().on_error(error);
+        }
     }
 }
 
 /// # Safety
 /// As [`error_raw`].
 unsafe fn completed_raw<T, O: Observer<T>>(ptr: *mut ()) {
-    // SAFETY: the caller's guarantee: the value is moved out once.
-    let observer = unsafe { ptr.cast::<O>().read() };
-    if !observer.is_disposed() {
-        observer.on_completed();
+    let ptr = ptr.cast::<O>();
+    // SAFETY: as in `error_raw`.
+    unsafe {
+        if (*ptr).is_disposed() {
+            ptr::drop_in_place(ptr);
+        } else {
+            ptr.read().on_completed();
+        }
     }
 }
 
@@ -230,6 +240,33 @@ impl<T: Clone> ErasedSink<T> {
         Self::inline(Vacant, &TableOf::<T, Vacant>::VACANT)
     }
 
+    /// Sends the terminal notification (`error`, or the completion when `None`) to the
+    /// observer, unless the sink is vacant or the observer disposed, and leaves the sink
+    /// vacant.
+    ///
+    /// In place: taking the sink out first copies it, and the observer then moved out of the
+    /// copy is loaded from stores just made, some of which the store buffer does not forward
+    /// (a word from the upper half of a 16-byte store), which costs more than the call.
+    pub(crate) fn end(&mut self, error: Option<Error>) {
+        if self.is_vacant() {
+            return;
+        }
+        let table = self.table;
+        // Vacant before the call: the bytes still hold the observer, which the call moves
+        // out, and a vacant sink never reads them, so an observer that unwinds is not
+        // dropped twice.
+        self.table = NonNull::from(&TableOf::<T, Vacant>::VACANT);
+        let bytes = self.bytes.get_mut().as_mut_ptr().cast();
+        // SAFETY: `bytes` hold a live value of the type `table` was made for (module docs),
+        // which the sink, vacant now, no longer owns: the call moves it out, once.
+        unsafe {
+            match error {
+                Some(error) => (table.as_ref().error)(bytes, error),
+                None => (table.as_ref().completed)(bytes),
+            }
+        }
+    }
+
     /// Empties the sink; answers the observer it held, or `None` if it was vacant.
     pub(crate) fn take(&mut self) -> Option<Self> {
         if self.is_vacant() {
@@ -302,23 +339,6 @@ impl<T> ErasedSink<T> {
     pub(crate) fn is_done(&self) -> bool {
         // SAFETY: as in `next`, for shared access.
         unsafe { (self.table().is_done)(self.bytes.get().cast_const().cast()) }
-    }
-
-    /// Sends `error` to the observer, unless it is disposed.
-    pub(crate) fn error(self, error: Error) {
-        let mut this = ManuallyDrop::new(self);
-        let consume = this.table().error;
-        // SAFETY: as in `next`; `this` is not dropped, so the value is used once more, by
-        // this call, which moves it out.
-        unsafe { consume(this.bytes.get_mut().as_mut_ptr().cast(), error) }
-    }
-
-    /// Completes the observer, unless it is disposed.
-    pub(crate) fn completed(self) {
-        let mut this = ManuallyDrop::new(self);
-        let consume = this.table().completed;
-        // SAFETY: as in `error`.
-        unsafe { consume(this.bytes.get_mut().as_mut_ptr().cast()) }
     }
 }
 
@@ -439,7 +459,7 @@ mod tests {
     fn a_terminal_notification_consumes_the_observer_once() {
         for boxed in [false, true] {
             let log = log();
-            let (completed, failed) = if boxed {
+            let (mut completed, mut failed) = if boxed {
                 (
                     ErasedSink::new(probe::<64>(&log, 9)),
                     ErasedSink::new(probe::<64>(&log, 9)),
@@ -450,8 +470,9 @@ mod tests {
                     ErasedSink::new(probe::<0>(&log, 9)),
                 )
             };
-            completed.completed();
-            failed.error(Error::msg("boom"));
+            completed.end(None);
+            assert!(completed.is_vacant());
+            failed.end(Some(Error::msg("boom")));
             assert_eq!(
                 *log.borrow(),
                 ["completed", "drop", "error boom", "drop"],
@@ -461,12 +482,38 @@ mod tests {
     }
 
     #[test]
+    fn an_observer_that_panics_on_its_completion_is_dropped_once() {
+        struct Panics(Rc<RefCell<Vec<String>>>);
+        impl Observer<i32> for Panics {
+            fn on_next(&mut self, _: i32) {}
+            fn on_error(self, _: Error) {}
+            fn on_completed(self) {
+                panic!("completed");
+            }
+        }
+        impl Drop for Panics {
+            fn drop(&mut self) {
+                self.0.borrow_mut().push("drop".into());
+            }
+        }
+        let log = log();
+        let mut sink = ErasedSink::new(Panics(log.clone()));
+        let unwound = std::panic::catch_unwind(std::panic::AssertUnwindSafe(|| sink.end(None)));
+        assert!(unwound.is_err());
+        assert!(sink.is_vacant());
+        drop(sink);
+        assert_eq!(*log.borrow(), ["drop"]);
+    }
+
+    #[test]
     fn a_disposed_observer_gets_no_terminal_notification() {
         let log = log();
-        let sink = ErasedSink::new(probe::<0>(&log, 0));
+        let mut sink = ErasedSink::new(probe::<0>(&log, 0));
         assert!(sink.is_done());
-        sink.completed();
+        sink.end(None);
         assert_eq!(*log.borrow(), ["drop"]);
+        drop(sink);
+        assert_eq!(*log.borrow(), ["drop"], "ended, the sink holds nothing");
     }
 
     #[test]
@@ -475,8 +522,8 @@ mod tests {
         assert!(sink.is_vacant());
         assert!(sink.next(1));
         assert!(!sink.is_done());
-        sink.completed();
-        ErasedSink::<i32>::vacant().error(Error::msg("ignored"));
+        sink.end(None);
+        ErasedSink::<i32>::vacant().end(Some(Error::msg("ignored")));
     }
 
     #[test]
