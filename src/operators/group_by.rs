@@ -5,7 +5,7 @@
 //! subscriber is claimed: the map holds it, and values go to it without a lock.
 
 use super::engine::split_core::{
-    self, Claimed, Inner, InnerPtr, InnerSubscription, KeepSubscriber,
+    self, Claimed, Inner, InnerPtr, InnerSubscription, KeepSubscriber, Settled,
 };
 use super::engine::split_refs::{Refs, RefsPtr, SplitSubscription};
 use super::flat_map::{Identity, identity};
@@ -232,18 +232,17 @@ where
             inner: inner.clone(),
         });
         self.wants_groups();
-        inner.next(value);
-        if inner.abandon_unless_subscribed() {
-            inner.end(None);
-            self.groups.remove(&key);
-        } else {
-            sweep(&mut self.groups, &mut self.sweep_at, Group::is_ended);
-            let group = match Inner::claim(&inner) {
-                Some(claimed) => Group::Claimed(claimed),
-                None => Group::Inner(inner),
-            };
-            self.groups.insert(key, group);
-        }
+        let group = match Inner::<V, Fl>::settle(inner, value) {
+            Settled::Abandoned(inner) => {
+                inner.end(None);
+                self.groups.remove(&key);
+                return;
+            }
+            Settled::Claimed(claimed) => Group::Claimed(claimed),
+            Settled::Locked(inner) => Group::Inner(inner),
+        };
+        sweep(&mut self.groups, &mut self.sweep_at, Group::is_ended);
+        self.groups.insert(key, group);
     }
 
     fn on_error(mut self, error: Error) {
@@ -523,6 +522,28 @@ mod tests {
             .assert_notifications(&[Next(4), Next(6), Completed]);
         groups[2].0.assert_notifications(&[Next(1), Completed]);
         drop(outer);
+    }
+
+    #[test]
+    fn a_group_disposed_before_its_first_value_gets_none_and_its_key_opens_a_new_one() {
+        let opened = Arc::new(Mutex::new(Vec::new()));
+        let o = opened.clone();
+        from_iter([1, 3, 2]).group_by(|v| v % 2).subscribe(
+            move |group: GroupedObservable<'_, i32, i32>| {
+                let observer = TestObserver::new();
+                let handle = group.subscribe_observer(observer.clone());
+                let mut opened = o.lock().unwrap();
+                if opened.is_empty() {
+                    handle.dispose();
+                }
+                opened.push(observer);
+            },
+        );
+        let opened = opened.lock().unwrap();
+        assert_eq!(opened.len(), 3);
+        opened[0].assert_notifications(&[]);
+        opened[1].assert_notifications(&[Next(3), Completed]);
+        opened[2].assert_notifications(&[Next(2), Completed]);
     }
 
     #[test]

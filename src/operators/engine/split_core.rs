@@ -209,20 +209,43 @@ impl<'a, T, F: Flavour> Inner<'a, T, F> {
         true
     }
 
-    /// Takes the subscriber out for the operator to deliver to directly (see [`Claimed`]):
-    /// only for an inner that nothing but the operator's observer ends, once it is settled
-    /// ([`abandon_unless_subscribed`](Self::abandon_unless_subscribed) said `false`). `None`
-    /// while someone delivers or something is queued: the locked path goes on then.
-    pub(crate) fn claim(this: &InnerPtr<'a, T, F>) -> Option<Claimed<'a, T, F>> {
+    /// Gives a group just emitted its first value and settles it, under one lock: abandons
+    /// it when nobody has subscribed yet, and otherwise takes the subscriber out for the
+    /// operator to deliver to directly (see [`Claimed`]) unless someone else is delivering
+    /// to it. Only for an inner that nothing but the operator's observer ends.
+    pub(crate) fn settle(this: InnerPtr<'a, T, F>, value: T) -> Settled<'a, T, F> {
         let mut state = this.state.lock();
-        if state.closed || state.end.is_some() || !state.queue.is_empty() {
-            return None;
+        if !state.subscribed {
+            // Kept for a late subscriber, which receives it and the completion.
+            state.queue.push(value);
+            state.abandoned = true;
+            drop(state);
+            return Settled::Abandoned(this);
         }
-        let observer = state.observer.take()?;
-        Some(Claimed {
-            inner: this.clone(),
-            observer,
-        })
+        if state.closed || state.end.is_some() {
+            // Disposed as it was subscribed: the value goes nowhere.
+            drop(state);
+            drop(value);
+            return Settled::Locked(this);
+        }
+        if state.queue.is_empty()
+            && let Some(observer) = state.observer.take()
+        {
+            drop(state);
+            let mut claimed = Claimed {
+                inner: this,
+                observer,
+            };
+            // Refused only when another thread disposed it since: the value is dropped, as
+            // it would be a moment later.
+            let _ = claimed.next(value);
+            return Settled::Claimed(claimed);
+        }
+        // Someone else delivers (its subscriber made the source emit, or another thread
+        // feeds it): the locked path goes on.
+        state.queue.push(value);
+        this.drain(state);
+        Settled::Locked(this)
     }
 
     /// Whether the subscriber disposed it.
@@ -317,8 +340,18 @@ impl<'a, T, F: Flavour> Inner<'a, T, F> {
     }
 }
 
+/// What [`Inner::settle`] made of a group just emitted.
+pub(crate) enum Settled<'a, T, F: Flavour> {
+    /// Nobody subscribed in time: abandoned, holding its value; the caller ends it.
+    Abandoned(InnerPtr<'a, T, F>),
+    /// Its subscriber, claimed, has received the value.
+    Claimed(Claimed<'a, T, F>),
+    /// Subscribed, but on the locked path: already ended, or delivered to from elsewhere.
+    Locked(InnerPtr<'a, T, F>),
+}
+
 /// An inner whose subscriber its operator holds and delivers to directly (see the module
-/// docs): made by [`Inner::claim`], fed by [`next`](Claimed::next) and ended by
+/// docs): made by [`Inner::settle`], fed by [`next`](Claimed::next) and ended by
 /// [`end`](Claimed::end), one call at a time, as the operator's own notifications come.
 pub(crate) struct Claimed<'a, T, F: Flavour> {
     inner: InnerPtr<'a, T, F>,
@@ -482,11 +515,11 @@ mod loom_tests {
                     drops: drops.clone(),
                 },
             );
-            assert!(!inner.abandon_unless_subscribed());
-            let mut claimed =
-                Inner::<i32, Shared>::claim(&inner).expect("settled, and nobody delivers");
+            let Settled::Claimed(mut claimed) = Inner::<i32, Shared>::settle(inner, 0) else {
+                panic!("subscribed, and nobody delivers");
+            };
             let disposer = thread::spawn(move || handle.dispose());
-            let delivered = [claimed.next(1), claimed.next(2)]
+            let delivered = 1 + [claimed.next(1), claimed.next(2)]
                 .iter()
                 .filter(|r| r.is_ok())
                 .count();
