@@ -227,7 +227,7 @@ where
     type Subscription = InnerSubscription<'a, T, F>;
 
     fn subscribe_observer(self, observer: O) -> Self::Subscription {
-        split_core::subscribe(&self.inner, observer)
+        split_core::subscribe(self.inner, observer)
     }
 }
 

@@ -24,6 +24,7 @@
 //!   handle.
 //! - [`split_core`]: the engine of `group_by` and `window`: one upstream split into inner
 //!   observables, each with its own subscriber.
+//! - [`held_observer`]: the subscriber of a group or a window, kept in place when small.
 //! - [`split_refs`]: the reference count that keeps a split upstream alive while the outer
 //!   observer or any inner still wants it.
 
@@ -31,6 +32,7 @@ pub(crate) mod combine_core;
 pub(crate) mod combine_slots;
 pub(crate) mod drain;
 pub(crate) mod hand_over;
+pub(crate) mod held_observer;
 pub(crate) mod inline_merge;
 pub(crate) mod inside;
 pub(crate) mod kept;

@@ -10,11 +10,12 @@
 //! state and delivers with the lock released, so a subscriber that makes the source emit again
 //! re-entrantly queues instead of deadlocking.
 //!
-//! The subscriber is type-erased, in the flavour's
-//! [`BoxedObserver`](crate::sync::Flavour::BoxedObserver) (`Send` in the [`Shared`] flavour,
-//! free to hold `Rc` in the [`Local`] one): the inner observable's type is fixed when the
-//! operator emits it, before anyone chooses the observer. The box is named by the public
-//! `Flavour` trait, so the operators' `Observable` impls need no bound a user cannot write.
+//! The subscriber is type-erased, as a [`HeldObserver`]: in place when it is small, in the
+//! flavour's [`BoxedObserver`](crate::sync::Flavour::BoxedObserver) otherwise (`Send` in the
+//! [`Shared`] flavour, free to hold `Rc` in the [`Local`] one), as the inner observable's
+//! type is fixed when the operator emits it, before anyone chooses the observer. What it may
+//! keep is said by [`KeepSubscriber`], through the public `Flavour` trait, so the operators'
+//! `Observable` impls need no bound a user cannot write.
 //!
 //! # Abandonment
 //!
@@ -41,6 +42,7 @@
 //! `split_refs`.
 
 use super::combine_slots::Buffer;
+use super::held_observer::HeldObserver;
 use super::split_refs::RefsPtr;
 use crate::Error;
 use crate::observer::Observer;
@@ -58,7 +60,7 @@ use std::{fmt, mem};
 /// of public types without being nameable outside the crate.
 #[allow(unreachable_pub)]
 pub trait KeepSubscriber<'a, T, O>: Flavour {
-    /// Boxes `observer`.
+    /// Boxes `observer`, when it is too large to be kept in place.
     fn box_subscriber(observer: O) -> Self::BoxedObserver<'a, T>;
 }
 
@@ -104,7 +106,7 @@ struct InnerState<'a, T, F: Flavour> {
     /// The subscriber while nobody is delivering to it. A thread that delivers takes it out,
     /// so finding `None` once subscribed means another thread is delivering and will pick up
     /// what was queued.
-    observer: Option<F::BoxedObserver<'a, T>>,
+    observer: Option<HeldObserver<'a, T, F>>,
     /// Values not yet delivered.
     queue: Buffer<T>,
     /// The terminal notification from the operator: `Some(None)` to complete once the queue
@@ -254,7 +256,7 @@ impl<'a, T, F: Flavour> Inner<'a, T, F> {
         self.disposed.load(Ordering::Acquire)
     }
 
-    fn subscribe(&self, observer: F::BoxedObserver<'a, T>) -> Result<(), F::BoxedObserver<'a, T>> {
+    fn subscribe(&self, observer: HeldObserver<'a, T, F>) -> Result<(), HeldObserver<'a, T, F>> {
         let mut state = self.state.lock();
         if state.subscribed {
             return Err(observer);
@@ -294,11 +296,7 @@ impl<'a, T, F: Flavour> Inner<'a, T, F> {
 
     /// [`drain`](Self::drain) by the thread delivering, which holds the subscriber: delivers
     /// what is queued, then puts the subscriber back (or ends it).
-    fn deliver<'s>(
-        &'s self,
-        mut state: Guard<'s, 'a, T, F>,
-        mut observer: F::BoxedObserver<'a, T>,
-    ) {
+    fn deliver<'s>(&'s self, mut state: Guard<'s, 'a, T, F>, mut observer: HeldObserver<'a, T, F>) {
         loop {
             if state.closed {
                 // Disposed while this thread delivered.
@@ -355,7 +353,7 @@ pub(crate) enum Settled<'a, T, F: Flavour> {
 /// [`end`](Claimed::end), one call at a time, as the operator's own notifications come.
 pub(crate) struct Claimed<'a, T, F: Flavour> {
     inner: InnerPtr<'a, T, F>,
-    observer: F::BoxedObserver<'a, T>,
+    observer: HeldObserver<'a, T, F>,
 }
 
 impl<'a, T, F: Flavour> Claimed<'a, T, F> {
@@ -411,7 +409,7 @@ impl<T, F: Flavour> fmt::Debug for Claimed<'_, T, F> {
 
 /// Subscribes `observer` to `inner`, or fails it when `inner` already has a subscriber.
 pub(crate) fn subscribe<'a, T, O, F>(
-    inner: &InnerPtr<'a, T, F>,
+    inner: InnerPtr<'a, T, F>,
     observer: O,
 ) -> InnerSubscription<'a, T, F>
 where
@@ -421,10 +419,8 @@ where
     if observer.is_disposed() {
         return InnerSubscription { inner: None };
     }
-    match inner.subscribe(F::box_subscriber(observer)) {
-        Ok(()) => InnerSubscription {
-            inner: Some(inner.clone()),
-        },
+    match inner.subscribe(HeldObserver::new(observer)) {
+        Ok(()) => InnerSubscription { inner: Some(inner) },
         Err(observer) => {
             Observer::on_error(observer, Error::msg(AlreadySubscribed));
             InnerSubscription { inner: None }
@@ -509,7 +505,7 @@ mod loom_tests {
             let inner = Inner::<i32, Shared>::open(&refs).expect("the source is wanted");
             let (values, drops) = (Arc::new(AtomicUsize::new(0)), Arc::new(AtomicUsize::new(0)));
             let handle = subscribe::<_, _, Shared>(
-                &inner,
+                inner.clone(),
                 Counting {
                     values: values.clone(),
                     drops: drops.clone(),

@@ -1,0 +1,325 @@
+//! [`HeldObserver`]: the subscriber of a group or a window, type-erased in place when it is
+//! small and boxed otherwise.
+//!
+//! # Why in place
+//!
+//! An inner observable's type is fixed when its operator emits it, before anyone chooses the
+//! subscriber, so the subscriber's type must be erased. A `Box<dyn Observer>` does it at the
+//! price of an allocation per inner and of a pointer more to follow per value: with many
+//! short-lived groups that allocation, its free, and the cold box the group's completion
+//! reaches cost more than the rest of the group. Most subscribers are a closure with a
+//! capture or two, or an operator's observer holding a pointer, so a subscriber of up to
+//! [`WORDS`](in_place::WORDS) words sits in place: a pointer to a table of its functions
+//! (what a `dyn` pointer's vtable holds) and its bytes. A larger one, or one aligned more
+//! strictly than a word, is boxed in the flavour's box, and the box (two words) sits in place
+//! instead.
+//!
+//! # Why this is sound
+//!
+//! The unsafe code is the erasure: `bytes` hold a live subscriber of the type `table` was
+//! made for, from [`HeldObserver::new`] until it is dropped or consumed (by `on_error` or
+//! `on_completed`, which move it out of a `HeldObserver` that is then never dropped), and
+//! nothing else reads or writes them. A subscriber is kept in place only when the flavour
+//! could box it (`F: KeepSubscriber<'a, T, O>`), so a `HeldObserver` is `Send` exactly when
+//! that box would be (through its marker) and borrows for `'a` as it would; the cell around
+//! the bytes makes it `!Sync`, as the box is. The tests below check delivery, one drop per
+//! subscriber, consuming ones, inline and boxed subscribers, and a thread-safe one moved to
+//! another thread.
+
+use super::split_core::KeepSubscriber;
+use crate::Error;
+use crate::in_place::{self, Bytes, fits};
+use crate::observer::Observer;
+use crate::sync::Flavour;
+use std::cell::UnsafeCell;
+use std::fmt;
+use std::marker::PhantomData;
+use std::mem::ManuallyDrop;
+
+/// A subscriber of `T` of any type, kept by value in four words (see the module docs).
+pub(crate) struct HeldObserver<'a, T, F: Flavour> {
+    /// In a cell: `is_disposed` reaches the subscriber through `&self`, and it may hold cells
+    /// of its own.
+    bytes: UnsafeCell<Bytes>,
+    table: &'static Table,
+    /// What `F`'s box of the same subscriber is: `Send` for `Shared` (which keeps `Send`
+    /// subscribers only), neither for `Local`; and `'a`.
+    _as_boxed: PhantomData<F::BoxedObserver<'a, T>>,
+}
+
+/// The functions of one subscriber type. A value passes by pointer, moved out by the callee,
+/// so that the table does not name `T` and can be a `'static` constant whatever `T` borrows.
+struct Table {
+    on_next: unsafe fn(*mut (), *mut ()),
+    on_error: unsafe fn(*mut (), Error),
+    on_completed: unsafe fn(*mut ()),
+    is_disposed: unsafe fn(*const ()) -> bool,
+    drop: unsafe fn(*mut ()),
+}
+
+/// The [`Table`] of a subscriber of `T`: a constant, so that `&O::TABLE` is a `'static`
+/// borrow.
+trait HasTable<T> {
+    const TABLE: Table;
+}
+
+impl<T, O: Observer<T>> HasTable<T> for O {
+    const TABLE: Table = Table {
+        on_next: on_next::<T, O>,
+        on_error: on_error::<T, O>,
+        on_completed: on_completed::<T, O>,
+        is_disposed: is_disposed::<T, O>,
+        drop: drop_in_place::<O>,
+    };
+}
+
+/// # Safety
+///
+/// `observer` points to a live `O`, `value` to a `T` that the caller never uses again.
+unsafe fn on_next<T, O: Observer<T>>(observer: *mut (), value: *mut ()) {
+    // SAFETY: the caller's.
+    unsafe { (*observer.cast::<O>()).on_next(value.cast::<T>().read()) }
+}
+
+/// # Safety
+///
+/// `observer` points to a live `O`, which the caller never uses again.
+unsafe fn on_error<T, O: Observer<T>>(observer: *mut (), error: Error) {
+    // SAFETY: the caller's.
+    unsafe { observer.cast::<O>().read().on_error(error) }
+}
+
+/// # Safety
+///
+/// As [`on_error`].
+unsafe fn on_completed<T, O: Observer<T>>(observer: *mut ()) {
+    // SAFETY: the caller's.
+    unsafe { observer.cast::<O>().read().on_completed() }
+}
+
+/// # Safety
+///
+/// `observer` points to a live `O`.
+unsafe fn is_disposed<T, O: Observer<T>>(observer: *const ()) -> bool {
+    // SAFETY: the caller's.
+    unsafe { (*observer.cast::<O>()).is_disposed() }
+}
+
+/// # Safety
+///
+/// `observer` points to a live `O`, which the caller never uses again.
+unsafe fn drop_in_place<O>(observer: *mut ()) {
+    // SAFETY: the caller's.
+    unsafe { observer.cast::<O>().drop_in_place() }
+}
+
+impl<'a, T, F: Flavour> HeldObserver<'a, T, F> {
+    /// Keeps `observer`: in place when it fits, boxed in `F`'s box otherwise.
+    #[inline]
+    pub(crate) fn new<O>(observer: O) -> Self
+    where
+        O: Observer<T>,
+        F: KeepSubscriber<'a, T, O>,
+    {
+        if const { fits::<O>() } {
+            // SAFETY: it fits, and `F: KeepSubscriber<'a, T, O>` is the bound `store` asks for.
+            unsafe { HeldObserver::store(observer) }
+        } else {
+            let boxed = F::box_subscriber(observer);
+            const { assert!(fits::<F::BoxedObserver<'a, T>>()) };
+            // SAFETY: `F`'s box fits (two words, checked above), and is the marker's type.
+            unsafe { HeldObserver::store(boxed) }
+        }
+    }
+
+    /// Stores `observer` in place.
+    ///
+    /// # Safety
+    ///
+    /// An `O` [fits], and `F`'s box could hold one (`F: KeepSubscriber<'a, T, O>`, which for
+    /// `Shared` holds only for a `Send` subscriber), or `O` is `F`'s box itself: what makes
+    /// the marker's `Send` and `'a` true of the bytes.
+    #[inline]
+    unsafe fn store<O: Observer<T>>(observer: O) -> Self {
+        HeldObserver {
+            bytes: UnsafeCell::new(in_place::store(observer)),
+            table: &<O as HasTable<T>>::TABLE,
+            _as_boxed: PhantomData,
+        }
+    }
+
+    fn subscriber(&mut self) -> *mut () {
+        self.bytes.get_mut().as_mut_ptr().cast()
+    }
+}
+
+impl<T, F: Flavour> Observer<T> for HeldObserver<'_, T, F> {
+    #[inline]
+    fn on_next(&mut self, value: T) {
+        let mut value = ManuallyDrop::new(value);
+        let value: *mut T = &mut *value;
+        // SAFETY: `bytes` hold the live subscriber `table` was made for (written in `store`,
+        // consumed or dropped only once, below); `value` is moved out by the call and never
+        // touched again here.
+        unsafe { (self.table.on_next)(self.subscriber(), value.cast()) }
+    }
+
+    fn on_error(self, error: Error) {
+        let mut this = ManuallyDrop::new(self);
+        // SAFETY: as in `on_next`; `this` is never dropped, so the subscriber the call moves
+        // out is not dropped again, even if the call unwinds.
+        unsafe { (this.table.on_error)(this.subscriber(), error) }
+    }
+
+    fn on_completed(self) {
+        let mut this = ManuallyDrop::new(self);
+        // SAFETY: as in `on_error`.
+        unsafe { (this.table.on_completed)(this.subscriber()) }
+    }
+
+    #[inline]
+    fn is_disposed(&self) -> bool {
+        // SAFETY: as in `on_next`.
+        unsafe { (self.table.is_disposed)(self.bytes.get().cast_const().cast()) }
+    }
+}
+
+impl<T, F: Flavour> Drop for HeldObserver<'_, T, F> {
+    fn drop(&mut self) {
+        // SAFETY: as in `on_next`; the subscriber is not touched again.
+        unsafe { (self.table.drop)(self.subscriber()) }
+    }
+}
+
+impl<T, F: Flavour> fmt::Debug for HeldObserver<'_, T, F> {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        f.debug_struct("HeldObserver").finish_non_exhaustive()
+    }
+}
+
+#[cfg(all(test, not(loom)))]
+mod tests {
+    use super::*;
+    use crate::observer::NextObserver;
+    use crate::sync::{Local, Shared};
+    use std::cell::{Cell, RefCell};
+    use std::rc::Rc;
+    use std::sync::{Arc, Mutex};
+
+    type Log = Rc<RefCell<Vec<String>>>;
+
+    /// A subscriber that logs what it receives and its drop, with `PAD` bytes of ballast to
+    /// make it too large to be kept in place. Disposed once it has seen `dispose_at`.
+    struct Logged<const PAD: usize> {
+        log: Log,
+        seen: Cell<i32>,
+        dispose_at: i32,
+        _pad: [u8; PAD],
+    }
+
+    fn logged<const PAD: usize>(log: &Log, dispose_at: i32) -> Logged<PAD> {
+        Logged {
+            log: log.clone(),
+            seen: Cell::new(0),
+            dispose_at,
+            _pad: [0; PAD],
+        }
+    }
+
+    impl<const PAD: usize> Observer<String> for Logged<PAD> {
+        fn on_next(&mut self, value: String) {
+            self.seen.set(self.seen.get() + 1);
+            self.log.borrow_mut().push(value);
+        }
+        fn on_error(self, error: Error) {
+            self.log.borrow_mut().push(format!("error {error}"));
+        }
+        fn on_completed(self) {
+            self.log.borrow_mut().push("completed".into());
+        }
+        fn is_disposed(&self) -> bool {
+            self.seen.get() == self.dispose_at
+        }
+    }
+
+    impl<const PAD: usize> Drop for Logged<PAD> {
+        fn drop(&mut self) {
+            self.log.borrow_mut().push("drop".into());
+        }
+    }
+
+    #[test]
+    fn small_subscribers_sit_in_place_and_large_ones_are_boxed() {
+        assert!(fits::<Logged<0>>());
+        assert!(!fits::<Logged<64>>());
+    }
+
+    #[test]
+    fn delivers_and_drops_each_subscriber_once_in_place_or_boxed() {
+        fn check<const PAD: usize>() {
+            let log = Log::default();
+            let mut held = HeldObserver::<String, Local>::new(logged::<PAD>(&log, 2));
+            held.on_next("a".into());
+            assert!(!held.is_disposed());
+            held.on_next("b".into());
+            assert!(held.is_disposed());
+            drop(held);
+            assert_eq!(*log.borrow(), ["a", "b", "drop"], "padding {PAD}");
+        }
+        check::<0>();
+        check::<64>();
+    }
+
+    #[test]
+    fn a_terminal_notification_consumes_the_subscriber_once() {
+        fn check<const PAD: usize>() {
+            let log = Log::default();
+            HeldObserver::<String, Local>::new(logged::<PAD>(&log, 0)).on_completed();
+            HeldObserver::<String, Local>::new(logged::<PAD>(&log, 0)).on_error(Error::msg("boom"));
+            assert_eq!(
+                *log.borrow(),
+                ["completed", "drop", "error boom", "drop"],
+                "padding {PAD}"
+            );
+        }
+        check::<0>();
+        check::<64>();
+    }
+
+    #[test]
+    fn a_value_the_subscriber_takes_is_dropped_by_it_alone() {
+        let values = Rc::new(RefCell::new(Vec::new()));
+        let seen = values.clone();
+        let mut held = HeldObserver::<Rc<()>, Local>::new(NextObserver::new(move |v: Rc<()>| {
+            seen.borrow_mut().push(v)
+        }));
+        let value = Rc::new(());
+        held.on_next(value.clone());
+        held.on_next(value.clone());
+        assert_eq!(Rc::strong_count(&value), 3);
+        drop(held);
+        values.borrow_mut().clear();
+        assert_eq!(Rc::strong_count(&value), 1);
+    }
+
+    #[test]
+    fn a_thread_safe_subscriber_moves_to_another_thread() {
+        let received = Arc::new(Mutex::new(Vec::new()));
+        let r = received.clone();
+        let mut held =
+            HeldObserver::<i32, Shared>::new(NextObserver::new(move |v| r.lock().unwrap().push(v)));
+        held.on_next(1);
+        std::thread::spawn(move || {
+            held.on_next(2);
+            held.on_completed();
+        })
+        .join()
+        .unwrap();
+        assert_eq!(*received.lock().unwrap(), [1, 2]);
+        assert_eq!(
+            Arc::strong_count(&received),
+            1,
+            "the subscriber was dropped"
+        );
+    }
+}
