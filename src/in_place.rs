@@ -1,6 +1,7 @@
 //! The bytes a small type-erased value sits in, by value beside a table of its functions:
 //! a timed queue's tasks (`schedulers::erased`), a merge's kept upstream handles
-//! (`operators::engine::kept`) and a subject's observers (`subjects::sink`). Each keeps a
+//! (`operators::engine::kept`), a subject's observers (`subjects::sink`) and a group's or a
+//! window's subscriber (`operators::engine::held_observer`). Each keeps a
 //! value that [`fits`] in [`Bytes`] and boxes a larger one; this module is what they share.
 
 use std::mem::{self, MaybeUninit};
@@ -32,4 +33,14 @@ pub(crate) fn store<T>(value: T) -> Bytes {
     // uninitialised, so nothing is overwritten without being dropped.
     unsafe { bytes.as_mut_ptr().cast::<T>().write(value) };
     bytes
+}
+
+/// Drops the `T` at `ptr`: the `drop` entry of every holder's table.
+///
+/// # Safety
+///
+/// `ptr` points to a live `T`, which is not used again.
+pub(crate) unsafe fn drop_in_place<T>(ptr: *mut ()) {
+    // SAFETY: the caller's.
+    unsafe { ptr.cast::<T>().drop_in_place() }
 }

@@ -24,7 +24,6 @@ use super::{Reschedule, Task};
 use crate::in_place::{self, Bytes, fits};
 use std::fmt;
 use std::mem::{self, MaybeUninit};
-use std::ptr;
 
 /// A task of any type, in place when it takes at most [`WORDS`](in_place::WORDS) words and is aligned to at
 /// most a word, boxed otherwise. Four words either way.
@@ -47,20 +46,13 @@ unsafe fn run_raw<T: Task>(ptr: *mut ()) -> Reschedule {
     unsafe { (*ptr.cast::<T>()).run() }
 }
 
-/// # Safety
-/// `ptr` points to a live `T`, never used again.
-unsafe fn drop_raw<T>(ptr: *mut ()) {
-    // SAFETY: the caller's guarantee.
-    unsafe { ptr::drop_in_place(ptr.cast::<T>()) }
-}
-
 /// The [`Table`] of `T`: a constant, so that `&TableOf::<T>::TABLE` is a `'static` borrow.
 pub(super) struct TableOf<T>(T);
 
 impl<T: Task> TableOf<T> {
     pub(super) const TABLE: Table = Table {
         run: run_raw::<T>,
-        drop: drop_raw::<T>,
+        drop: in_place::drop_in_place::<T>,
     };
 }
 

@@ -163,13 +163,6 @@ unsafe fn completed_raw<T, O: Observer<T>>(ptr: *mut ()) {
     }
 }
 
-/// # Safety
-/// `ptr` points to a live `O`, never used again.
-unsafe fn drop_raw<O>(ptr: *mut ()) {
-    // SAFETY: the caller's guarantee.
-    unsafe { ptr::drop_in_place(ptr.cast::<O>()) }
-}
-
 /// The [`Table`] of `O`: a constant, so that `&TableOf::<T, O>::TABLE` is a `'static` borrow.
 struct TableOf<T, O>(PhantomData<(fn(T), O)>);
 
@@ -180,7 +173,7 @@ impl<T: Clone, O: Observer<T> + 'static> TableOf<T, O> {
         is_done: is_done_raw::<T, O>,
         error: error_raw::<T, O>,
         completed: completed_raw::<T, O>,
-        drop: drop_raw::<O>,
+        drop: in_place::drop_in_place::<O>,
         vacant: false,
         _type: TypeId::of::<O>,
     };

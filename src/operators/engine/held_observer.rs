@@ -69,7 +69,7 @@ impl<T, O: Observer<T>> HasTable<T> for O {
         on_error: on_error::<T, O>,
         on_completed: on_completed::<T, O>,
         is_disposed: is_disposed::<T, O>,
-        drop: drop_in_place::<O>,
+        drop: in_place::drop_in_place::<O>,
     };
 }
 
@@ -103,14 +103,6 @@ unsafe fn on_completed<T, O: Observer<T>>(observer: *mut ()) {
 unsafe fn is_disposed<T, O: Observer<T>>(observer: *const ()) -> bool {
     // SAFETY: the caller's.
     unsafe { (*observer.cast::<O>()).is_disposed() }
-}
-
-/// # Safety
-///
-/// `observer` points to a live `O`, which the caller never uses again.
-unsafe fn drop_in_place<O>(observer: *mut ()) {
-    // SAFETY: the caller's.
-    unsafe { observer.cast::<O>().drop_in_place() }
 }
 
 impl<'a, T, F: Flavour> HeldObserver<'a, T, F> {

@@ -77,7 +77,7 @@ impl<H: Subscription> HasTable for H {
     const TABLE: Table = Table {
         dispose: dispose::<H>,
         is_disposed: is_disposed::<H>,
-        drop: drop_in_place::<H>,
+        drop: in_place::drop_in_place::<H>,
     };
 }
 
@@ -95,14 +95,6 @@ unsafe fn dispose<H: Subscription>(handle: *const ()) {
 unsafe fn is_disposed<H: Subscription>(handle: *const ()) -> bool {
     // SAFETY: the caller's.
     unsafe { (*handle.cast::<H>()).is_disposed() }
-}
-
-/// # Safety
-///
-/// `handle` points to a live `H`, which is not used again.
-unsafe fn drop_in_place<H>(handle: *mut ()) {
-    // SAFETY: the caller's.
-    unsafe { handle.cast::<H>().drop_in_place() }
 }
 
 impl<'a, F: Flavour> Held<'a, F> {
