@@ -10,12 +10,13 @@
 //! number of timers, the median of [`ROUNDS`] rounds run with the counting allocator off; the
 //! first of them, on a fresh worker or queue, is also reported apart: there every
 //! implementation touches new memory, where the later rounds run on whatever the earlier ones
-//! kept (a `DelayQueue` keeps its slab, rx gives its chunks back). One more round, on a fresh
-//! worker or queue, runs with the counting allocator on, for the heap held (net live bytes)
-//! after scheduling, after cancelling every handle while the handles are still held, and
-//! after the handles are dropped too; and for the allocations per schedule. The vector
-//! holding the handles is allocated before counting starts and freed after it ends, so it is
-//! not counted.
+//! kept (a `DelayQueue` keeps its slab for good; rx keeps what its cancelled timers used until
+//! its thread finds it unused for a quarter of a second). One more round, on a fresh worker or
+//! queue, runs with the counting allocator on, for the heap held (net live bytes) after
+//! scheduling, after cancelling every handle while the handles are still held, after the
+//! handles are dropped too, and after [`IDLE`] more with nothing scheduled; and for the
+//! allocations per schedule. The vector holding the handles is allocated before counting
+//! starts and freed after it ends, so it is not counted.
 //!
 //! The records go to `<target>/criterion/rx-bench/timers.json`, which the report reads.
 //! Run alone: `cargo bench -p rx-benches -- timers`.
@@ -38,6 +39,10 @@ const DUE_IN: Duration = Duration::from_secs(3600);
 /// Ample time for a disposed worker's thread to end (it exits as soon as it wakes).
 const THREAD_END: Duration = Duration::from_millis(200);
 
+/// The idle time after which the heap held is read a last time: ample for rx's threads to
+/// give back what their queues kept (they do a quarter of a second after it was last used).
+const IDLE: Duration = Duration::from_secs(1);
+
 /// One implementation's figures, as the report reads them. The heap held is the net of what
 /// was allocated and freed since just before the first schedule.
 #[derive(Serialize)]
@@ -52,6 +57,8 @@ struct TimerRecord {
     held_after_schedule_bytes: i64,
     held_after_cancel_bytes: i64,
     held_after_drop_bytes: i64,
+    /// After [`IDLE`] more with nothing scheduled.
+    held_after_idle_bytes: i64,
     note: Option<String>,
     /// The run that measured it (`rx_benches::run_started`).
     run: u64,
@@ -159,6 +166,9 @@ fn measure<T: Timers>(
     // Drops every handle, keeps the vector's buffer (allocated before counting).
     handles.clear();
     let dropping = counter.stop();
+    let counter = Counter::start();
+    std::thread::sleep(IDLE);
+    let idling = counter.stop();
 
     let after_schedule = scheduling.live_bytes;
     let after_cancel = after_schedule + cancelling.live_bytes;
@@ -172,12 +182,13 @@ fn measure<T: Timers>(
         held_after_schedule_bytes: after_schedule,
         held_after_cancel_bytes: after_cancel,
         held_after_drop_bytes: after_cancel + dropping.live_bytes,
+        held_after_idle_bytes: after_cancel + dropping.live_bytes + idling.live_bytes,
         note: note.map(str::to_owned),
         run: rx_benches::run_started(),
     };
     println!(
         "timers  {:<26} schedule {:>7.1} ns  cancel {:>7.1} ns  {:.2} allocs/timer  held \
-         0 → {} → {} → {} bytes",
+         0 → {} → {} → {} → {} bytes",
         record.implementation,
         record.schedule_ns,
         record.cancel_ns,
@@ -185,6 +196,7 @@ fn measure<T: Timers>(
         record.held_after_schedule_bytes,
         record.held_after_cancel_bytes,
         record.held_after_drop_bytes,
+        record.held_after_idle_bytes,
     );
     drop(handles);
     drop(timers);
@@ -204,13 +216,13 @@ pub fn run() {
         || RxTimers(NewThread.worker()),
     ));
 
-    let pool = ThreadPool::new(2);
+    // A pool per worker: a pool's queues outlive its workers, and what the timed rounds left
+    // kept on them must not count against the fresh worker the heap is measured on.
     records.push(measure(
         "rx ThreadPool",
         Some("ThreadPool::new(2), one worker: every timer on one of the two queues"),
-        || RxTimers(pool.worker()),
+        || RxTimers(ThreadPool::new(2).worker()),
     ));
-    drop(pool);
 
     let runtime = rxrust::scheduler::tokio::runtime::Builder::new_current_thread()
         .enable_time()

@@ -54,6 +54,7 @@ mod counted;
 mod current_thread;
 mod erased;
 mod immediate;
+mod keys;
 mod new_thread;
 mod run_loop;
 mod slab;

@@ -42,7 +42,7 @@ impl Scheduler for NewThread {
     type Worker = QueueWorker;
 
     fn worker(&self) -> QueueWorker {
-        let queue = Queue::wall();
+        let queue = Queue::for_thread();
         spawn_thread(queue.clone(), "rx-new-thread".to_owned());
         Queue::worker(&queue, Owner::Thread)
     }

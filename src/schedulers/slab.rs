@@ -1,7 +1,7 @@
 //! [`Slab`]: the slots of a timed queue's tasks, in chunks that are freed as they empty.
 //!
 //! A slot is named by a `u32` index that never changes while it is occupied, so a task's
-//! handles and its heap key can name it without a pointer, and a task costs no allocation of
+//! handles and its key can name it without a pointer, and a task costs no allocation of
 //! its own. Vacant slots are threaded on a free list inside their chunk, and the chunks with
 //! room are kept on a stack, the last one to gain room filled first.
 //!
@@ -13,6 +13,11 @@
 //! queue lives), trailing empty chunks are cut off, and an empty slab goes back to a fixed
 //! small size. So a burst of cancelled timers leaves at most a chunk's buffer per live one,
 //! and a chunk's header (a few words) per [`CHUNK`] slots between them.
+//!
+//! A slab made [`keeping`](Slab::keeping) the buffers of the chunks that empty gives them back
+//! only when told to ([`Slab::release`]): the next burst then fills memory already mapped
+//! rather than faulting in pages the allocator returned to the system, which costs more than
+//! the rest of a schedule. Its owner decides when the kept memory has gone unused long enough.
 //!
 //! Plain data: the queue's lock guards it.
 
@@ -69,6 +74,12 @@ pub(crate) struct Slab<T> {
     /// Chunks with a vacant slot or room to grow; the last one is filled first.
     open: Vec<u32>,
     len: usize,
+    /// Whether chunks that empty keep their buffers until [`Slab::release`].
+    keeps_emptied: bool,
+    /// Chunks but the first that are empty and keep their buffers.
+    emptied: usize,
+    /// Whether an insert filled a kept empty chunk since [`Slab::take_reused`] last looked.
+    reused: bool,
 }
 
 fn split(index: u32) -> (usize, usize) {
@@ -77,11 +88,27 @@ fn split(index: u32) -> (usize, usize) {
 }
 
 impl<T> Slab<T> {
+    /// A slab that gives a chunk's buffer back as soon as the chunk empties.
     pub(crate) const fn new() -> Self {
         Slab {
             chunks: Vec::new(),
             open: Vec::new(),
             len: 0,
+            keeps_emptied: false,
+            emptied: 0,
+            reused: false,
+        }
+    }
+
+    /// A slab that keeps the buffers of the chunks that empty until [`Slab::release`].
+    pub(crate) const fn keeping() -> Self {
+        Slab {
+            chunks: Vec::new(),
+            open: Vec::new(),
+            len: 0,
+            keeps_emptied: true,
+            emptied: 0,
+            reused: false,
         }
     }
 
@@ -116,6 +143,10 @@ impl<T> Slab<T> {
             }
         };
         let chunk = &mut self.chunks[c];
+        if chunk.used == 0 && c > 0 && chunk.entries.capacity() > 0 {
+            self.emptied -= 1;
+            self.reused = true;
+        }
         let offset = if chunk.free != NONE {
             let offset = chunk.free;
             let vacant = mem::replace(&mut chunk.entries[offset as usize], Entry::Occupied(value));
@@ -177,9 +208,16 @@ impl<T> Slab<T> {
             chunk.open = true;
             self.open.push(c as u32);
         }
-        if self.len == 0 {
+        if chunk.used > 0 || (c == 0 && self.len > 0) {
+            return value;
+        }
+        if self.keeps_emptied {
+            if c > 0 {
+                self.emptied += 1;
+            }
+        } else if self.len == 0 {
             self.reset();
-        } else if chunk.used == 0 && c > 0 {
+        } else {
             chunk.entries = Vec::new();
             chunk.free = NONE;
             if c == self.chunks.len() - 1 {
@@ -187,6 +225,40 @@ impl<T> Slab<T> {
             }
         }
         value
+    }
+
+    /// Whether [`Slab::release`] would give anything back.
+    pub(crate) fn holds_spare(&self) -> bool {
+        self.emptied > 0
+            || (self.len == 0
+                && self
+                    .chunks
+                    .first()
+                    .is_some_and(|first| first.entries.capacity() > KEPT_WHEN_EMPTY))
+    }
+
+    /// Whether an insert filled a kept empty chunk since the last call.
+    pub(crate) fn take_reused(&mut self) -> bool {
+        std::mem::take(&mut self.reused)
+    }
+
+    /// Gives back the buffers of the chunks that are empty, as a slab that does not keep them
+    /// would have as they emptied.
+    pub(crate) fn release(&mut self) {
+        self.emptied = 0;
+        if self.len == 0 {
+            if !self.chunks.is_empty() {
+                self.reset();
+            }
+            return;
+        }
+        for chunk in self.chunks.iter_mut().skip(1) {
+            if chunk.used == 0 {
+                chunk.entries = Vec::new();
+                chunk.free = NONE;
+            }
+        }
+        self.trim();
     }
 
     /// Cuts off the trailing chunks that gave their buffers back.

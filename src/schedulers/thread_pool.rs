@@ -64,7 +64,7 @@ impl ThreadPool {
     }
 
     fn named(threads: usize, name: &str) -> Self {
-        let queues: Box<[Arc<Queue>]> = (0..threads).map(|_| Queue::wall()).collect();
+        let queues: Box<[Arc<Queue>]> = (0..threads).map(|_| Queue::for_thread()).collect();
         for (i, queue) in queues.iter().enumerate() {
             spawn_thread(queue.clone(), format!("{name}-{i}"));
         }

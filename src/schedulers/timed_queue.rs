@@ -3,9 +3,10 @@
 //!
 //! # Algorithm
 //!
-//! A binary min-heap of keys ordered by `(due, seq)` and a slab of the tasks they name, behind
-//! one lock, with a condition variable for whoever drives the queue (a worker thread, or a
-//! user calling [`RunLoop::dispatch`](super::RunLoop::dispatch)).
+//! [Keys](super::keys) ordered by `(due, seq)` (a first-in first-out lane for keys due in the
+//! order they are pushed, a binary heap for the others) and a slab of the tasks they name,
+//! behind one lock, with a condition variable for whoever drives the queue (a worker thread,
+//! or a user calling [`RunLoop::dispatch`](super::RunLoop::dispatch)).
 //!
 //! - **No allocation per task.** A task is kept by value in a slot of the queue's
 //!   [slab](super::slab) (boxed only when it is larger than three words, see
@@ -27,12 +28,17 @@
 //!   it was computed for, and nothing spins.
 //! - **Cancellation.** Disposing a handle takes the task out of its slot under the lock and
 //!   drops it on the cancelling thread once the lock is released, so what it captured is
-//!   freed before `dispose` returns; the slot goes back to the slab at once. The heap key
-//!   stays behind as a tombstone of plain data, popped when the driver reaches it (a driver
-//!   never waits on a tombstone it can see, and one it waits on already is due no later than
-//!   any live task). Keys are compacted when tombstones outnumber live tasks, the slab gives
-//!   back the chunks that empty, and both shrink to a small fixed size when nothing is left,
-//!   so a burst of cancelled timers gives its memory back.
+//!   freed before `dispose` returns; the slot goes back to the slab at once. The key stays
+//!   behind as a tombstone of plain data, taken off at once when it is the first of the
+//!   in-order lane, else popped when the driver reaches it (a driver never waits on a
+//!   tombstone it can see, and one it waits on already is due no later than any live task).
+//!   Keys are compacted when tombstones outnumber live tasks.
+//! - **Memory of cancelled tasks.** A queue driven from outside gives it back at once: the
+//!   slab frees the chunks that empty, and slab and keys shrink to a small fixed size when
+//!   nothing is left. A queue with a thread of its own keeps it while it is being reused,
+//!   and its driver gives it back once it finds it unused for [`KEEP_SPARE_FOR`] (see
+//!   `State::keeps_spare`), so a burst of cancelled timers gives its memory back within a
+//!   fraction of a second of going quiet.
 //! - **Running.** The driver moves a due task out of its slot and runs it outside every lock,
 //!   so it may schedule, cancel or dispose anything, itself included. The slot stays
 //!   occupied meanwhile (a running task keeps its index), and a cancel that finds it empty
@@ -45,12 +51,11 @@
 //! file check push, pop, cancellation and wake-ups without a clock.
 
 use super::erased::ErasedTask;
+use super::keys::{Key, Keys};
 use super::slab::{KEPT_WHEN_EMPTY, Slab};
 use super::{Reschedule, Task, Worker};
 use crate::subscription::Subscription;
 use crate::sync::{Arc, AtomicBool, AtomicU64, AtomicUsize, Condvar, Mutex, Ordering};
-use std::cmp::Ordering as CmpOrdering;
-use std::collections::BinaryHeap;
 use std::fmt;
 use std::panic::{self, AssertUnwindSafe};
 use std::time::{Duration, Instant};
@@ -68,6 +73,10 @@ const NOT_REGISTERED: usize = usize::MAX;
 const COMPACT_MIN: usize = 64;
 #[cfg(loom)]
 const COMPACT_MIN: usize = 2;
+
+/// How long a queue driven by a thread of its own keeps memory its tasks no longer use (see
+/// `State::keeps_spare`) before it gives it back.
+pub(crate) const KEEP_SPARE_FOR: Duration = Duration::from_millis(250);
 
 /// References to its queue a queue takes at once, to hand one to each new task handle (see
 /// `State::prepaid`). Small under loom, so that the models take a second batch.
@@ -108,16 +117,6 @@ impl Entry {
     }
 }
 
-/// A heap key: when a task is due, the sequence number of this push, and the task's slot.
-/// Plain data, so a tombstone costs its few bytes and nothing else: three words.
-#[derive(Clone, Copy)]
-struct Key {
-    /// Nanoseconds from the queue's epoch (see [`Epoch`]).
-    due: i64,
-    seq: u64,
-    slot: u32,
-}
-
 /// The instant a queue counts its keys' due times from, in signed nanoseconds: 8 bytes
 /// rather than an `Instant`'s 16, which makes a key three words and a million timers 8 MB
 /// lighter. The range, ±292 years around the queue's creation, holds every due time a
@@ -146,35 +145,11 @@ impl Epoch {
     }
 }
 
-impl PartialEq for Key {
-    fn eq(&self, other: &Self) -> bool {
-        self.seq == other.seq
-    }
-}
-
-impl Eq for Key {}
-
-impl PartialOrd for Key {
-    fn partial_cmp(&self, other: &Self) -> Option<CmpOrdering> {
-        Some(self.cmp(other))
-    }
-}
-
-impl Ord for Key {
-    /// Reversed, so that std's max-heap pops the earliest `(due, seq)` first.
-    fn cmp(&self, other: &Self) -> CmpOrdering {
-        other
-            .due
-            .cmp(&self.due)
-            .then_with(|| other.seq.cmp(&self.seq))
-    }
-}
-
 /// What an occupied slot of the slab holds: a queued task, or one being run.
 struct Slot {
     /// What the task's handles name it by, or `CANCELLED` once it was cancelled while it ran.
     id: u64,
-    /// The `seq` of the task's key in the heap, while it is queued.
+    /// The `seq` of the task's key, while it is queued.
     seq: u64,
     /// The worker's entry in the queue's table of workers with tasks.
     worker: u32,
@@ -224,12 +199,12 @@ pub(crate) enum Next {
 /// The part of a queue its lock protects.
 pub(crate) struct State {
     epoch: Epoch,
-    heap: BinaryHeap<Key>,
+    keys: Keys,
     slab: Slab<Slot>,
     /// The workers with tasks in `slab`.
     workers: Slab<Registered>,
-    /// Queued tasks. Every one has exactly one key in the heap, so the other
-    /// `heap.len() - queued` keys are tombstones.
+    /// Queued tasks. Every one has exactly one key, so the other `keys.len() - queued` keys
+    /// are tombstones.
     queued: usize,
     /// The next `seq`; starts above `CANCELLED`.
     next_seq: u64,
@@ -243,20 +218,36 @@ pub(crate) struct State {
     /// back to back, in a batch, the operations cost a few cycles each. Given back when the
     /// queue closes, after which no handle is made.
     prepaid: usize,
+    /// Whether the slab and the keys keep the memory that their tasks no longer use until
+    /// the driver finds it unused for [`KEEP_SPARE_FOR`], rather than give it back at once:
+    /// a burst of timers after a burst of cancellations then reuses pages already mapped,
+    /// where faulting in the pages the allocator gave back to the system would cost more
+    /// than the rest of each schedule. Only for queues with a thread of their own, which
+    /// can wake to give the memory back; a queue driven from outside gives it back at once.
+    keeps_spare: bool,
+    /// When the driver looks again at kept memory, to give it back if nothing reused it
+    /// meanwhile; `None` while none is kept.
+    release_at: Option<Instant>,
 }
 
 impl State {
-    fn new(epoch: Instant) -> Self {
+    fn new(epoch: Instant, keeps_spare: bool) -> Self {
         State {
             epoch: Epoch(epoch),
-            heap: BinaryHeap::new(),
-            slab: Slab::new(),
+            keys: Keys::new(),
+            slab: if keeps_spare {
+                Slab::keeping()
+            } else {
+                Slab::new()
+            },
             workers: Slab::new(),
             queued: 0,
             next_seq: CANCELLED + 1,
             waiters: 0,
             closed: false,
             prepaid: 0,
+            keeps_spare,
+            release_at: None,
         }
     }
 
@@ -306,8 +297,7 @@ impl State {
     fn push_key(&mut self, due: Instant, seq: u64, slot: u32) -> bool {
         self.queued += 1;
         let due = self.epoch.nanos(due);
-        self.heap.push(Key { due, seq, slot });
-        self.heap.peek().is_some_and(|top| top.seq == seq)
+        self.keys.push(Key { due, seq, slot })
     }
 
     /// Puts a task that ran and asks to run again back in its slot, unless it was cancelled
@@ -364,11 +354,14 @@ impl State {
         worker.core.disposed.load(Ordering::Acquire)
     }
 
+    /// The `seq` of the top key, live or not.
+    fn top_seq(&self) -> Option<u64> {
+        self.keys.peek().map(|key| key.seq)
+    }
+
     /// The queued task a key names, unless the key is a tombstone.
     fn slot_of(&self, key: &Key) -> Option<&Slot> {
-        self.slab
-            .get(key.slot)
-            .filter(|slot| slot.seq == key.seq && !slot.task.is_empty())
+        queued_slot(&self.slab, key)
     }
 
     /// Decides what a driver does when it is `now`. Pure bookkeeping: it never waits and
@@ -379,22 +372,22 @@ impl State {
         }
         let now = self.epoch.nanos(now);
         loop {
-            let Some(&top) = self.heap.peek() else {
+            let Some(top) = self.keys.peek() else {
                 return Next::Wait(None);
             };
             let Some(slot) = self.slot_of(&top) else {
                 // A tombstone: plain data, dropped here.
-                self.heap.pop();
+                self.keys.pop();
                 continue;
             };
             if self.is_disposed(slot) {
-                self.heap.pop();
+                self.keys.pop();
                 return Next::Stale(self.vacate(top.slot));
             }
             if top.due > now {
                 return Next::Wait(Some(self.epoch.instant(top.due)));
             }
-            self.heap.pop();
+            self.keys.pop();
             self.queued -= 1;
             let running = self.slab.get_mut(top.slot).expect("a live key");
             let task = running.task.take();
@@ -416,6 +409,9 @@ impl State {
             return None;
         }
         let removed = self.vacate(slot);
+        let slab = &self.slab;
+        self.keys
+            .pop_dead_front(|key| queued_slot(slab, key).is_some());
         self.maybe_compact();
         Some(removed)
     }
@@ -426,42 +422,106 @@ impl State {
             self.slot_of(key)
                 .is_some_and(|slot| !self.is_disposed(slot))
         };
-        let due = match self.heap.peek() {
+        let due = match self.keys.peek() {
             None => None,
-            Some(top) if live(&top) => Some(top.due),
-            // The top is a tombstone; the earliest live task may be anywhere below it.
-            Some(_) => self.heap.iter().filter(live).map(|key| key.due).min(),
+            Some(top) if live(&&top) => Some(top.due),
+            // The top is a tombstone; the earliest live task may be anywhere behind it.
+            Some(_) => self.keys.iter().filter(live).map(|key| key.due).min(),
         };
         due.map(|due| self.epoch.instant(due))
     }
 
     /// Compacts when tombstones outnumber queued tasks, and there are enough of them to be
-    /// worth it or no queued task is left.
+    /// worth it or no queued task is left; otherwise, unless the queue keeps spare memory,
+    /// gives back what the keys' buffers no longer need (cancellations in order leave no
+    /// tombstone, but empty the buffers all the same).
     fn maybe_compact(&mut self) {
-        let tombstones = self.heap.len() - self.queued;
+        let tombstones = self.keys.len() - self.queued;
         if tombstones > self.queued && (tombstones >= COMPACT_MIN || self.queued == 0) {
             self.compact();
+        } else if !self.keeps_spare {
+            self.shrink_keys();
         }
     }
 
-    /// Drops every tombstone key and gives back what the heap's buffer no longer needs.
-    /// Touches no task: the tombstones are told apart by their slots alone.
+    /// Drops every tombstone key and, unless the queue keeps spare memory, gives back what
+    /// the keys' buffers no longer need. Touches no task: the tombstones are told apart by
+    /// their slots alone.
     fn compact(&mut self) {
         if self.queued == 0 {
-            self.heap.clear();
-            // Back to a fixed small size, so that what an empty queue holds does not depend
-            // on its past.
-            if self.heap.capacity() > KEPT_WHEN_EMPTY {
-                self.heap = BinaryHeap::with_capacity(KEPT_WHEN_EMPTY);
-            }
+            self.keys.clear();
+        } else {
+            let slab = &self.slab;
+            self.keys.retain(|key| queued_slot(slab, key).is_some());
+        }
+        if !self.keeps_spare {
+            self.shrink_keys();
+        }
+    }
+
+    /// Whether the keys' buffers are larger than [`State::shrink_keys`] leaves them.
+    fn keys_hold_spare(&self) -> bool {
+        let capacity = self.keys.capacity();
+        if self.keys.is_empty() {
+            capacity > KEPT_WHEN_EMPTY
+        } else {
+            capacity > 4 * self.keys.len().max(COMPACT_MIN)
+        }
+    }
+
+    /// Gives back what the keys' buffers hold beyond room to grow; empty ones go back to a
+    /// fixed small size, so that what an empty queue holds does not depend on its past.
+    fn shrink_keys(&mut self) {
+        if !self.keys_hold_spare() {
             return;
         }
-        let mut keys = std::mem::take(&mut self.heap).into_vec();
-        keys.retain(|key| self.slot_of(key).is_some());
-        if keys.capacity() > 4 * keys.len().max(COMPACT_MIN) {
-            keys.shrink_to(2 * keys.len());
+        if self.keys.is_empty() {
+            self.keys = Keys::with_capacity(KEPT_WHEN_EMPTY);
+        } else {
+            self.keys.shrink();
         }
-        self.heap = BinaryHeap::from(keys);
+    }
+
+    /// Whether memory is kept that no task uses (see `keeps_spare`).
+    fn holds_spare(&self) -> bool {
+        self.slab.holds_spare() || self.keys_hold_spare()
+    }
+
+    /// For a queue that keeps spare memory, called by whoever just freed some on a thread
+    /// other than the driver's: when no look at kept memory is planned yet, plans one and
+    /// says whether to wake the driver, which may be waiting on a far deadline.
+    fn plan_release(&mut self, now: impl FnOnce() -> Instant) -> bool {
+        if !self.keeps_spare || self.release_at.is_some() || !self.holds_spare() {
+            return false;
+        }
+        self.slab.take_reused();
+        self.release_at = Some(now() + KEEP_SPARE_FOR);
+        self.waiters > 0
+    }
+
+    /// Called by a driver about to wait: gives kept memory back if nothing reused it since
+    /// the last look, [`KEEP_SPARE_FOR`] ago, and returns when to look again, if ever.
+    fn release_if_unused(&mut self, now: Instant) -> Option<Instant> {
+        if !self.keeps_spare {
+            return None;
+        }
+        match self.release_at {
+            None if self.holds_spare() => {
+                self.slab.take_reused();
+                self.release_at = Some(now + KEEP_SPARE_FOR);
+            }
+            Some(at) if now >= at => {
+                if self.slab.take_reused() {
+                    self.release_at = Some(now + KEEP_SPARE_FOR);
+                } else {
+                    self.slab.release();
+                    self.shrink_keys();
+                    self.release_at = None;
+                }
+            }
+            _ => {}
+        }
+        self.release_at
     }
 
     /// Takes every queued task for which `cancel` holds out of the slab, to be dropped by
@@ -492,6 +552,12 @@ impl State {
     }
 }
 
+/// The queued task a key names in `slab`, unless the key is a tombstone.
+fn queued_slot<'a>(slab: &'a Slab<Slot>, key: &Key) -> Option<&'a Slot> {
+    slab.get(key.slot)
+        .filter(|slot| slot.seq == key.seq && !slot.task.is_empty())
+}
+
 /// Counts a task of the worker `worker` done; gives back the queue's reference to the worker
 /// when it was its last, to be dropped outside the lock.
 fn unregister(workers: &mut Slab<Registered>, worker: u32) -> Option<Arc<WorkerCore>> {
@@ -505,7 +571,8 @@ fn unregister(workers: &mut Slab<Registered>, worker: u32) -> Option<Arc<WorkerC
     Some(core)
 }
 
-/// A timed queue: a heap of tasks behind a lock, and a condition variable for its driver.
+/// A timed queue: tasks ordered by due time behind a lock, and a condition variable for its
+/// driver.
 pub(crate) struct Queue {
     state: Mutex<State>,
     ready: Condvar,
@@ -520,12 +587,16 @@ pub(crate) struct Queue {
 
 impl Queue {
     pub(crate) fn new(clock: Clock) -> Self {
+        Queue::with(clock, false)
+    }
+
+    fn with(clock: Clock, keeps_spare: bool) -> Self {
         let epoch = match &clock {
             Clock::Wall => Instant::now(),
             Clock::Virtual { start, .. } => *start,
         };
         Queue {
-            state: Mutex::new(State::new(epoch)),
+            state: Mutex::new(State::new(epoch, keeps_spare)),
             ready: Condvar::new(),
             clock,
             next_worker_id: AtomicU64::new(0),
@@ -533,9 +604,15 @@ impl Queue {
         }
     }
 
-    /// A queue on the wall clock.
+    /// A queue on the wall clock, driven from outside.
     pub(crate) fn wall() -> Arc<Self> {
         Arc::new(Queue::new(Clock::Wall))
+    }
+
+    /// A queue on the wall clock for a thread of its own, which keeps spare memory for a
+    /// while (see `State::keeps_spare`).
+    pub(crate) fn for_thread() -> Arc<Self> {
+        Arc::new(Queue::with(Clock::Wall, true))
     }
 
     pub(crate) fn now(&self) -> Instant {
@@ -585,7 +662,13 @@ impl Queue {
     /// a system call and a context switch per timer where timeouts are cancelled in the order
     /// they were set; what a tombstone holds meanwhile is its key, a few bytes of plain data.
     fn cancel(&self, slot: u32, id: u64) {
-        let removed = self.state.lock().cancel(slot, id);
+        let mut state = self.state.lock();
+        let removed = state.cancel(slot, id);
+        let wake = removed.is_some() && state.plan_release(|| self.now());
+        drop(state);
+        if wake {
+            self.ready.notify_one();
+        }
         if let Some(removed) = removed {
             removed.drop_outside_lock();
         }
@@ -606,7 +689,7 @@ impl Queue {
         let mut state = queue.state.lock();
         state.closed = true;
         let removed = state.extract(|_| true);
-        state.heap = BinaryHeap::new();
+        state.keys = Keys::new();
         let prepaid = std::mem::take(&mut state.prepaid);
         drop(state);
         queue.ready.notify_all();
@@ -644,7 +727,11 @@ impl Queue {
             return;
         }
         let removed = state.extract(|slot| slot.worker as usize == worker);
+        let wake = state.plan_release(|| self.now());
         drop(state);
+        if wake {
+            self.ready.notify_one();
+        }
         // The top may have been removed; the driver re-arms on its next wake, which is no
         // later than the removed top's due time, so no signal is needed for correctness.
         removed.into_iter().for_each(Removed::drop_outside_lock);
@@ -656,7 +743,8 @@ impl Queue {
     pub(crate) fn dispatch(&self, block: bool) -> Dispatch {
         let mut state = self.state.lock();
         let entry = loop {
-            match state.next(self.now()) {
+            let now = self.now();
+            match state.next(now) {
                 Next::Run(entry) => break entry,
                 Next::Stale(removed) => {
                     // Dropping a worker may close a queue: never under the lock.
@@ -666,26 +754,50 @@ impl Queue {
                 }
                 Next::Closed => return Dispatch::Closed,
                 Next::Wait(_) if !block => return Dispatch::Idle,
-                Next::Wait(deadline) => {
-                    state.waiters += 1;
-                    match deadline {
-                        Some(deadline) => {
-                            self.ready.wait_until(&mut state, deadline);
-                        }
-                        None => self.ready.wait(&mut state),
-                    }
-                    state.waiters -= 1;
-                }
+                Next::Wait(deadline) => self.wait(&mut state, deadline, now),
             }
         };
         // Another driver may be waiting on a deadline this pop made stale: pass it on.
-        let pass_on = state.waiters > 0 && !state.heap.is_empty();
+        let pass_on = state.waiters > 0 && !state.keys.is_empty();
         drop(state);
         if pass_on {
             self.ready.notify_one();
         }
         self.run(entry);
         Dispatch::Ran
+    }
+
+    /// Waits until `deadline` (the top's due time, or forever if the queue is empty), or
+    /// until a new top, a driver's pop or closing wakes it. Woken otherwise (to plan giving
+    /// kept memory back, or spuriously) while the top is still the one it waited for, it
+    /// waits on: the deadline stands, and looking at the queue again would pop the
+    /// tombstones a burst of cancellations leaves at its top, under the lock the cancelling
+    /// thread needs.
+    fn wait(
+        &self,
+        state: &mut crate::sync::MutexGuard<'_, State>,
+        deadline: Option<Instant>,
+        mut now: Instant,
+    ) {
+        let top = state.top_seq();
+        loop {
+            let until = match state.release_if_unused(now) {
+                Some(at) => Some(deadline.map_or(at, |due| due.min(at))),
+                None => deadline,
+            };
+            state.waiters += 1;
+            match until {
+                Some(until) => {
+                    self.ready.wait_until(state, until);
+                }
+                None => self.ready.wait(state),
+            }
+            state.waiters -= 1;
+            now = self.now();
+            if state.closed || state.top_seq() != top || deadline.is_some_and(|due| now >= due) {
+                return;
+            }
+        }
     }
 
     /// Pops the first live task due at `now`, without waiting (for virtual time).
@@ -979,6 +1091,7 @@ impl fmt::Debug for QueuedTask {
 #[cfg(all(test, not(loom)))]
 mod tests {
     use super::*;
+    use crate::schedulers::slab::CHUNK;
     use std::sync::Mutex as StdMutex;
 
     type Log = Arc<StdMutex<Vec<u32>>>;
@@ -1231,7 +1344,7 @@ mod tests {
             worker.schedule_after(far, || Reschedule::Done).dispose();
         }
         let state = queue.state.lock();
-        assert!(state.heap.len() <= COMPACT_MIN + 1);
+        assert!(state.keys.len() <= COMPACT_MIN + 1);
         assert_eq!(state.queued, 1);
         assert_eq!(state.slab.len(), 1);
         drop(state);
@@ -1263,7 +1376,7 @@ mod tests {
         // reaches it.
         let state = queue.state.lock();
         assert_eq!(state.slab.len(), 1);
-        assert_eq!(state.heap.len(), 2);
+        assert_eq!(state.keys.len(), 2);
     }
 
     #[test]
@@ -1277,13 +1390,13 @@ mod tests {
             .collect();
         let live = worker.schedule_after(far, || Reschedule::Done);
         let full = queue.state.lock().slab.buffer_bytes();
-        assert!(queue.state.lock().heap.capacity() >= 64 * COMPACT_MIN);
+        assert!(queue.state.lock().keys.capacity() >= 64 * COMPACT_MIN);
         for handle in &handles {
             handle.dispose();
         }
         let state = queue.state.lock();
-        assert!(state.heap.len() <= COMPACT_MIN + 1);
-        assert!(state.heap.capacity() <= 4 * COMPACT_MIN);
+        assert!(state.keys.len() <= COMPACT_MIN + 1);
+        assert!(state.keys.capacity() <= 4 * COMPACT_MIN);
         // The first chunk and the live task's are left.
         assert!(state.slab.buffer_bytes() <= full / 4, "{full}");
         assert_eq!(state.queued, 1);
@@ -1293,14 +1406,62 @@ mod tests {
         assert!(!live.is_disposed() && !queue.is_empty());
         live.dispose();
         let state = queue.state.lock();
-        assert_eq!(state.heap.capacity(), KEPT_WHEN_EMPTY);
+        assert_eq!(state.keys.capacity(), KEPT_WHEN_EMPTY);
         let empty = state.slab.buffer_bytes();
         drop(state);
         // What an empty queue holds does not depend on its past.
         worker.schedule_after(far, || Reschedule::Done).dispose();
         let state = queue.state.lock();
-        assert_eq!(state.heap.capacity(), KEPT_WHEN_EMPTY);
+        assert_eq!(state.keys.capacity(), KEPT_WHEN_EMPTY);
         assert_eq!(state.slab.buffer_bytes(), empty);
+    }
+
+    #[test]
+    fn a_queue_with_a_thread_keeps_cancelled_memory_until_nothing_reuses_it() {
+        let keeping = Arc::new(Queue::with(Clock::Wall, true));
+        let worker = Queue::worker(&keeping, Owner::Driven);
+        let far = Duration::from_secs(3600);
+        let burst = || -> Vec<QueuedTask> {
+            (0..4 * CHUNK)
+                .map(|_| worker.schedule_after(far, || Reschedule::Done))
+                .collect()
+        };
+        let sizes = |queue: &Queue| {
+            let state = queue.state.lock();
+            (state.slab.buffer_bytes(), state.keys.capacity())
+        };
+        burst().iter().for_each(QueuedTask::dispose);
+        let full = sizes(&keeping);
+        let at = {
+            let state = keeping.state.lock();
+            assert!(state.holds_spare());
+            state.release_at.expect("a look at the kept memory planned")
+        };
+        // A burst as large fits in what was kept.
+        burst().iter().for_each(QueuedTask::dispose);
+        assert_eq!(sizes(&keeping), full);
+        let mut state = keeping.state.lock();
+        // Before the planned time, nothing changes.
+        assert_eq!(
+            state.release_if_unused(at - Duration::from_millis(1)),
+            Some(at)
+        );
+        // At it, the memory was reused since the plan: it is kept, and looked at later.
+        let later = at + KEEP_SPARE_FOR;
+        assert_eq!(state.release_if_unused(at), Some(later));
+        drop(state);
+        assert_eq!(sizes(&keeping), full);
+        // Unused since: given back, to what a queue that keeps nothing holds when empty.
+        assert_eq!(keeping.state.lock().release_if_unused(later), None);
+        assert!(!keeping.state.lock().holds_spare());
+        let giving = Queue::wall();
+        let worker = Queue::worker(&giving, Owner::Driven);
+        let handles: Vec<QueuedTask> = (0..4 * CHUNK)
+            .map(|_| worker.schedule_after(far, || Reschedule::Done))
+            .collect();
+        handles.iter().for_each(QueuedTask::dispose);
+        assert_eq!(sizes(&keeping), sizes(&giving));
+        assert_eq!(sizes(&giving).1, KEPT_WHEN_EMPTY);
     }
 
     #[test]
@@ -1356,6 +1517,7 @@ mod tests {
 #[cfg(all(test, loom))]
 mod loom_tests {
     use super::*;
+    use crate::schedulers::slab::CHUNK;
     use crate::sync::thread;
 
     fn counting_task(
@@ -1445,6 +1607,31 @@ mod loom_tests {
         });
     }
 
+    /// In a queue that keeps spare memory, a cancel that empties a chunk wakes the driver
+    /// waiting on a far top, to plan giving the memory back; the driver waits on, and the
+    /// earlier push that follows still wakes it and runs (neither wake is lost to the other).
+    #[test]
+    fn loom_a_planned_release_loses_no_wake() {
+        loom::model(|| {
+            let queue = Arc::new(Queue::with(Clock::Wall, true));
+            let worker = Queue::worker(&queue, Owner::Driven);
+            let count = Arc::new(AtomicUsize::new(0));
+            let far = Duration::from_secs(3600);
+            let handles: Vec<QueuedTask> = (0..2 * CHUNK)
+                .map(|_| worker.schedule_after(far, counting_task(&count, 1)))
+                .collect();
+            let q = queue.clone();
+            let driver = thread::spawn(move || q.dispatch(true));
+            // The second chunk empties: its buffer is kept, and a release is planned.
+            handles[CHUNK..].iter().for_each(QueuedTask::dispose);
+            assert!(queue.state.lock().release_at.is_some());
+            worker.schedule(counting_task(&count, 1));
+            assert_eq!(driver.join().unwrap(), Dispatch::Ran);
+            assert_eq!(count.load(Ordering::SeqCst), 1);
+            Queue::close(&queue);
+        });
+    }
+
     /// Disposing a worker while its task runs and reschedules leaves nothing queued.
     #[test]
     fn loom_dispose_worker_races_with_reschedule() {
@@ -1466,7 +1653,7 @@ mod loom_tests {
     }
 
     /// Compaction (triggered by cancelling) races with disposing the worker: the disposed
-    /// worker's live task is dropped whichever of the two takes it out of the heap.
+    /// worker's live task is dropped whichever of the two takes it out of the queue.
     #[test]
     fn loom_compaction_races_with_worker_dispose() {
         loom::model(|| {
@@ -1481,7 +1668,7 @@ mod loom_tests {
             first.dispose();
             let w = worker.clone();
             let disposer = thread::spawn(move || w.dispose());
-            // Two tombstones out of three entries: this cancel compacts the heap.
+            // Two tombstones out of three entries: this cancel compacts the keys.
             second.dispose();
             disposer.join().unwrap();
             assert!(third.is_disposed());

@@ -1025,6 +1025,9 @@ struct TimerRecord {
     held_after_schedule_bytes: i64,
     held_after_cancel_bytes: i64,
     held_after_drop_bytes: i64,
+    /// Absent from records written before it was measured.
+    #[serde(default)]
+    held_after_idle_bytes: Option<i64>,
     note: Option<String>,
     /// The run that measured it; absent (0) from records older than runs were recorded.
     #[serde(default)]
@@ -1059,20 +1062,20 @@ fn timer_table(md: &mut String, timers: &[TimerRecord]) {
          schedule and per cancel: the loop's wall-clock time divided by the count, median \
          of three rounds with the counting allocator off; beside it the first round, on a \
          fresh worker or queue, where every implementation touches new memory (the later \
-         rounds reuse what the earlier ones kept: a `DelayQueue` keeps its slab, rx gives \
-         its memory back as its timers are cancelled, so each of its rounds starts on new \
-         memory). Heap held (the allocator's \
-         live-bytes delta since just before the first schedule, on a fresh worker or \
-         queue): after scheduling, after cancelling every handle while the handles are \
-         still held, and after dropping them too.",
+         rounds reuse what the earlier ones kept: a `DelayQueue` keeps its slab for good, \
+         rx keeps what its cancelled timers used until its thread finds it unused for a \
+         quarter of a second). Heap held (the allocator's live-bytes delta since just \
+         before the first schedule, on a fresh worker or queue): after scheduling, after \
+         cancelling every handle while the handles are still held, after dropping them \
+         too, and after one second more with nothing scheduled.",
         thousands(first.timers as u64)
     );
     let _ = writeln!(md);
     let _ = writeln!(
         md,
-        "| implementation | schedule ns | schedule ns, first round | cancel ns | allocs/timer | held after schedule | held after cancel | held after drop |"
+        "| implementation | schedule ns | schedule ns, first round | cancel ns | allocs/timer | held after schedule | held after cancel | held after drop | held after 1 s idle |"
     );
-    let _ = writeln!(md, "|---|--:|--:|--:|--:|--:|--:|--:|");
+    let _ = writeln!(md, "|---|--:|--:|--:|--:|--:|--:|--:|--:|");
     let mib = |bytes: i64| {
         if bytes.unsigned_abs() < 1 << 20 {
             format!("{bytes} B")
@@ -1083,7 +1086,7 @@ fn timer_table(md: &mut String, timers: &[TimerRecord]) {
     for r in timers {
         let _ = writeln!(
             md,
-            "| {} | {} | {} | {} | {} | {} | {} | {} |",
+            "| {} | {} | {} | {} | {} | {} | {} | {} | {} |",
             r.implementation,
             format_ns(r.schedule_ns),
             r.first_schedule_ns.map_or_else(String::new, format_ns),
@@ -1092,6 +1095,7 @@ fn timer_table(md: &mut String, timers: &[TimerRecord]) {
             mib(r.held_after_schedule_bytes),
             mib(r.held_after_cancel_bytes),
             mib(r.held_after_drop_bytes),
+            r.held_after_idle_bytes.map_or_else(String::new, mib),
         );
     }
     let _ = writeln!(md);
@@ -1712,7 +1716,7 @@ mod tests {
         timer_table(&mut md, &records);
         assert!(md.contains("1,000,000 timers"));
         assert!(
-            md.contains("| rx NewThread | 151 |  | 52.5 | 1 | 101.0 MiB | 61.0 MiB | 13317 B |"),
+            md.contains("| rx NewThread | 151 |  | 52.5 | 1 | 101.0 MiB | 61.0 MiB | 13317 B |  |"),
             "{md}"
         );
         assert!(md.contains("- rx NewThread: one worker"));
