@@ -27,6 +27,11 @@ use std::time::Duration;
 static ALLOCATOR: CountingAlloc = CountingAlloc;
 
 fn main() {
+    // The timer benchmarks measure each implementation in a process of their own.
+    if let Ok(implementation) = std::env::var(timers::ONE) {
+        timers::run_one(&implementation);
+        return;
+    }
     // Short times, so the whole suite runs in a few minutes on two cores; criterion's
     // statistics still apply. The report reads the median.
     let mut criterion = Criterion::default()

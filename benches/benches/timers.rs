@@ -9,8 +9,9 @@
 //! Time per schedule and per cancel is the wall-clock time of the whole loop divided by the
 //! number of timers, the median of [`ROUNDS`] rounds run with the counting allocator off; the
 //! first of them, on a fresh worker or queue, is also reported apart: there every
-//! implementation touches new memory, where the later rounds run on whatever the earlier ones
-//! kept (a `DelayQueue` keeps its slab for good; rx keeps what its cancelled timers used until
+//! implementation touches memory new to its process (each implementation is measured in a
+//! process of its own, the bench binary started again), where the later rounds run on
+//! whatever the earlier ones kept (a `DelayQueue` keeps its slab for good; rx keeps what its cancelled timers used until
 //! its thread finds it unused for a quarter of a second). One more round, on a fresh worker or
 //! queue, runs with the counting allocator on, for the heap held (net live bytes) after
 //! scheduling, after cancelling every handle while the handles are still held, after the
@@ -203,41 +204,45 @@ fn measure<T: Timers>(
     record
 }
 
-/// Measures every implementation and writes the records.
+/// The implementations, in the order they are measured and reported.
+const IMPLEMENTATIONS: [&str; 3] = ["rx NewThread", "rx ThreadPool", "tokio-util DelayQueue"];
+
+/// Set to one of [`IMPLEMENTATIONS`] in the environment of the process that measures it.
+pub const ONE: &str = "RX_BENCH_TIMERS_ONE";
+
+/// The prefix of the line on which a measuring process hands its record to the parent.
+const RECORD_LINE: &str = "timer record: ";
+
+/// Measures every implementation, each in a process of its own, and writes the records.
+///
+/// A fresh process per implementation, because what one leaves to the allocator decides how
+/// much the next finds already mapped: measured one after the other in one process, the
+/// later ones' first rounds would reuse pages the earlier ones faulted in.
 pub fn run() {
     if !rx_benches::section_selected("timers") {
         return;
     }
+    let exe = std::env::current_exe().expect("the bench binary's path");
     let mut records = Vec::new();
-
-    records.push(measure(
-        "rx NewThread",
-        Some("one worker: one thread and its timed queue"),
-        || RxTimers(NewThread.worker()),
-    ));
-
-    // A pool per worker: a pool's queues outlive its workers, and what the timed rounds left
-    // kept on them must not count against the fresh worker the heap is measured on.
-    records.push(measure(
-        "rx ThreadPool",
-        Some("ThreadPool::new(2), one worker: every timer on one of the two queues"),
-        || RxTimers(ThreadPool::new(2).worker()),
-    ));
-
-    let runtime = rxrust::scheduler::tokio::runtime::Builder::new_current_thread()
-        .enable_time()
-        .build()
-        .expect("a tokio runtime");
-    // `DelayQueue` arms a tokio `Sleep`, which needs the runtime's timer in context.
-    let _context = runtime.enter();
-    records.push(measure(
-        "tokio-util DelayQueue",
-        Some(
-            "DelayQueue<u64>::insert / remove on a current-thread runtime: a hashed timing \
-             wheel over a slab, driven by whoever polls it",
-        ),
-        || DelayQueueTimers(DelayQueue::new()),
-    ));
+    for implementation in IMPLEMENTATIONS {
+        let output = std::process::Command::new(&exe)
+            .env(ONE, implementation)
+            .stderr(std::process::Stdio::inherit())
+            .output()
+            .expect("the bench binary starts again");
+        assert!(
+            output.status.success(),
+            "measuring the timers of {implementation} failed: {}",
+            output.status
+        );
+        for line in String::from_utf8_lossy(&output.stdout).lines() {
+            match line.strip_prefix(RECORD_LINE) {
+                Some(json) => records
+                    .push(serde_json::from_str::<serde_json::Value>(json).expect("a timer record")),
+                None => println!("{line}"),
+            }
+        }
+    }
 
     let written = records_dir().and_then(|dir| {
         std::fs::create_dir_all(&dir)?;
@@ -247,4 +252,42 @@ pub fn run() {
     if let Err(e) = written {
         eprintln!("warning: could not write the timer records: {e}");
     }
+}
+
+/// Measures `implementation`, one of [`IMPLEMENTATIONS`], and prints its record for the
+/// parent process ([`run`]).
+pub fn run_one(implementation: &str) {
+    let record = match implementation {
+        "rx NewThread" => measure(
+            implementation,
+            Some("one worker: one thread and its timed queue"),
+            || RxTimers(NewThread.worker()),
+        ),
+        // A pool per worker: a pool's queues outlive its workers, and what the timed rounds
+        // left kept on them must not count against the fresh worker the heap is measured on.
+        "rx ThreadPool" => measure(
+            implementation,
+            Some("ThreadPool::new(2), one worker: every timer on one of the two queues"),
+            || RxTimers(ThreadPool::new(2).worker()),
+        ),
+        "tokio-util DelayQueue" => {
+            let runtime = rxrust::scheduler::tokio::runtime::Builder::new_current_thread()
+                .enable_time()
+                .build()
+                .expect("a tokio runtime");
+            // `DelayQueue` arms a tokio `Sleep`, which needs the runtime's timer in context.
+            let _context = runtime.enter();
+            measure(
+                implementation,
+                Some(
+                    "DelayQueue<u64>::insert / remove on a current-thread runtime: a hashed \
+                     timing wheel over a slab, driven by whoever polls it",
+                ),
+                || DelayQueueTimers(DelayQueue::new()),
+            )
+        }
+        other => panic!("{ONE}={other:?}: not one of {IMPLEMENTATIONS:?}"),
+    };
+    let json = serde_json::to_string(&record).expect("a timer record serializes");
+    println!("{RECORD_LINE}{json}");
 }

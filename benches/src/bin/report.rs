@@ -1061,8 +1061,8 @@ fn timer_table(md: &mut String, timers: &[TimerRecord]) {
          tokio-util's `DelayQueue<u64>` inserting and removing as many keys. Time per \
          schedule and per cancel: the loop's wall-clock time divided by the count, median \
          of three rounds with the counting allocator off; beside it the first round, on a \
-         fresh worker or queue, where every implementation touches new memory (the later \
-         rounds reuse what the earlier ones kept: a `DelayQueue` keeps its slab for good, \
+         fresh worker or queue, where every implementation touches memory new to its \
+         process (each is measured in a process of its own; the later rounds reuse what the earlier ones kept: a `DelayQueue` keeps its slab for good, \
          rx keeps what its cancelled timers used until its thread finds it unused for a \
          quarter of a second). Heap held (the allocator's live-bytes delta since just \
          before the first schedule, on a fresh worker or queue): after scheduling, after \
