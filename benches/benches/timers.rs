@@ -237,8 +237,13 @@ pub fn run() {
         );
         for line in String::from_utf8_lossy(&output.stdout).lines() {
             match line.strip_prefix(RECORD_LINE) {
-                Some(json) => records
-                    .push(serde_json::from_str::<serde_json::Value>(json).expect("a timer record")),
+                Some(json) => {
+                    let mut record: serde_json::Value =
+                        serde_json::from_str(json).expect("a timer record");
+                    // The run is this process's, not the measuring one's.
+                    record["run"] = rx_benches::run_started().into();
+                    records.push(record);
+                }
                 None => println!("{line}"),
             }
         }

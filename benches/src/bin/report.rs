@@ -1176,15 +1176,20 @@ fn escape(text: &str) -> String {
 
 /// The machine and toolchain the results come from, as far as they can be read.
 fn machine() -> String {
-    let cpu = fs::read_to_string("/proc/cpuinfo")
-        .ok()
-        .and_then(|info| {
-            info.lines()
-                .find(|l| l.starts_with("model name"))
-                .and_then(|l| l.split(':').nth(1))
-                .map(|m| m.trim().to_owned())
+    let info = fs::read_to_string("/proc/cpuinfo").unwrap_or_default();
+    // The first processor's value of `field`.
+    let field = |name: &str| {
+        info.lines().find_map(|line| {
+            let (key, value) = line.split_once(':')?;
+            (key.trim() == name).then(|| value.trim().to_owned())
         })
-        .unwrap_or_else(|| "an unknown CPU".to_owned());
+    };
+    let mut cpu = field("model name").unwrap_or_else(|| "an unknown CPU".to_owned());
+    // A virtual machine's model name often hides the generation; family and model tell it,
+    // and figures from two generations are not comparable to the last digit.
+    if let (Some(family), Some(model)) = (field("cpu family"), field("model")) {
+        cpu = format!("{cpu} (family {family}, model {model})");
+    }
     let cores = std::thread::available_parallelism().map_or(0, |n| n.get());
     let rustc =
         std::process::Command::new(std::env::var("RUSTC").unwrap_or_else(|_| "rustc".into()))
