@@ -1005,11 +1005,11 @@ impl Worker for QueueWorker {
     /// (one, for its box, otherwise). A reschedule reuses the slot.
     fn schedule_at<T: Task>(&self, due: Instant, task: T) -> QueuedTask {
         // Boxed before the lock is taken; either way it is erased under the lock, straight
-        // into its slot (see `QueueWorker::queue`).
+        // into its slot (see `QueueWorker::enqueue`).
         if fits::<T>() {
-            self.queue(due, task)
+            self.enqueue(due, task)
         } else {
-            self.queue(due, Boxed(Box::new(task)))
+            self.enqueue(due, Boxed(Box::new(task)))
         }
     }
 
@@ -1024,9 +1024,9 @@ impl QueueWorker {
     /// it is written there once rather than built on the stack and copied: a copy loads in
     /// wide words what was stored in narrow ones, which the store buffer cannot forward, so
     /// the load waits for every store before it, the last schedule's slot and key among
-    /// them, in memory seldom in cache while a queue grows (~6 ns per schedule).
+    /// them, in memory seldom in cache while a queue grows (~5 ns per schedule).
     #[inline(always)]
-    fn queue<T: Task>(&self, due: Instant, task: T) -> QueuedTask {
+    fn enqueue<T: Task>(&self, due: Instant, task: T) -> QueuedTask {
         let core = &self.core;
         let mut state = core.queue.state.lock();
         // Checked under the lock: `dispose` sets `disposed` before it takes the lock to
@@ -1087,8 +1087,8 @@ impl fmt::Debug for QueueWorker {
 pub struct QueuedTask {
     queue: Arc<Queue>,
     /// The slot's index, kept as a whole word: a handle with a half-word field is copied
-    /// with a word-wide load of what was stored in halves, which stalls as `QueueWorker::queue`
-    /// explains.
+    /// with a word-wide load of what was stored in halves, which stalls as
+    /// `QueueWorker::enqueue` explains.
     slot: u64,
     id: u64,
 }
