@@ -6,12 +6,14 @@
 //! captures an 8-byte value, as the `DelayQueue` holds a `u64` per key. The timers are
 //! cancelled in the order they were scheduled, as timeouts are when their values arrive.
 //!
-//! Time per schedule and per cancel is the wall-clock time of the whole loop divided by the
-//! number of timers, the median of [`ROUNDS`] rounds run with the counting allocator off; the
-//! first of them, on a fresh worker or queue, is also reported apart: there every
-//! implementation touches memory new to its process (each implementation is measured in a
-//! process of its own, the bench binary started again), where the later rounds run on
-//! whatever the earlier ones kept (a `DelayQueue` keeps its slab for good; rx keeps what its cancelled timers used until
+//! Each implementation is measured in a process of its own (the bench binary started again),
+//! [`PASSES`] times in turn with the others. Time per schedule and per cancel is the
+//! wall-clock time of the whole loop divided by the number of timers, the median of the
+//! rounds after each pass's first ([`ROUNDS`] rounds a pass, run with the counting allocator
+//! off); the first round of a pass, on a fresh worker or queue, is reported apart (the
+//! median of the passes'):
+//! there every implementation touches memory new to its process, where the later rounds run
+//! on whatever the earlier ones kept (a `DelayQueue` keeps its slab for good; rx keeps what its cancelled timers used until
 //! its thread finds it unused for a quarter of a second). One more round, on a fresh worker or
 //! queue, runs with the counting allocator on, for the heap held (net live bytes) after
 //! scheduling, after cancelling every handle while the handles are still held, after the
@@ -26,7 +28,7 @@ use crate::harness::sink;
 use rx::schedulers::{NewThread, Reschedule, Scheduler, ThreadPool, Worker};
 use rx::subscription::Subscription;
 use rx_benches::{Counter, records_dir};
-use serde::Serialize;
+use serde::{Deserialize, Serialize};
 use std::time::{Duration, Instant};
 use tokio_util::time::DelayQueue;
 
@@ -46,7 +48,7 @@ const IDLE: Duration = Duration::from_secs(1);
 
 /// One implementation's figures, as the report reads them. The heap held is the net of what
 /// was allocated and freed since just before the first schedule.
-#[derive(Serialize)]
+#[derive(Serialize, Deserialize)]
 struct TimerRecord {
     implementation: String,
     timers: usize,
@@ -54,6 +56,9 @@ struct TimerRecord {
     cancel_ns: f64,
     /// The first round's time per schedule, on a fresh worker or queue.
     first_schedule_ns: f64,
+    /// Every timed round's time per schedule and per cancel, the first included.
+    schedule_rounds: Vec<f64>,
+    cancel_rounds: Vec<f64>,
     allocations_per_schedule: f64,
     held_after_schedule_bytes: i64,
     held_after_cancel_bytes: i64,
@@ -177,8 +182,10 @@ fn measure<T: Timers>(
         implementation: implementation.to_owned(),
         timers: TIMERS,
         first_schedule_ns: schedule[0],
-        schedule_ns: median(schedule),
-        cancel_ns: median(cancel),
+        schedule_ns: median(schedule.clone()),
+        cancel_ns: median(cancel.clone()),
+        schedule_rounds: schedule,
+        cancel_rounds: cancel,
         allocations_per_schedule: scheduling.allocations as f64 / TIMERS as f64,
         held_after_schedule_bytes: after_schedule,
         held_after_cancel_bytes: after_cancel,
@@ -187,6 +194,13 @@ fn measure<T: Timers>(
         note: note.map(str::to_owned),
         run: rx_benches::run_started(),
     };
+    drop(handles);
+    drop(timers);
+    record
+}
+
+/// A record's line in the bench's output.
+fn print_record(record: &TimerRecord) {
     println!(
         "timers  {:<26} schedule {:>7.1} ns  cancel {:>7.1} ns  {:.2} allocs/timer  held \
          0 → {} → {} → {} → {} bytes",
@@ -199,9 +213,6 @@ fn measure<T: Timers>(
         record.held_after_drop_bytes,
         record.held_after_idle_bytes,
     );
-    drop(handles);
-    drop(timers);
-    record
 }
 
 /// The implementations, in the order they are measured and reported.
@@ -210,6 +221,9 @@ const IMPLEMENTATIONS: [&str; 3] = ["rx NewThread", "rx ThreadPool", "tokio-util
 /// Set to one of [`IMPLEMENTATIONS`] in the environment of the process that measures it.
 pub const ONE: &str = "RX_BENCH_TIMERS_ONE";
 
+/// How many times each implementation is measured, each time in a fresh process.
+const PASSES: usize = 3;
+
 /// The prefix of the line on which a measuring process hands its record to the parent.
 const RECORD_LINE: &str = "timer record: ";
 
@@ -217,36 +231,24 @@ const RECORD_LINE: &str = "timer record: ";
 ///
 /// A fresh process per implementation, because what one leaves to the allocator decides how
 /// much the next finds already mapped: measured one after the other in one process, the
-/// later ones' first rounds would reuse pages the earlier ones faulted in.
+/// later ones' first rounds would reuse pages the earlier ones faulted in. The processes run
+/// [`PASSES`] times in turn (all implementations, then all again), and each figure is the
+/// median over every pass, so that a spell of load on the machine falls on each of them
+/// rather than on whichever ran through it.
 pub fn run() {
     if !rx_benches::section_selected("timers") {
         return;
     }
     let exe = std::env::current_exe().expect("the bench binary's path");
-    let mut records = Vec::new();
-    for implementation in IMPLEMENTATIONS {
-        let output = std::process::Command::new(&exe)
-            .env(ONE, implementation)
-            .stderr(std::process::Stdio::inherit())
-            .output()
-            .expect("the bench binary starts again");
-        assert!(
-            output.status.success(),
-            "measuring the timers of {implementation} failed: {}",
-            output.status
-        );
-        for line in String::from_utf8_lossy(&output.stdout).lines() {
-            match line.strip_prefix(RECORD_LINE) {
-                Some(json) => {
-                    let mut record: serde_json::Value =
-                        serde_json::from_str(json).expect("a timer record");
-                    // The run is this process's, not the measuring one's.
-                    record["run"] = rx_benches::run_started().into();
-                    records.push(record);
-                }
-                None => println!("{line}"),
-            }
+    let mut passes: Vec<Vec<TimerRecord>> = IMPLEMENTATIONS.iter().map(|_| Vec::new()).collect();
+    for _ in 0..PASSES {
+        for (implementation, records) in IMPLEMENTATIONS.iter().zip(&mut passes) {
+            records.push(measure_in_own_process(&exe, implementation));
         }
+    }
+    let records: Vec<TimerRecord> = passes.into_iter().map(merge_passes).collect();
+    for record in &records {
+        print_record(record);
     }
 
     let written = records_dir().and_then(|dir| {
@@ -256,6 +258,60 @@ pub fn run() {
     });
     if let Err(e) = written {
         eprintln!("warning: could not write the timer records: {e}");
+    }
+}
+
+/// Runs the bench binary again to measure `implementation`, and reads back its record.
+fn measure_in_own_process(exe: &std::path::Path, implementation: &str) -> TimerRecord {
+    let output = std::process::Command::new(exe)
+        .env(ONE, implementation)
+        .stderr(std::process::Stdio::inherit())
+        .output()
+        .expect("the bench binary starts again");
+    assert!(
+        output.status.success(),
+        "measuring the timers of {implementation} failed: {}",
+        output.status
+    );
+    let stdout = String::from_utf8_lossy(&output.stdout);
+    let json = stdout
+        .lines()
+        .find_map(|line| line.strip_prefix(RECORD_LINE))
+        .unwrap_or_else(|| panic!("measuring the timers of {implementation} printed no record"));
+    serde_json::from_str(json).expect("a timer record")
+}
+
+/// One implementation's record over all its passes: times are medians over the rounds after
+/// each pass's first, the first round's the median of the passes' first rounds; the heap held
+/// and the allocations are the first pass's.
+fn merge_passes(passes: Vec<TimerRecord>) -> TimerRecord {
+    let firsts = passes.iter().map(|p| p.first_schedule_ns).collect();
+    let later = |rounds: fn(&TimerRecord) -> &Vec<f64>| -> Vec<f64> {
+        passes
+            .iter()
+            .flat_map(|p| rounds(p).iter().skip(1).copied())
+            .collect()
+    };
+    let schedule_ns = median(later(|p| &p.schedule_rounds));
+    let cancel_ns = median(later(|p| &p.cancel_rounds));
+    let schedule_rounds = passes
+        .iter()
+        .flat_map(|p| p.schedule_rounds.iter().copied())
+        .collect();
+    let cancel_rounds = passes
+        .iter()
+        .flat_map(|p| p.cancel_rounds.iter().copied())
+        .collect();
+    let first = passes.into_iter().next().expect("at least one pass");
+    TimerRecord {
+        first_schedule_ns: median(firsts),
+        schedule_ns,
+        cancel_ns,
+        schedule_rounds,
+        cancel_rounds,
+        // The run is this process's, not the measuring ones'.
+        run: rx_benches::run_started(),
+        ..first
     }
 }
 

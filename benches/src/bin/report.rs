@@ -1059,10 +1059,12 @@ fn timer_table(md: &mut String, timers: &[TimerRecord]) {
         "{} timers, each due an hour later and capturing 8 bytes, scheduled on one worker \
          (one queue) and then cancelled in the order they were scheduled; beside them \
          tokio-util's `DelayQueue<u64>` inserting and removing as many keys. Time per \
-         schedule and per cancel: the loop's wall-clock time divided by the count, median \
-         of three rounds with the counting allocator off; beside it the first round, on a \
-         fresh worker or queue, where every implementation touches memory new to its \
-         process (each is measured in a process of its own; the later rounds reuse what the earlier ones kept: a `DelayQueue` keeps its slab for good, \
+         schedule and per cancel: the loop's wall-clock time divided by the count, with the \
+         counting allocator off; each implementation is measured in a process of its own, \
+         three times in turn with the others, three rounds each, and the figure is the \
+         median of the six rounds after each process's first. Beside it the first round of \
+         a process (the median of the three), on a fresh worker or queue, where every \
+         implementation touches memory new to its process (the later rounds reuse what the earlier ones kept: a `DelayQueue` keeps its slab for good, \
          rx keeps what its cancelled timers used until its thread finds it unused for a \
          quarter of a second). Heap held (the allocator's live-bytes delta since just \
          before the first schedule, on a fresh worker or queue): after scheduling, after \
