@@ -101,14 +101,10 @@ impl<T> Slab<T> {
     }
 
     /// A slab that keeps the buffers of the chunks that empty until [`Slab::release`].
-    pub(crate) const fn keeping() -> Self {
+    pub(crate) fn keeping() -> Self {
         Slab {
-            chunks: Vec::new(),
-            open: Vec::new(),
-            len: 0,
             keeps_emptied: true,
-            emptied: 0,
-            reused: false,
+            ..Slab::new()
         }
     }
 

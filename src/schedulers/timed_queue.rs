@@ -434,30 +434,27 @@ impl State {
     }
 
     /// Compacts when tombstones outnumber queued tasks, and there are enough of them to be
-    /// worth it or no queued task is left; otherwise, unless the queue keeps spare memory,
-    /// gives back what the keys' buffers no longer need (cancellations in order leave no
+    /// worth it or no queued task is left; then, unless the queue keeps spare memory, gives
+    /// back what the keys' buffers no longer need (cancellations in order leave no
     /// tombstone, but empty the buffers all the same).
     fn maybe_compact(&mut self) {
         let tombstones = self.keys.len() - self.queued;
         if tombstones > self.queued && (tombstones >= COMPACT_MIN || self.queued == 0) {
             self.compact();
-        } else if !self.keeps_spare {
+        }
+        if !self.keeps_spare {
             self.shrink_keys();
         }
     }
 
-    /// Drops every tombstone key and, unless the queue keeps spare memory, gives back what
-    /// the keys' buffers no longer need. Touches no task: the tombstones are told apart by
-    /// their slots alone.
+    /// Drops every tombstone key. Touches no task: the tombstones are told apart by their
+    /// slots alone.
     fn compact(&mut self) {
         if self.queued == 0 {
             self.keys.clear();
         } else {
             let slab = &self.slab;
             self.keys.retain(|key| queued_slot(slab, key).is_some());
-        }
-        if !self.keeps_spare {
-            self.shrink_keys();
         }
     }
 
@@ -508,9 +505,9 @@ impl State {
             return None;
         }
         match self.release_at {
-            None if self.holds_spare() => {
-                self.slab.take_reused();
-                self.release_at = Some(now + KEEP_SPARE_FOR);
+            None => {
+                // Memory the driver freed itself: no one planned a look at it yet.
+                self.plan_release(|| now);
             }
             Some(at) if now >= at => {
                 if self.slab.take_reused() {
