@@ -92,12 +92,13 @@ impl<T> Counted<T> {
         ptr
     }
 
-    /// Takes back a reference given out by [`into_raw`](Self::into_raw).
+    /// Takes back a reference given out by [`into_raw`](Self::into_raw), or one added by
+    /// [`add_unowned`](Self::add_unowned).
     ///
     /// # Safety
     ///
-    /// `ptr` came from `into_raw` of a `Counted<T>`, and the reference it keeps is taken
-    /// back once.
+    /// `ptr` came from `into_raw` or [`as_ptr`](Self::as_ptr) of a `Counted<T>`, and the
+    /// reference taken back, kept by `into_raw` or added by `add_unowned`, is taken back once.
     pub(crate) unsafe fn from_raw(ptr: *const T) -> Self {
         Counted {
             // SAFETY: `value` is the first field of a `repr(C)` `Inner<T>`, so its address is
@@ -119,6 +120,27 @@ impl<T> Counted<T> {
             .fetch_add(1, Ordering::Relaxed);
     }
 
+    /// Adds `n` references that no value holds yet, in one atomic operation where `Arc`
+    /// takes one per reference: each is taken over by [`from_raw`](Self::from_raw) of
+    /// [`as_ptr`](Self::as_ptr), or they are given back together by
+    /// [`drop_unowned`](Self::drop_unowned).
+    pub(crate) fn add_unowned(this: &Self, n: usize) {
+        // Relaxed, as `clone`.
+        this.inner().count.fetch_add(n, Ordering::Relaxed);
+    }
+
+    /// Gives back `n` references added by [`add_unowned`](Self::add_unowned).
+    ///
+    /// # Safety
+    ///
+    /// The `n` references were added by `add_unowned` and none of them was taken over, so
+    /// with `this` the count stays above `n`: the value is never freed here.
+    pub(crate) unsafe fn drop_unowned(this: &Self, n: usize) {
+        // Release, as `drop`; never the last reference, so no fence.
+        let before = this.inner().count.fetch_sub(n, Ordering::Release);
+        debug_assert!(before > n, "dropped references that were not added");
+    }
+
     /// The number of references (as `Arc::strong_count`): exact only when no other thread
     /// holds one.
     #[cfg(test)]
@@ -133,7 +155,6 @@ impl<T> Counted<T> {
     }
 
     /// The value's address.
-    #[cfg(test)]
     pub(crate) fn as_ptr(this: &Self) -> *const T {
         this.inner.as_ptr().cast::<T>().cast_const()
     }
@@ -237,6 +258,24 @@ mod tests {
         drop(unsafe { Counted::from_raw(raw) });
         drop(unsafe { Counted::from_raw(raw) });
         drop(first);
+        assert_eq!(drops.load(Ordering::Relaxed), 1);
+    }
+
+    #[test]
+    fn unowned_references_are_taken_over_or_given_back_together() {
+        let drops = StdAtomicUsize::new(0);
+        let first = Counted::new(Probe(&drops));
+        Counted::add_unowned(&first, 3);
+        assert_eq!(Counted::count(&first), 4);
+        // SAFETY: one of the references added above, taken over once.
+        let taken = unsafe { Counted::from_raw(Counted::as_ptr(&first)) };
+        assert!(Counted::ptr_eq(&first, &taken));
+        // SAFETY: the other two, none of them taken over; `first` and `taken` remain.
+        unsafe { Counted::drop_unowned(&first, 2) };
+        assert_eq!(Counted::count(&first), 2);
+        drop(first);
+        assert_eq!(drops.load(Ordering::Relaxed), 0);
+        drop(taken);
         assert_eq!(drops.load(Ordering::Relaxed), 1);
     }
 

@@ -266,9 +266,9 @@ mod tests {
             mem::size_of::<ErasedTask>()
         );
         enum Slot {
-            _Occupied(u64, u64, ErasedTask, u32),
+            _Occupied(u64, u32, u32, ErasedTask),
             _Vacant(u32),
         }
-        assert_eq!(mem::size_of::<Slot>(), 7 * mem::size_of::<usize>());
+        assert_eq!(mem::size_of::<Slot>(), 6 * mem::size_of::<usize>());
     }
 }

@@ -32,9 +32,9 @@
 //! three words (most of the library's own: a pointer to an operator's state, and a counter or
 //! a duration) costs no allocation, and a larger one costs one, for its box; a task that asks
 //! to run again keeps its slot. The queue's buffers grow with the number of pending tasks and
-//! are given back as they are cancelled or run. A task's handle is its queue, slot and id
-//! (three words): it holds nothing of the task, so a cancelled task is gone however long its
-//! handles live. [`Immediate`] allocates nothing, and [`CurrentThread`] reuses the slots of
+//! are given back as they are cancelled or run. A task's handle is its queue, and its slot
+//! and tag in it (two words): it holds nothing of the task, so a cancelled task is gone
+//! however long its handles live. [`Immediate`] allocates nothing, and [`CurrentThread`] reuses the slots of
 //! its finished tasks, so it allocates only while a thread fills its pool of them.
 //!
 //! # Panics in tasks

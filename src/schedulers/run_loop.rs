@@ -1,9 +1,9 @@
 //! A queue the user drives.
 
 use super::Scheduler;
+use super::counted::Counted;
 use super::timed_queue::{Dispatch, Owner, Queue, QueueWorker};
 use crate::subscription::Subscription;
-use crate::sync::Arc;
 use std::fmt;
 use std::time::Instant;
 
@@ -38,7 +38,7 @@ use std::time::Instant;
 /// assert!(run_loop.is_empty());
 /// ```
 pub struct RunLoop {
-    queue: Arc<Queue>,
+    queue: Counted<Queue>,
 }
 
 impl RunLoop {
@@ -179,6 +179,7 @@ impl fmt::Debug for RunLoop {
 mod tests {
     use super::*;
     use crate::schedulers::{Reschedule, Worker};
+    use crate::sync::Arc;
     use std::sync::mpsc;
     use std::time::Duration;
 
@@ -320,7 +321,7 @@ mod loom_tests {
     use super::*;
     use crate::schedulers::{Reschedule, Worker};
     use crate::subscription::Subscription;
-    use crate::sync::{AtomicUsize, Ordering, thread};
+    use crate::sync::{Arc, AtomicUsize, Ordering, thread};
 
     fn count(counter: &Arc<AtomicUsize>) -> impl FnMut() -> Reschedule + Send + use<> {
         let counter = counter.clone();

@@ -145,10 +145,12 @@ impl<T> Slab<T> {
         }
         let offset = if chunk.free != NONE {
             let offset = chunk.free;
-            let vacant = mem::replace(&mut chunk.entries[offset as usize], Entry::Occupied(value));
-            let Entry::Vacant(next) = vacant else {
+            let entry = &mut chunk.entries[offset as usize];
+            // Only the link is read: `mem::replace` would load the whole entry as well.
+            let Entry::Vacant(next) = *entry else {
                 unreachable!("the free list threads vacant slots")
             };
+            *entry = Entry::Occupied(value);
             chunk.free = next;
             offset
         } else {

@@ -1,6 +1,7 @@
 //! Virtual time: a scheduler whose clock moves only when the test says so.
 
 use super::Scheduler;
+use super::counted::Counted;
 use super::timed_queue::{Clock, Owner, Queue, QueueWorker};
 use crate::sync::{Arc, AtomicBool, AtomicU64, Ordering};
 use std::fmt;
@@ -49,7 +50,7 @@ pub struct TestScheduler {
 /// would keep its own queue open. Behind the one pointer, so that a `TestScheduler` stays one
 /// pointer large.
 struct Handle {
-    queue: Arc<Queue>,
+    queue: Counted<Queue>,
     drives: bool,
 }
 
@@ -65,7 +66,7 @@ impl TestScheduler {
     /// A scheduler whose virtual clock starts now.
     pub fn new() -> Self {
         // A new queue counts one driver: this handle's.
-        let queue = Arc::new(Queue::new(Clock::Virtual {
+        let queue = Counted::new(Queue::new(Clock::Virtual {
             start: Instant::now(),
             offset_ns: AtomicU64::new(0),
             advancing: AtomicBool::new(false),
@@ -90,7 +91,7 @@ impl TestScheduler {
         }
     }
 
-    fn queue(&self) -> &Arc<Queue> {
+    fn queue(&self) -> &Counted<Queue> {
         &self.handle.queue
     }
 

@@ -1,6 +1,7 @@
 //! A fixed set of threads, and the process-wide pool sized to the cores.
 
 use super::Scheduler;
+use super::counted::Counted;
 use super::timed_queue::{Lifeline, Owner, Queue, QueueWorker, spawn_thread};
 use crate::sync::{Arc, AtomicUsize, Ordering};
 use std::fmt;
@@ -64,7 +65,7 @@ impl ThreadPool {
     }
 
     fn named(threads: usize, name: &str) -> Self {
-        let queues: Box<[Arc<Queue>]> = (0..threads).map(|_| Queue::for_thread()).collect();
+        let queues: Box<[Counted<Queue>]> = (0..threads).map(|_| Queue::for_thread()).collect();
         for (i, queue) in queues.iter().enumerate() {
             spawn_thread(queue.clone(), format!("{name}-{i}"));
         }

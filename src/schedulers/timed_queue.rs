@@ -12,11 +12,11 @@
 //!   [slab](super::slab) (boxed only when it is larger than three words, see
 //!   [`ErasedTask`]), with the index of its worker in the queue's table of workers with
 //!   tasks, which holds one reference per worker rather than one per task. Its handles name
-//!   it by slot index and id, the sequence number of its first push, which no other task
-//!   ever has; so a slot vacated and filled again cannot be mistaken for the old task by a
-//!   stale handle. A handle's reference to the queue comes from a batch taken ahead under
-//!   the lock (`State::prepaid`), so a schedule costs the lock's two atomic operations and
-//!   no other.
+//!   it by slot index and tag, the low half of the sequence number of its first push; so a
+//!   slot vacated and filled again is not mistaken for the old task by a stale handle unless
+//!   2^32 pushes came between (see `Slot::tag`). A handle's reference to the queue comes from
+//!   a batch added ahead in one atomic operation (`State::prepaid`), so a schedule costs the
+//!   lock's two atomic operations and, once in [`PREPAID_BATCH`] schedules, a third.
 //! - **Identity by sequence number.** Every push takes the next `seq` from a counter, which
 //!   both breaks ties first-in first-out and names the key: a key is live only while its slot
 //!   still holds a queued task pushed with that `seq`. Nothing ever compares addresses, so a
@@ -50,6 +50,7 @@
 //! The deciding step, [`State::next`], takes "now" from its caller, so the loom models in this
 //! file check push, pop, cancellation and wake-ups without a clock.
 
+use super::counted::Counted;
 use super::erased::{Boxed, ErasedTask};
 use super::keys::{Key, Keys};
 use super::slab::{KEPT_WHEN_EMPTY, Slab};
@@ -61,9 +62,28 @@ use std::fmt;
 use std::panic::{self, AssertUnwindSafe};
 use std::time::{Duration, Instant};
 
-/// The id of no task: a handle refused at birth holds it, and a slot whose task was cancelled
-/// while it ran holds it until its driver drops the task.
-const CANCELLED: u64 = 0;
+/// The id of no task, held by a handle refused at birth: its slot half is `u32::MAX`, an
+/// index the slab never gives (see [`Slab::insert`]).
+const CANCELLED: u64 = u64::MAX;
+
+/// What a task's handles name it by: its slot in the low half and its tag in the high half.
+///
+/// With the reference to its queue, a handle is then two words, returned in registers and
+/// stored as two words. A third word would send it back through memory, to be copied in one
+/// wide load of what was stored in narrow pieces, which the store buffer cannot forward: the
+/// load would wait for every store before it, the last schedule's slot and key among them,
+/// in memory seldom in cache while a queue grows.
+#[inline]
+fn task_id(slot: u32, tag: u32) -> u64 {
+    (u64::from(tag) << 32) | u64::from(slot)
+}
+
+/// The slot and the tag a task id names.
+#[inline]
+fn split_id(id: u64) -> (u32, u32) {
+    // Lossless: the halves `task_id` joined.
+    (id as u32, (id >> 32) as u32)
+}
 
 /// `WorkerCore::registered` of a worker with no task in the queue.
 const NOT_REGISTERED: usize = usize::MAX;
@@ -108,7 +128,7 @@ pub(crate) enum Clock {
 pub(crate) struct Entry {
     due: Instant,
     slot: u32,
-    id: u64,
+    tag: u32,
     task: ErasedTask,
 }
 
@@ -148,10 +168,17 @@ impl Epoch {
 
 /// What an occupied slot of the slab holds: a queued task, or one being run.
 struct Slot {
-    /// What the task's handles name it by, or `CANCELLED` once it was cancelled while it ran.
-    id: u64,
     /// The `seq` of the task's key, while it is queued.
     seq: u64,
+    /// Tells this task's handles from those of the slot's earlier tasks: the low half of the
+    /// `seq` of its first push. Turned over (`!tag`) when the task is cancelled while it
+    /// runs, so that its handles no longer name it and its driver drops it.
+    ///
+    /// Half a word, so that a handle is two words (see `task_id`): a stale handle names a
+    /// later task of its slot only if that task was pushed a multiple of 2^32 pushes after
+    /// its own, into the same slot, and the handle kept meanwhile (minutes of nothing but
+    /// schedules on one queue), as slotmap's keys name a later value after 2^31 reuses.
+    tag: u32,
     /// The worker's entry in the queue's table of workers with tasks.
     worker: u32,
     /// The task while it is queued; [empty](ErasedTask::empty) while the driver runs it.
@@ -207,17 +234,18 @@ pub(crate) struct State {
     /// Queued tasks. Every one has exactly one key, so the other `keys.len() - queued` keys
     /// are tombstones.
     queued: usize,
-    /// The next `seq`; starts above `CANCELLED`.
+    /// The next `seq`.
     next_seq: u64,
     /// Drivers waiting on the condition variable; a push only signals when one is.
     waiters: usize,
     closed: bool,
-    /// Strong references to the queue's own `Arc`, taken [`PREPAID_BATCH`] at a time and
-    /// handed one to each new task handle under the lock. A handle needs one, and taking it
-    /// with an atomic operation of its own would make every schedule wait for the stores
-    /// before it (the new slot and key, in memory seldom in cache while a queue grows); taken
-    /// back to back, in a batch, the operations cost a few cycles each. Given back when the
-    /// queue closes, after which no handle is made.
+    /// References to the queue itself, added [`PREPAID_BATCH`] at a time in one atomic
+    /// operation ([`Counted::add_unowned`]) and handed one to each new task handle under the
+    /// lock. A handle needs one, and taking it with an atomic operation of its own would make
+    /// every schedule wait for the stores before it (the new slot and key, in memory seldom
+    /// in cache while a queue grows); `Arc`, which counts one reference per operation, would
+    /// still cost one each (~2 ns a schedule). Given back when the queue closes, after which
+    /// no handle is made.
     prepaid: usize,
     /// Whether the slab and the keys keep the memory that their tasks no longer use until
     /// the driver finds it unused for [`KEEP_SPARE_FOR`], rather than give it back at once:
@@ -243,7 +271,7 @@ impl State {
             },
             workers: Slab::new(),
             queued: 0,
-            next_seq: CANCELLED + 1,
+            next_seq: 0,
             waiters: 0,
             closed: false,
             prepaid: 0,
@@ -258,14 +286,9 @@ impl State {
         seq
     }
 
-    /// Queues a new task, erased straight into its slot; returns its slot, its id, and whether
-    /// it is the new top.
-    fn push_new<T: Task>(
-        &mut self,
-        due: Instant,
-        core: &Arc<WorkerCore>,
-        task: T,
-    ) -> (u32, u64, bool) {
+    /// Queues a new task, erased straight into its slot; returns its id and whether it is the
+    /// new top.
+    fn push_new<T: Task>(&mut self, due: Instant, core: &Arc<WorkerCore>, task: T) -> (u64, bool) {
         let seq = self.next_seq();
         // Relaxed: `registered` is only touched under the queue lock.
         let worker = match core.registered.load(Ordering::Relaxed) {
@@ -286,13 +309,15 @@ impl State {
                 worker
             }
         };
+        // Lossless: the low half is the tag.
+        let tag = seq as u32;
         let slot = self.slab.insert(Slot {
-            id: seq,
             seq,
+            tag,
             worker,
             task: ErasedTask::new(task),
         });
-        (slot, seq, self.push_key(due, seq, slot))
+        (task_id(slot, tag), self.push_key(due, seq, slot))
     }
 
     /// Pushes the key of a task just put in its slot; whether it is the new top.
@@ -308,7 +333,7 @@ impl State {
         &mut self,
         due: Instant,
         slot: u32,
-        id: u64,
+        tag: u32,
         task: ErasedTask,
     ) -> Result<bool, ErasedTask> {
         if self.closed {
@@ -327,7 +352,7 @@ impl State {
                 .disposed
                 .load(Ordering::Acquire)
         };
-        if running.id != id || disposed() {
+        if running.tag != tag || disposed() {
             return Err(task);
         }
         running.seq = seq;
@@ -396,18 +421,19 @@ impl State {
             return Next::Run(Entry {
                 due: self.epoch.instant(top.due),
                 slot: top.slot,
-                id: running.id,
+                tag: running.tag,
                 task,
             });
         }
     }
 
-    /// Cancels the task `id` in `slot`: takes it out if it is queued, marks it if it runs.
-    fn cancel(&mut self, slot: u32, id: u64) -> Option<Removed> {
-        let found = self.slab.get_mut(slot).filter(|found| found.id == id)?;
+    /// Cancels the task `id`: takes it out if it is queued, marks it if it runs.
+    fn cancel(&mut self, id: u64) -> Option<Removed> {
+        let (slot, tag) = split_id(id);
+        let found = self.slab.get_mut(slot).filter(|found| found.tag == tag)?;
         if found.task.is_empty() {
             // Running: its driver drops it when it returns.
-            found.id = CANCELLED;
+            found.tag = !tag;
             return None;
         }
         let removed = self.vacate(slot);
@@ -534,7 +560,7 @@ impl State {
                     return false;
                 }
                 if slot.task.is_empty() {
-                    slot.id = CANCELLED;
+                    slot.tag = !slot.tag;
                     return false;
                 }
                 true
@@ -604,14 +630,14 @@ impl Queue {
     }
 
     /// A queue on the wall clock, driven from outside.
-    pub(crate) fn wall() -> Arc<Self> {
-        Arc::new(Queue::new(Clock::Wall))
+    pub(crate) fn wall() -> Counted<Self> {
+        Counted::new(Queue::new(Clock::Wall))
     }
 
     /// A queue on the wall clock for a thread of its own, which keeps spare memory for a
     /// while (see `State::keeps_spare`).
-    pub(crate) fn for_thread() -> Arc<Self> {
-        Arc::new(Queue::with(Clock::Wall, true))
+    pub(crate) fn for_thread() -> Counted<Self> {
+        Counted::new(Queue::with(Clock::Wall, true))
     }
 
     pub(crate) fn now(&self) -> Instant {
@@ -628,7 +654,7 @@ impl Queue {
     }
 
     /// A new worker on this queue.
-    pub(crate) fn worker(queue: &Arc<Self>, owner: Owner) -> QueueWorker {
+    pub(crate) fn worker(queue: &Counted<Self>, owner: Owner) -> QueueWorker {
         QueueWorker {
             core: Arc::new(WorkerCore {
                 // Relaxed: ids only need to be distinct.
@@ -652,7 +678,7 @@ impl Queue {
         }
     }
 
-    /// Cancels the task `id` in `slot` from one of its handles: a queued task is taken out
+    /// Cancels the task `id` from one of its handles: a queued task is taken out
     /// and dropped here, and the keys compacted if tombstones dominate them.
     ///
     /// A driver waiting on this very task is not woken: every live task is due no earlier
@@ -660,9 +686,9 @@ impl Queue {
     /// on the next one without being late for anything. Waking it at every cancel would cost
     /// a system call and a context switch per timer where timeouts are cancelled in the order
     /// they were set; what a tombstone holds meanwhile is its key, a few bytes of plain data.
-    fn cancel(&self, slot: u32, id: u64) {
+    fn cancel(&self, id: u64) {
         let mut state = self.state.lock();
-        let removed = state.cancel(slot, id);
+        let removed = state.cancel(id);
         let wake = removed.is_some() && state.plan_release(|| self.now());
         drop(state);
         if wake {
@@ -673,18 +699,19 @@ impl Queue {
         }
     }
 
-    /// Whether the task `id` in `slot` will never run again.
-    fn is_done(&self, slot: u32, id: u64) -> bool {
+    /// Whether the task `id` will never run again.
+    fn is_done(&self, id: u64) -> bool {
+        let (slot, tag) = split_id(id);
         self.state
             .lock()
             .slab
             .get(slot)
-            .is_none_or(|found| found.id != id)
+            .is_none_or(|found| found.tag != tag)
     }
 
     /// Closes the queue: drivers stop, later pushes are refused, and every queued task is
     /// cancelled (its captures dropped here, outside the lock).
-    pub(crate) fn close(queue: &Arc<Self>) {
+    pub(crate) fn close(queue: &Counted<Self>) {
         let mut state = queue.state.lock();
         state.closed = true;
         let removed = state.extract(|_| true);
@@ -693,28 +720,22 @@ impl Queue {
         drop(state);
         queue.ready.notify_all();
         removed.into_iter().for_each(Removed::drop_outside_lock);
-        for _ in 0..prepaid {
-            // SAFETY: the pointer is this queue's `Arc`'s, and each of these references was
-            // taken by `increment_strong_count` on it (`State::prepaid`) and is given back
-            // once; `queue` is one more, so the queue outlives this loop.
-            unsafe { Arc::decrement_strong_count(Arc::as_ptr(queue)) };
-        }
+        // SAFETY: these references were added by `add_unowned` (`State::prepaid`) and were
+        // taken by no handle; `queue` is one more.
+        unsafe { Counted::drop_unowned(queue, prepaid) };
     }
 
-    /// A strong reference to this queue for a new task handle, from the prepaid ones
+    /// A reference to this queue for a new task handle, from the prepaid ones
     /// (`State::prepaid`), which the caller's lock on `state` guards; the queue is open.
-    fn prepaid_ref(queue: &Arc<Self>, state: &mut State) -> Arc<Self> {
+    fn prepaid_ref(queue: &Counted<Self>, state: &mut State) -> Counted<Self> {
         debug_assert!(!state.closed);
         if state.prepaid == 0 {
-            for _ in 0..PREPAID_BATCH {
-                // SAFETY: the pointer comes from a live `Arc` of this queue (`queue`).
-                unsafe { Arc::increment_strong_count(Arc::as_ptr(queue)) };
-            }
+            Counted::add_unowned(queue, PREPAID_BATCH);
             state.prepaid = PREPAID_BATCH;
         }
         state.prepaid -= 1;
-        // SAFETY: takes over one of the references counted above, which no one else owns.
-        unsafe { Arc::from_raw(Arc::as_ptr(queue)) }
+        // SAFETY: takes over one of the references added above, which no one else owns.
+        unsafe { Counted::from_raw(Counted::as_ptr(queue)) }
     }
 
     /// Removes and cancels every queued task of the worker `core`, which is already marked
@@ -817,7 +838,9 @@ impl Queue {
     /// Runs a popped entry and queues it again if it asks to be; otherwise (or if it was
     /// cancelled while it ran) drops it and frees its slot.
     pub(crate) fn run(&self, entry: Entry) {
-        let Entry { slot, id, task, .. } = entry;
+        let Entry {
+            slot, tag, task, ..
+        } = entry;
         // Declared before the task, so that a task that unwinds is dropped before its slot
         // lets go of the worker.
         let finish = Finish { queue: self, slot };
@@ -835,7 +858,7 @@ impl Queue {
             Reschedule::After(delay) => self.now() + delay,
         };
         let mut state = self.state.lock();
-        match state.requeue(due, slot, id, task) {
+        match state.requeue(due, slot, tag, task) {
             Ok(is_top) => {
                 std::mem::forget(finish);
                 self.wake_if(state, is_top);
@@ -865,7 +888,7 @@ impl Queue {
     }
 
     /// Forgets a handle of the driving value; the last one closes the queue.
-    pub(crate) fn remove_driver(queue: &Arc<Self>) {
+    pub(crate) fn remove_driver(queue: &Counted<Self>) {
         // AcqRel: as for `Arc`'s drop, the last handle must see everything the others did.
         if queue.drivers.fetch_sub(1, Ordering::AcqRel) == 1 {
             Queue::close(queue);
@@ -916,7 +939,7 @@ pub(crate) enum Dispatch {
 /// Runs a worker thread over `queue` until the queue closes. A panicking task is reported by
 /// the panic hook (which prints it to stderr by default) and dropped; the thread goes on with
 /// the other tasks, as tokio's worker threads do.
-pub(crate) fn spawn_thread(queue: Arc<Queue>, name: String) {
+pub(crate) fn spawn_thread(queue: Counted<Queue>, name: String) {
     std::thread::Builder::new()
         .name(name)
         .spawn(move || {
@@ -946,7 +969,7 @@ pub(crate) enum Owner {
 /// Closes a pool's queues, stopping its threads, when the pool, all its workers and all
 /// their tasks are gone.
 pub(crate) struct Lifeline {
-    pub(crate) queues: Box<[Arc<Queue>]>,
+    pub(crate) queues: Box<[Counted<Queue>]>,
 }
 
 impl Drop for Lifeline {
@@ -964,7 +987,7 @@ impl Drop for Lifeline {
 pub(crate) struct WorkerCore {
     /// Tells workers apart in `Debug` output.
     id: u64,
-    queue: Arc<Queue>,
+    queue: Counted<Queue>,
     /// Set once by `dispose`. Release/Acquire so a task that sees it also sees the disposal.
     disposed: AtomicBool,
     /// The worker's entry in its queue's table of workers with tasks, or `NOT_REGISTERED`
@@ -1033,18 +1056,13 @@ impl QueueWorker {
             drop(task);
             return QueuedTask {
                 queue: core.queue.clone(),
-                slot: 0,
                 id: CANCELLED,
             };
         }
         let queue = Queue::prepaid_ref(&core.queue, &mut state);
-        let (slot, id, is_top) = state.push_new(due, core, task);
+        let (id, is_top) = state.push_new(due, core, task);
         queue.wake_if(state, is_top);
-        QueuedTask {
-            queue,
-            slot: slot.into(),
-            id,
-        }
+        QueuedTask { queue, id }
     }
 }
 
@@ -1078,35 +1096,32 @@ impl fmt::Debug for QueueWorker {
 /// never runs again, and what it captured is dropped before `dispose` returns (or, if it is
 /// running at that moment, as soon as it returns).
 ///
-/// It names the task by its slot in the queue and an id no other task has, so it holds
+/// It names the task by its slot in the queue and a tag (see `Slot::tag`), so it holds
 /// nothing of the task: a cancelled or finished task is gone whatever handles are left.
 #[derive(Clone)]
 pub struct QueuedTask {
-    queue: Arc<Queue>,
-    /// The slot's index, kept as a whole word: a handle with a half-word field is copied
-    /// with a word-wide load of what was stored in halves, which stalls as
-    /// `QueueWorker::enqueue` explains.
-    slot: u64,
+    queue: Counted<Queue>,
+    /// See `task_id`.
     id: u64,
 }
 
+#[cfg(test)]
 impl QueuedTask {
     fn slot(&self) -> u32 {
-        // Lossless: made from a `u32`.
-        self.slot as u32
+        split_id(self.id).0
     }
 }
 
 impl Subscription for QueuedTask {
     fn dispose(&self) {
         if self.id != CANCELLED {
-            self.queue.cancel(self.slot(), self.id);
+            self.queue.cancel(self.id);
         }
     }
 
     /// `true` once the task is done, cancelled, panicked, or its worker was disposed.
     fn is_disposed(&self) -> bool {
-        self.id == CANCELLED || self.queue.is_done(self.slot(), self.id)
+        self.id == CANCELLED || self.queue.is_done(self.id)
     }
 }
 
@@ -1252,7 +1267,7 @@ mod tests {
                     state
                         .slab
                         .get(handle.slot())
-                        .is_some_and(|s| s.id == handle.id)
+                        .is_some_and(|s| task_id(handle.slot(), s.tag) == handle.id)
                 );
             }
         }
@@ -1279,7 +1294,7 @@ mod tests {
         assert_eq!(queue.state.lock().workers.len(), 0);
         // A handle holds the queue, not the worker (a reference taken ahead for it).
         let prepaid = queue.state.lock().prepaid;
-        assert_eq!(Arc::strong_count(&queue), 2 + handles.len() + prepaid);
+        assert_eq!(Counted::count(&queue), 2 + handles.len() + prepaid);
     }
 
     #[test]
@@ -1292,17 +1307,17 @@ mod tests {
             .collect();
         // The queue itself, the worker's, the handles', and a second batch less one.
         assert_eq!(
-            Arc::strong_count(&queue),
+            Counted::count(&queue),
             2 + handles.len() + PREPAID_BATCH - 1
         );
         Queue::close(&queue);
-        assert_eq!(Arc::strong_count(&queue), 2 + handles.len());
+        assert_eq!(Counted::count(&queue), 2 + handles.len());
         // A closed queue makes no more: a refused handle holds a plain clone.
         let refused = worker.schedule(|| Reschedule::Done);
         assert!(refused.is_disposed());
-        assert_eq!(Arc::strong_count(&queue), 3 + handles.len());
+        assert_eq!(Counted::count(&queue), 3 + handles.len());
         drop((handles, refused, worker));
-        assert_eq!(Arc::strong_count(&queue), 1);
+        assert_eq!(Counted::count(&queue), 1);
     }
 
     #[test]
@@ -1484,7 +1499,7 @@ mod tests {
 
     #[test]
     fn a_queue_with_a_thread_keeps_cancelled_memory_until_nothing_reuses_it() {
-        let keeping = Arc::new(Queue::with(Clock::Wall, true));
+        let keeping = Counted::new(Queue::with(Clock::Wall, true));
         let worker = Queue::worker(&keeping, Owner::Driven);
         let far = Duration::from_secs(3600);
         let burst = || -> Vec<QueuedTask> {
@@ -1543,7 +1558,9 @@ mod tests {
         let c = worker.schedule_at(t0, task(3));
         let d = worker.schedule_at(t0 - Duration::from_millis(1), task(4));
         assert_eq!(queue.state.lock().slab.len(), 2);
-        assert!([a.slot, b.slot].contains(&c.slot) && [a.slot, b.slot].contains(&d.slot));
+        assert!(
+            [a.slot(), b.slot()].contains(&c.slot()) && [a.slot(), b.slot()].contains(&d.slot())
+        );
         // A stale handle of a reused slot names nothing.
         assert!(a.is_disposed() && b.is_disposed());
         a.dispose();
@@ -1679,7 +1696,7 @@ mod loom_tests {
     #[test]
     fn loom_a_planned_release_loses_no_wake() {
         loom::model(|| {
-            let queue = Arc::new(Queue::with(Clock::Wall, true));
+            let queue = Counted::new(Queue::with(Clock::Wall, true));
             let worker = Queue::worker(&queue, Owner::Driven);
             let count = Arc::new(AtomicUsize::new(0));
             let far = Duration::from_secs(3600);
@@ -1759,7 +1776,7 @@ mod loom_tests {
             let scheduler = thread::spawn(move || w.schedule(counting_task(&c, 1)));
             stale.dispose();
             let fresh = scheduler.join().unwrap();
-            assert_eq!(fresh.slot, stale.slot);
+            assert_eq!(fresh.slot(), stale.slot());
             assert!(!fresh.is_disposed() && stale.is_disposed());
             assert_eq!(queue.dispatch(false), Dispatch::Ran);
             assert_eq!(count.load(Ordering::SeqCst), 1);
@@ -1799,6 +1816,25 @@ mod loom_tests {
             let driver = thread::spawn(move || q.dispatch(true));
             Queue::close(&queue);
             assert_eq!(driver.join().unwrap(), Dispatch::Closed);
+        });
+    }
+
+    /// A handle dropped on another thread while the queue closes and gives back the
+    /// references it took ahead: the queue is freed once, by whichever lets go last (loom
+    /// reports a leak or a double free otherwise).
+    #[test]
+    fn loom_handles_and_references_taken_ahead_free_the_queue_once() {
+        loom::model(|| {
+            let queue = Queue::wall();
+            let worker = Queue::worker(&queue, Owner::Driven);
+            let handle = worker.schedule_after(Duration::from_secs(3600), || Reschedule::Done);
+            let dropper = thread::spawn(move || {
+                handle.dispose();
+                drop(handle);
+            });
+            Queue::close(&queue);
+            drop((worker, queue));
+            dropper.join().unwrap();
         });
     }
 }
