@@ -9,6 +9,10 @@
 //! no other thread can reach the count, so a plain store can set it to two. Everything else
 //! is `Arc`'s protocol: a relaxed increment to clone, a release decrement to drop, an acquire
 //! fence before the last holder frees.
+//!
+//! A timed queue is one too, for the same reason: each task handle holds a reference to it,
+//! and [`Counted::add_unowned`] adds a batch of them in one atomic operation, where `Arc`
+//! would take one per handle.
 
 use crate::sync::{AtomicUsize, Ordering};
 use std::fmt;

@@ -166,13 +166,17 @@ impl Epoch {
     }
 }
 
+/// `Slot::seq` of a task cancelled while it ran: above every `seq` a queue hands out.
+const CANCELLED_WHILE_RUNNING: u64 = u64::MAX;
+
 /// What an occupied slot of the slab holds: a queued task, or one being run.
 struct Slot {
-    /// The `seq` of the task's key, while it is queued.
+    /// The `seq` of the task's key while it is queued, the last one while it runs, or
+    /// `CANCELLED_WHILE_RUNNING` once it was cancelled while it ran (its driver then drops
+    /// it when it returns).
     seq: u64,
     /// Tells this task's handles from those of the slot's earlier tasks: the low half of the
-    /// `seq` of its first push. Turned over (`!tag`) when the task is cancelled while it
-    /// runs, so that its handles no longer name it and its driver drops it.
+    /// `seq` of its first push.
     ///
     /// Half a word, so that a handle is two words (see `task_id`): a stale handle names a
     /// later task of its slot only if that task was pushed a multiple of 2^32 pushes after
@@ -183,6 +187,13 @@ struct Slot {
     worker: u32,
     /// The task while it is queued; [empty](ErasedTask::empty) while the driver runs it.
     task: ErasedTask,
+}
+
+impl Slot {
+    /// Whether this slot holds the task of the handles with `tag`, not cancelled.
+    fn holds(&self, tag: u32) -> bool {
+        self.tag == tag && self.seq != CANCELLED_WHILE_RUNNING
+    }
 }
 
 /// A worker with tasks in the queue: the queue keeps it (and what its owner keeps: its
@@ -309,7 +320,7 @@ impl State {
                 worker
             }
         };
-        // Lossless: the low half is the tag.
+        // Truncating: the tag is the low half.
         let tag = seq as u32;
         let slot = self.slab.insert(Slot {
             seq,
@@ -352,7 +363,7 @@ impl State {
                 .disposed
                 .load(Ordering::Acquire)
         };
-        if running.tag != tag || disposed() {
+        if !running.holds(tag) || disposed() {
             return Err(task);
         }
         running.seq = seq;
@@ -430,10 +441,10 @@ impl State {
     /// Cancels the task `id`: takes it out if it is queued, marks it if it runs.
     fn cancel(&mut self, id: u64) -> Option<Removed> {
         let (slot, tag) = split_id(id);
-        let found = self.slab.get_mut(slot).filter(|found| found.tag == tag)?;
+        let found = self.slab.get_mut(slot).filter(|found| found.holds(tag))?;
         if found.task.is_empty() {
             // Running: its driver drops it when it returns.
-            found.tag = !tag;
+            found.seq = CANCELLED_WHILE_RUNNING;
             return None;
         }
         let removed = self.vacate(slot);
@@ -560,7 +571,7 @@ impl State {
                     return false;
                 }
                 if slot.task.is_empty() {
-                    slot.tag = !slot.tag;
+                    slot.seq = CANCELLED_WHILE_RUNNING;
                     return false;
                 }
                 true
@@ -706,7 +717,7 @@ impl Queue {
             .lock()
             .slab
             .get(slot)
-            .is_none_or(|found| found.tag != tag)
+            .is_none_or(|found| !found.holds(tag))
     }
 
     /// Closes the queue: drivers stop, later pushes are refused, and every queued task is
@@ -1397,6 +1408,33 @@ mod tests {
         assert!(queue.is_empty());
         // The task held the slot of this test, which holds a handle of the task: what it
         // captured went when it was cancelled, so only the handle is left to drop.
+        slot.lock().unwrap().take();
+    }
+
+    #[test]
+    fn a_task_cancelled_while_it_runs_stays_cancelled_when_its_worker_goes_too() {
+        let queue = Queue::wall();
+        let worker = Queue::worker(&queue, Owner::Driven);
+        let slot: Arc<StdMutex<Option<QueuedTask>>> = Arc::default();
+        let s = slot.clone();
+        let w = worker.clone();
+        let handle = worker.schedule(move || {
+            let own = s.lock().unwrap().clone().unwrap();
+            own.dispose();
+            assert!(own.is_disposed());
+            // Marks the running task cancelled a second time, from the worker's side.
+            w.dispose();
+            assert!(own.is_disposed());
+            own.dispose();
+            assert!(own.is_disposed());
+            Reschedule::After(Duration::ZERO)
+        });
+        *slot.lock().unwrap() = Some(handle.clone());
+        assert_eq!(queue.dispatch(false), Dispatch::Ran);
+        assert!(handle.is_disposed());
+        let state = queue.state.lock();
+        assert_eq!((state.slab.len(), state.keys.len()), (0, 0));
+        drop(state);
         slot.lock().unwrap().take();
     }
 
