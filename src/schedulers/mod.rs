@@ -34,8 +34,9 @@
 //! to run again keeps its slot. The queue's buffers grow with the number of pending tasks and
 //! are given back as they are cancelled or run. A task's handle is its queue, and its slot
 //! and tag in it (two words): it holds nothing of the task, so a cancelled task is gone
-//! however long its handles live. [`Immediate`] allocates nothing, and [`CurrentThread`] reuses the slots of
-//! its finished tasks, so it allocates only while a thread fills its pool of them.
+//! however long its handles live. [`Immediate`] allocates nothing, and [`CurrentThread`]
+//! reuses the slots of its finished tasks, so it allocates only while a thread fills its
+//! pool of them.
 //!
 //! # Panics in tasks
 //!

@@ -66,6 +66,14 @@ impl<T> Chunk<T> {
     fn is_full(&self) -> bool {
         self.free == NONE && self.entries.len() == CHUNK
     }
+
+    /// Gives back the buffer of a chunk that emptied; its slots are allocated again when it
+    /// is next filled.
+    fn give_back_buffer(&mut self) {
+        debug_assert_eq!(self.used, 0);
+        self.entries = Vec::new();
+        self.free = NONE;
+    }
 }
 
 /// Slots of `T`, named by `u32` indices stable while occupied (module docs).
@@ -216,8 +224,7 @@ impl<T> Slab<T> {
         } else if self.len == 0 {
             self.reset();
         } else {
-            chunk.entries = Vec::new();
-            chunk.free = NONE;
+            chunk.give_back_buffer();
             if c == self.chunks.len() - 1 {
                 self.trim();
             }
@@ -252,8 +259,7 @@ impl<T> Slab<T> {
         }
         for chunk in self.chunks.iter_mut().skip(1) {
             if chunk.used == 0 {
-                chunk.entries = Vec::new();
-                chunk.free = NONE;
+                chunk.give_back_buffer();
             }
         }
         self.trim();

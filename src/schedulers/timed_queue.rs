@@ -69,10 +69,8 @@ const CANCELLED: u64 = u64::MAX;
 /// What a task's handles name it by: its slot in the low half and its tag in the high half.
 ///
 /// With the reference to its queue, a handle is then two words, returned in registers and
-/// stored as two words. A third word would send it back through memory, to be copied in one
-/// wide load of what was stored in narrow pieces, which the store buffer cannot forward: the
-/// load would wait for every store before it, the last schedule's slot and key among them,
-/// in memory seldom in cache while a queue grows.
+/// stored as two words. A third word would send it back through memory, to be copied in a
+/// load the store buffer cannot forward, which stalls as `QueueWorker::enqueue` explains.
 #[inline]
 fn task_id(slot: u32, tag: u32) -> u64 {
     (u64::from(tag) << 32) | u64::from(slot)
@@ -1278,7 +1276,7 @@ mod tests {
                     state
                         .slab
                         .get(handle.slot())
-                        .is_some_and(|s| task_id(handle.slot(), s.tag) == handle.id)
+                        .is_some_and(|s| s.holds(split_id(handle.id).1))
                 );
             }
         }

@@ -1064,8 +1064,9 @@ fn timer_table(md: &mut String, timers: &[TimerRecord]) {
          three times in turn with the others, three rounds each, and the figure is the \
          median of the six rounds after each process's first. Beside it the first round of \
          a process (the median of the three), on a fresh worker or queue, where every \
-         implementation touches memory new to its process (the later rounds reuse what the earlier ones kept: a `DelayQueue` keeps its slab for good, \
-         rx keeps what its cancelled timers used until its thread finds it unused for a \
+         implementation touches memory new to its process (the later rounds reuse what the \
+         earlier ones kept: a `DelayQueue` keeps its slab for good, rx keeps what its \
+         cancelled timers used until its thread finds it unused for a \
          quarter of a second). Heap held (the allocator's live-bytes delta since just \
          before the first schedule, on a fresh worker or queue): after scheduling, after \
          cancelling every handle while the handles are still held, after dropping them \
