@@ -123,31 +123,38 @@
 #![deny(unsafe_op_in_unsafe_fn)]
 #![doc(test(attr(deny(warnings))))]
 
+mod engine;
 mod error;
 pub mod guide;
 mod in_place;
 pub mod interop;
 pub mod notification;
 mod observable;
+mod observable_ext;
 pub mod observer;
 pub mod operators;
+mod primitive;
 pub mod schedulers;
 pub mod source;
 pub mod subjects;
 pub mod subscription;
 pub mod sync;
+#[cfg(test)]
+mod test_kit;
 pub mod testing;
 
 pub use error::Error;
 pub use notification::Notification;
-pub use observable::{Observable, ObservableExt, Subscribe};
+pub use observable::{Observable, Subscribe};
+pub use observable_ext::ObservableExt;
 pub use observer::Observer;
 pub use operators::{BoxedObservable, LocalBoxedObservable};
 pub use subscription::Subscription;
 
 /// The traits needed to build and subscribe observables: `use rx::prelude::*;`.
 pub mod prelude {
-    pub use crate::observable::{Observable, ObservableExt, Subscribe};
+    pub use crate::observable::{Observable, Subscribe};
+    pub use crate::observable_ext::ObservableExt;
     pub use crate::observer::Observer;
     pub use crate::subscription::Subscription;
 }

@@ -92,6 +92,14 @@ impl<T, O: Observer<T>> DynObserver<T> for O {
     }
 }
 
+/// An observer behind a `Box`, as handed to the source of a
+/// [`BoxedObservable`](crate::BoxedObservable).
+pub type BoxedObserver<'a, T> = Box<dyn DynObserver<T> + Send + 'a>;
+
+/// An observer behind a `Box`, as handed to the source of a
+/// [`LocalBoxedObservable`](crate::LocalBoxedObservable).
+pub type LocalBoxedObserver<'a, T> = Box<dyn DynObserver<T> + 'a>;
+
 // `Box<dyn DynObserver<T>>` is an observer again, so erased observers compose with every
 // operator.
 macro_rules! boxed_dyn_observer {

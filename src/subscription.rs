@@ -8,7 +8,7 @@
 //! Dropping a handle does not cancel the subscription, as in every Rx: call
 //! [`dispose`](Subscription::dispose), which is idempotent.
 
-use crate::sync::{Arc, AtomicBool, Ordering};
+use crate::primitive::{Arc, AtomicBool, Ordering};
 use std::fmt;
 
 /// A handle to a running subscription.

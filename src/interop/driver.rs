@@ -33,9 +33,9 @@
 //! (one allocation on a queue-backed worker). Wakes that arrive while a task is queued or
 //! polling cost nothing more, and a stream yielding many ready items is drained in one task.
 
+use crate::primitive::{AtomicUsize, Mutex, Ordering};
 use crate::schedulers::{Reschedule, Worker};
 use crate::subscription::Subscription;
-use crate::sync::{AtomicUsize, Mutex, Ordering};
 use std::fmt;
 // std's `Arc`, not the facade's: `Waker::from` takes a std `Arc`. The state inside is the
 // facade's, so loom still models the transitions.
@@ -221,7 +221,7 @@ impl<W: Worker, P: Pollable> Wake for Driven<W, P> {
 }
 
 /// Ends the subscription if the poll unwinds: the future is in an unknown state, and the
-/// observer cannot be told (a panic is not an error, DESIGN §4).
+/// observer cannot be told (a panic is not an error: ARCHITECTURE.md, "Panics").
 struct FinishOnUnwind<'a, W: Worker, P: Pollable>(&'a Driven<W, P>);
 
 impl<W: Worker, P: Pollable> Drop for FinishOnUnwind<'_, W, P> {
@@ -294,9 +294,9 @@ impl fmt::Debug for PollSubscription {
 #[cfg(all(test, loom))]
 mod loom_tests {
     use crate::prelude::*;
+    use crate::primitive::{Arc, AtomicUsize, Mutex, Ordering, thread};
     use crate::schedulers::RunLoop;
     use crate::source::from_future;
-    use crate::sync::{Arc, AtomicUsize, Mutex, Ordering, thread};
     use std::future::poll_fn;
     use std::task::{Poll, Waker};
 

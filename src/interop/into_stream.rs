@@ -14,8 +14,8 @@
 
 use crate::Error;
 use crate::observer::Observer;
+use crate::primitive::{Arc, AtomicBool, Mutex, Ordering};
 use crate::subscription::Subscription;
-use crate::sync::{Arc, AtomicBool, Mutex, Ordering};
 use futures_core::{FusedStream, Stream};
 use std::collections::VecDeque;
 use std::fmt;
@@ -500,8 +500,8 @@ mod tests {
 #[cfg(all(test, loom))]
 mod loom_tests {
     use crate::prelude::*;
+    use crate::primitive::thread;
     use crate::source::create_owned;
-    use crate::sync::thread;
     use futures_core::Stream;
     use std::future::poll_fn;
     use std::pin::Pin;

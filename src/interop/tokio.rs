@@ -29,9 +29,9 @@
 //! This is the algorithm of the queue behind the crate's thread schedulers, specialised to
 //! one worker and an async driver.
 
+use crate::primitive::{Arc, AtomicBool, AtomicU64, AtomicUsize, Mutex, Ordering};
 use crate::schedulers::{Reschedule, Scheduler, Task, Worker};
 use crate::subscription::Subscription;
-use crate::sync::{Arc, AtomicBool, AtomicU64, AtomicUsize, Mutex, Ordering};
 use ::tokio::runtime::Handle;
 use ::tokio::time::{Instant as TokioInstant, Sleep};
 use std::cmp::Ordering as CmpOrdering;

@@ -6,8 +6,8 @@
 //! outcome under, so the wake cannot be lost.
 
 use crate::Error;
+use crate::primitive::{Arc, AtomicBool, Mutex, Ordering};
 use crate::subscription::Subscription;
-use crate::sync::{Arc, AtomicBool, Mutex, Ordering};
 use std::future::Future;
 use std::pin::Pin;
 use std::task::{Context, Poll, Waker};

@@ -9,9 +9,9 @@
 //! are not subscribed at all.
 
 use crate::Error;
+use crate::engine::merge_core::{Core, MergeSubscription, Ptr};
 use crate::observable::{Observable, Subscribe};
 use crate::observer::Observer;
-use crate::operators::engine::merge_core::{Core, MergeSubscription, Ptr};
 use crate::sync::imp::BoxSubscription;
 use crate::sync::{Flavour, Joined, Shared};
 use std::fmt;
@@ -196,10 +196,10 @@ impl<O, T, F: Flavour> fmt::Debug for AmbObserver<'_, O, T, F> {
 mod tests {
     use crate::Error;
     use crate::notification::Notification::*;
-    use crate::operators::engine::merge_core::testkit::{Hot, Log, drain};
     use crate::prelude::*;
     use crate::schedulers::TestScheduler;
     use crate::source::{from_iter, never, throw};
+    use crate::test_kit::hot::{Hot, Log, drain};
     use crate::testing::{TestObserver, TimedObserver, cold};
     use std::time::Duration;
 

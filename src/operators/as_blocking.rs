@@ -5,8 +5,8 @@ use crate::Error;
 use crate::observable::{Observable, Subscribe};
 use crate::observer::Observer;
 use crate::operators::{First, Last};
+use crate::primitive::{Arc, AtomicBool, Condvar, Mutex, Ordering};
 use crate::subscription::Subscription;
-use crate::sync::{Arc, AtomicBool, Condvar, Mutex, Ordering};
 use std::collections::VecDeque;
 use std::fmt;
 

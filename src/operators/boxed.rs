@@ -7,15 +7,9 @@
 //! [`BoxedOnceObservable`] / [`LocalBoxedOnceObservable`], which are not.
 
 use crate::observable::{Observable, Subscribe};
-use crate::observer::{DynObserver, Observer};
+use crate::observer::{BoxedObserver, LocalBoxedObserver, Observer};
 use crate::subscription::Subscription;
 use std::fmt;
-
-/// An observer behind a `Box`, as handed to the source of a [`BoxedObservable`].
-pub type BoxedObserver<'a, T> = Box<dyn DynObserver<T> + Send + 'a>;
-
-/// An observer behind a `Box`, as handed to the source of a [`LocalBoxedObservable`].
-pub type LocalBoxedObserver<'a, T> = Box<dyn DynObserver<T> + 'a>;
 
 macro_rules! boxed_observable {
     (

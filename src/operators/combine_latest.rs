@@ -8,17 +8,18 @@
 //! Rows are snapshots taken under the lock, so two values that arrive together from two
 //! threads give two rows, as in RxJava.
 
-use super::engine::combine_core::{
+use crate::Error;
+use crate::engine::combine_core::{
     CombineSubscription, CombineWithObserver, Core, Link, Step, subscribe_inline,
 };
-use super::engine::combine_slots::{
+use crate::engine::combine_slots::{
     Handle, RowSlot, RowSlots, Slot, SlotAt, for_each_tuple, item_row,
 };
-use crate::Error;
 use crate::observable::{Observable, Subscribe};
 use crate::observer::Observer;
+use crate::primitive::Arc;
 use crate::sync::imp::BoxSubscription;
-use crate::sync::{Arc, Flavour, Shared};
+use crate::sync::{Flavour, Shared};
 use std::fmt;
 use std::marker::PhantomData;
 
@@ -158,7 +159,7 @@ impl<L, R, O, const I: usize> fmt::Debug for CombineLatestObserver<L, R, O, I> {
 macro_rules! latest_slots {
     ($a:lifetime $all:tt) => { latest_slots!(@ $a $all $all) };
     (@ $a:lifetime [$($S:ident)+] $all:tt) => {
-        ($(LatestSlot<$a, <$S as Observable>::Item, crate::sync::joined_flavour!($all)>,)+)
+        ($(LatestSlot<$a, <$S as Observable>::Item, crate::observable::joined_flavour!($all)>,)+)
     };
 }
 
@@ -166,9 +167,9 @@ macro_rules! combine_latest_impls {
     ($all:tt $($i:tt $S:ident),+) => {
         impl<$($S: Observable),+> Observable for CombineLatest<'_, ($($S,)+)> {
             type Item = ($($S::Item,)+);
-            type Flavour = crate::sync::joined_flavour!($($S),+);
-            const EMISSION: crate::operators::engine::inline_merge::Emission =
-                crate::operators::engine::inline_merge::Emission::INSIDE_SUBSCRIBE $(.and(<$S as Observable>::EMISSION))+;
+            type Flavour = crate::observable::joined_flavour!($($S),+);
+            const EMISSION: crate::observable::Emission =
+                crate::observable::Emission::INSIDE_SUBSCRIBE $(.and(<$S as Observable>::EMISSION))+;
         }
 
         impl<'a, $($S,)+ O> Subscribe<O> for CombineLatest<'a, ($($S,)+)>
@@ -177,7 +178,7 @@ macro_rules! combine_latest_impls {
                 $S: Subscribe<
                     CombineLatestObserver<latest_slots!('a $all), item_row!($all), O, $i>,
                 >,
-                crate::sync::joined_flavour!($all): BoxSubscription<
+                crate::observable::joined_flavour!($all): BoxSubscription<
                     'a,
                     <$S as Subscribe<
                         CombineLatestObserver<latest_slots!('a $all), item_row!($all), O, $i>,
@@ -249,8 +250,7 @@ where
 {
     type Item = U;
     type Flavour = crate::sync::Joined<<S1 as Observable>::Flavour, <S2 as Observable>::Flavour>;
-    const EMISSION: crate::operators::engine::inline_merge::Emission =
-        S1::EMISSION.and(S2::EMISSION);
+    const EMISSION: crate::observable::Emission = S1::EMISSION.and(S2::EMISSION);
 }
 
 impl<'a, S1, S2, F, U, O> Subscribe<O> for CombineLatestWith<'a, S1, S2, F>
@@ -281,9 +281,9 @@ impl<S1: fmt::Debug, S2: fmt::Debug, F> fmt::Debug for CombineLatestWith<'_, S1,
 mod tests {
     use crate::Error;
     use crate::Notification::{Completed, Next};
-    use crate::operators::engine::inline_merge::test_support::{Later, both};
     use crate::prelude::*;
     use crate::source::{create, defer, empty, from_iter, just, never, throw};
+    use crate::test_kit::inline::{Later, both};
     use crate::testing::TestObserver;
     use std::cell::Cell;
 

@@ -11,15 +11,16 @@
 //! operator does with a value or a completion is a [`Kind`]; counters of slots still missing a
 //! value, and of finished slots, keep every decision but the making of a row O(1).
 
-use super::engine::combine_core::{CombineSubscription, Core, Link, Step, subscribe_inline};
-use super::engine::combine_slots::{Buffer, Handle, Slot, SlotAt, Slots};
-use super::engine::inline_merge::Emission;
 use crate::Error;
+use crate::engine::combine_core::{CombineSubscription, Core, Link, Step, subscribe_inline};
+use crate::engine::combine_slots::{Buffer, Handle, Slot, SlotAt, Slots};
+use crate::observable::Emission;
 use crate::observable::{Observable, Subscribe};
 use crate::observer::Observer;
+use crate::primitive::Arc;
 use crate::subscription::Subscription;
 use crate::sync::imp::BoxSubscription;
-use crate::sync::{Arc, Flavour, Shared};
+use crate::sync::{Flavour, Shared};
 use std::collections::VecDeque;
 use std::fmt;
 use std::marker::PhantomData;
@@ -479,7 +480,7 @@ mod tests {
     use crate::testing::TestObserver;
     use std::cell::Cell;
 
-    use crate::operators::engine::inline_merge::test_support::{Later, both};
+    use crate::test_kit::inline::{Later, both};
 
     fn later<S>(sources: Vec<S>) -> Vec<Later<S>> {
         sources.into_iter().map(Later).collect()

@@ -1,7 +1,8 @@
 //! [`ObservableExt::concat`](crate::ObservableExt::concat): flattening one inner observable
 //! after another.
 
-use crate::operators::flat_map::{FlatMap, Identity, Mode, forward_to_flat_map, identity};
+use crate::engine::flatten::{FlatMap, Mode, forward_to_flat_map};
+use crate::engine::projection::{Identity, identity};
 use std::marker::PhantomData;
 
 /// Flattens an observable of observables by subscribing each inner observable once the

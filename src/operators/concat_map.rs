@@ -9,7 +9,8 @@
 //! one inner at a time, so nobody else needs it meanwhile: no allocation and no atomic
 //! operation beyond the engine's own.
 
-use crate::operators::flat_map::{FlatMap, Lend, Mode, Projector, forward_to_flat_map};
+use crate::engine::flatten::{FlatMap, Mode, forward_to_flat_map};
+use crate::engine::projection::{Lend, Projector};
 use std::fmt;
 use std::marker::PhantomData;
 

@@ -14,8 +14,8 @@
 use crate::Error;
 use crate::observable::{Observable, Subscribe};
 use crate::observer::Observer;
+use crate::primitive::{Arc, Mutex};
 use crate::subscription::{FlagSubscription, Subscription};
-use crate::sync::{Arc, Mutex};
 use std::{fmt, mem};
 
 /// Emits the values of one observable, then of another; built by
@@ -472,8 +472,8 @@ mod loom_tests {
     use crate::observable::{Observable, Subscribe};
     use crate::observer::Observer;
     use crate::prelude::*;
+    use crate::primitive::{Arc, Mutex, thread};
     use crate::subscription::FlagSubscription;
-    use crate::sync::{Arc, Mutex, thread};
     use crate::testing::TestObserver;
 
     type Slot<T> = Arc<Mutex<Option<T>>>;

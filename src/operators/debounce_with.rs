@@ -6,9 +6,9 @@
 //! duration of the value it replaces, so at most one duration runs at a time.
 
 use crate::Error;
+use crate::engine::merge_core::{Core, MergeSubscription, Ptr};
 use crate::observable::{Observable, Subscribe};
 use crate::observer::Observer;
-use crate::operators::engine::merge_core::{Core, MergeSubscription, Ptr};
 use crate::sync::imp::BoxSubscription;
 use crate::sync::{Flavour, Joined, Shared};
 use std::fmt;
@@ -238,10 +238,10 @@ impl<O, T, Fl: Flavour> fmt::Debug for DurationObserver<'_, O, T, Fl> {
 mod tests {
     use crate::Error;
     use crate::notification::Notification::*;
-    use crate::operators::engine::merge_core::testkit::{Hot, Log, drain};
     use crate::prelude::*;
     use crate::schedulers::TestScheduler;
     use crate::source::{empty, from_iter, just, never, throw, timer};
+    use crate::test_kit::hot::{Hot, Log, drain};
     use crate::testing::{TestObserver, TimedObserver, cold};
     use std::time::Duration;
 

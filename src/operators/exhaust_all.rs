@@ -1,6 +1,7 @@
 //! [`ObservableExt::exhaust_all`](crate::ObservableExt::exhaust_all).
 
-use crate::operators::flat_map::{FlatMap, Identity, Mode, forward_to_flat_map, identity};
+use crate::engine::flatten::{FlatMap, Mode, forward_to_flat_map};
+use crate::engine::projection::{Identity, identity};
 use std::marker::PhantomData;
 
 /// Flattens an observable of observables by following one inner observable at a time and
@@ -35,10 +36,10 @@ forward_to_flat_map!(
 mod tests {
     use crate::Error;
     use crate::notification::Notification::*;
-    use crate::operators::engine::merge_core::testkit::{Hot, Log, drain};
     use crate::prelude::*;
     use crate::schedulers::TestScheduler;
     use crate::source::{empty, from_iter, throw};
+    use crate::test_kit::hot::{Hot, Log, drain};
     use crate::testing::{TestObserver, TimedObserver, cold};
     use std::time::Duration;
 

@@ -1,6 +1,6 @@
 //! [`ObservableExt::exhaust_map`](crate::ObservableExt::exhaust_map).
 
-use crate::operators::flat_map::{FlatMap, Mode, forward_to_flat_map};
+use crate::engine::flatten::{FlatMap, Mode, forward_to_flat_map};
 use std::fmt;
 
 /// Maps a value to an observable and emits its values, ignoring the values that arrive

@@ -26,8 +26,8 @@
 use crate::Error;
 use crate::observable::{Observable, Subscribe};
 use crate::observer::Observer;
+use crate::primitive::{Arc, AtomicBool, Mutex, Ordering};
 use crate::subscription::Subscription;
-use crate::sync::{Arc, AtomicBool, Mutex, Ordering};
 use slab::Slab;
 use std::collections::VecDeque;
 use std::fmt;
@@ -386,10 +386,10 @@ impl<O, F, T, N> fmt::Debug for ExpandSubscription<O, F, T, N> {
 mod tests {
     use crate::Error;
     use crate::notification::Notification::*;
-    use crate::operators::engine::merge_core::testkit::{Hot, Log, drain};
     use crate::prelude::*;
     use crate::schedulers::TestScheduler;
     use crate::source::{from_iter, just, throw};
+    use crate::test_kit::hot::{Hot, Log, drain};
     use crate::testing::{TestObserver, TimedObserver, cold};
     use std::time::Duration;
 
@@ -566,8 +566,8 @@ mod loom_tests {
     use crate::observable::{Observable, Subscribe};
     use crate::observer::{DynObserver, Observer};
     use crate::prelude::*;
+    use crate::primitive::{Arc, Mutex, thread};
     use crate::subscription::FlagSubscription;
-    use crate::sync::{Arc, Mutex, thread};
     use crate::testing::TestObserver;
 
     type Captured = Arc<Mutex<Vec<Box<dyn DynObserver<u32> + Send>>>>;

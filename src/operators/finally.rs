@@ -9,8 +9,8 @@
 use crate::Error;
 use crate::observable::{Observable, Subscribe};
 use crate::observer::Observer;
+use crate::primitive::{Arc, Mutex};
 use crate::subscription::Subscription;
-use crate::sync::{Arc, Mutex};
 use std::fmt;
 
 /// Runs an action once the subscription ends, however it ends; built by
@@ -168,8 +168,8 @@ mod tests {
     use crate::Error;
     use crate::Notification as N;
     use crate::prelude::*;
+    use crate::primitive::{Arc, AtomicUsize, Ordering};
     use crate::source::{from_iter, just};
-    use crate::sync::{Arc, AtomicUsize, Ordering};
     use crate::testing::TestObserver;
     use std::cell::{Cell, RefCell};
 
@@ -303,7 +303,7 @@ mod tests {
 mod loom_tests {
     use super::tests_support::Manual;
     use crate::prelude::*;
-    use crate::sync::{Arc, AtomicUsize, Ordering, thread};
+    use crate::primitive::{Arc, AtomicUsize, Ordering, thread};
     use crate::testing::TestObserver;
 
     #[test]
@@ -329,10 +329,10 @@ mod loom_tests {
 #[cfg(test)]
 mod tests_support {
     use crate::observable::{Observable, Subscribe};
+    use crate::observer::BoxedObserver;
     use crate::observer::Observer;
-    use crate::operators::observers::BoxedObserver;
+    use crate::primitive::{Arc, Mutex};
     use crate::subscription::{FlagSubscription, Subscription};
-    use crate::sync::{Arc, Mutex};
 
     /// A source the test drives by hand, from any thread; its handle records disposal.
     pub(super) struct Manual<T> {

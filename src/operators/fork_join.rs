@@ -5,15 +5,16 @@
 //! queues the one row, moving the values out (no `Clone` needed), which the engine in
 //! `combine_core` delivers before completing.
 
-use super::engine::combine_core::{CombineSubscription, Core, Step};
-use super::engine::combine_slots::{
+use crate::Error;
+use crate::engine::combine_core::{CombineSubscription, Core, Step};
+use crate::engine::combine_slots::{
     Handle, RowSlot, RowSlots, Slot, SlotAt, for_each_tuple, item_row,
 };
-use crate::Error;
 use crate::observable::{Observable, Subscribe};
 use crate::observer::Observer;
+use crate::primitive::Arc;
 use crate::sync::imp::BoxSubscription;
-use crate::sync::{Arc, Flavour, Shared};
+use crate::sync::{Flavour, Shared};
 use std::fmt;
 use std::marker::PhantomData;
 
@@ -149,7 +150,7 @@ impl<L, R, O, const I: usize> fmt::Debug for ForkJoinObserver<L, R, O, I> {
 macro_rules! last_slots {
     ($a:lifetime $all:tt) => { last_slots!(@ $a $all $all) };
     (@ $a:lifetime [$($S:ident)+] $all:tt) => {
-        ($(LastSlot<$a, <$S as Observable>::Item, crate::sync::joined_flavour!($all)>,)+)
+        ($(LastSlot<$a, <$S as Observable>::Item, crate::observable::joined_flavour!($all)>,)+)
     };
 }
 
@@ -157,14 +158,14 @@ macro_rules! fork_join_impls {
     ($all:tt $($i:tt $S:ident),+) => {
         impl<$($S: Observable),+> Observable for ForkJoin<'_, ($($S,)+)> {
             type Item = ($($S::Item,)+);
-            type Flavour = crate::sync::joined_flavour!($($S),+);
+            type Flavour = crate::observable::joined_flavour!($($S),+);
         }
 
         impl<'a, $($S,)+ O> Subscribe<O> for ForkJoin<'a, ($($S,)+)>
         where
             $(
                 $S: Subscribe<ForkJoinObserver<last_slots!('a $all), item_row!($all), O, $i>>,
-                crate::sync::joined_flavour!($all): BoxSubscription<
+                crate::observable::joined_flavour!($all): BoxSubscription<
                     'a,
                     <$S as Subscribe<
                         ForkJoinObserver<last_slots!('a $all), item_row!($all), O, $i>,

@@ -4,12 +4,11 @@
 //! abandonment and the reference-counted upstream are in `split_core`. A settled group's
 //! subscriber is claimed: the map holds it, and values go to it without a lock.
 
-use super::engine::split_core::{
-    self, Claimed, Inner, InnerPtr, InnerSubscription, KeepSubscriber, Settled,
-};
-use super::engine::split_refs::{Refs, RefsPtr, SplitSubscription};
-use super::flat_map::{Identity, identity};
 use crate::Error;
+use crate::engine::held_observer::KeepSubscriber;
+use crate::engine::projection::{Identity, identity};
+use crate::engine::split_core::{self, Claimed, Inner, InnerPtr, InnerSubscription, Settled};
+use crate::engine::split_refs::{Refs, RefsPtr, SplitSubscription};
 use crate::observable::{Observable, Subscribe};
 use crate::observer::Observer;
 use crate::sync::imp::BoxSubscription;
@@ -575,14 +574,14 @@ mod tests {
     #[test]
     fn ended_groups_are_swept_out_of_the_map() {
         use super::{GroupByObserver, SWEEP_FLOOR};
-        use crate::operators::engine::split_refs::Refs;
-        use crate::operators::flat_map::{Identity, identity};
+        use crate::engine::projection::{Identity, identity};
+        use crate::engine::split_refs::Refs;
         let count = Arc::new(AtomicUsize::new(0));
         let mut observer = GroupByObserver::new(
             TakeOne(count.clone()),
             |v: &i32| *v,
             identity as Identity<i32>,
-            crate::sync::Arc::new(Refs::new()),
+            crate::primitive::Arc::new(Refs::new()),
         );
         // 10,000 keys, each group ended by its subscriber after its one value: the map
         // keeps no more than the sweep floor of them.

@@ -7,11 +7,11 @@
 //! group's own lock, and the map notices at the next value of that key, which the ended
 //! group refuses: a new group opens for it.
 
-use super::engine::combine_slots::Handle;
-use super::engine::split_core::{Inner, InnerPtr};
-use super::engine::split_refs::{Refs, RefsPtr, SplitSubscription};
 use super::group_by::{GroupedObservable, SWEEP_FLOOR, sweep};
 use crate::Error;
+use crate::engine::combine_slots::Handle;
+use crate::engine::split_core::{Inner, InnerPtr};
+use crate::engine::split_refs::{Refs, RefsPtr, SplitSubscription};
 use crate::observable::{Observable, Subscribe};
 use crate::observer::Observer;
 use crate::subscription::Subscription;
@@ -336,7 +336,7 @@ mod tests {
     #[test]
     fn groups_ended_by_their_duration_are_swept_out_of_the_map() {
         use super::GroupByUntilObserver;
-        use crate::operators::engine::split_refs::Refs;
+        use crate::engine::split_refs::Refs;
         use crate::operators::group_by::SWEEP_FLOOR;
         let count = Arc::new(AtomicUsize::new(0));
         let mut observer = GroupByUntilObserver {
@@ -346,7 +346,7 @@ mod tests {
             duration: |_: &i32| just(()),
             groups: HashMap::new(),
             sweep_at: SWEEP_FLOOR,
-            refs: crate::sync::Arc::new(Refs::new()),
+            refs: crate::primitive::Arc::new(Refs::new()),
         };
         for v in 0..10_000 {
             observer.on_next(v);

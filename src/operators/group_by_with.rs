@@ -4,8 +4,8 @@
 //! The same observer as [`group_by`](crate::ObservableExt::group_by), with an element
 //! function in place of the identity.
 
-use super::engine::split_refs::{Refs, SplitSubscription};
 use super::group_by::{GroupByObserver, GroupedObservable};
+use crate::engine::split_refs::{Refs, SplitSubscription};
 use crate::observable::{Observable, Subscribe};
 use crate::observer::Observer;
 use crate::sync::imp::BoxSubscription;

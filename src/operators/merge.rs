@@ -1,9 +1,10 @@
 //! [`ObservableExt::merge`](crate::ObservableExt::merge): `flat_map` with the identity
-//! projection, on the merge core in [`engine::merge_core`](crate::operators::engine::merge_core).
+//! projection, on the merge core in [`engine::merge_core`](crate::engine::merge_core).
 
+use crate::engine::flatten::{FlatMap, Mode};
+use crate::engine::merge_core::MergeSubscription;
+use crate::engine::projection::{Identity, identity};
 use crate::observable::{Observable, Subscribe};
-use crate::operators::engine::merge_core::MergeSubscription;
-use crate::operators::flat_map::{FlatMap, Identity, Mode, identity};
 use std::marker::PhantomData;
 
 /// Flattens an observable of observables by merging them; built by
@@ -36,7 +37,7 @@ where
     type Flavour =
         crate::sync::Joined<<S as Observable>::Flavour, <S::Item as Observable>::Flavour>;
     // Every inner is subscribed from inside the outer's calls.
-    const EMISSION: crate::operators::engine::inline_merge::Emission =
+    const EMISSION: crate::observable::Emission =
         S::EMISSION.and(<S::Item as Observable>::EMISSION);
 }
 

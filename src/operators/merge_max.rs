@@ -1,6 +1,7 @@
 //! [`ObservableExt::merge_max`](crate::ObservableExt::merge_max).
 
-use crate::operators::flat_map::{FlatMap, Identity, Mode, forward_to_flat_map, identity};
+use crate::engine::flatten::{FlatMap, Mode, forward_to_flat_map};
+use crate::engine::projection::{Identity, identity};
 use std::marker::PhantomData;
 
 /// Merges the inner observables of an observable of observables, at most `max` at a time;

@@ -1,10 +1,11 @@
 //! [`ObservableExt::merge_with`](crate::ObservableExt::merge_with).
 
 use crate::Error;
+use crate::engine::inline_merge::{Inline, InlineObserver, MergeLink};
+use crate::engine::merge_core::{Core, MergeSubscription, Ptr};
+use crate::observable::Emission;
 use crate::observable::{Observable, Subscribe};
 use crate::observer::Observer;
-use crate::operators::engine::inline_merge::{Emission, Inline, InlineObserver, MergeLink};
-use crate::operators::engine::merge_core::{Core, MergeSubscription, Ptr};
 use crate::sync::imp::BoxSubscription;
 use crate::sync::{Flavour, Joined, Shared};
 use std::fmt;
@@ -158,10 +159,10 @@ impl<O, T, F: Flavour> fmt::Debug for MergeWithObserver<'_, O, T, F> {
 mod tests {
     use crate::Error;
     use crate::notification::Notification::*;
-    use crate::operators::engine::merge_core::testkit::{Hot, Log, drain};
     use crate::prelude::*;
     use crate::schedulers::TestScheduler;
     use crate::source::{empty, from_iter, just, never, throw};
+    use crate::test_kit::hot::{Hot, Log, drain};
     use crate::testing::{TestObserver, TimedObserver, cold};
     use std::time::Duration;
 

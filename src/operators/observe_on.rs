@@ -1,13 +1,13 @@
 //! [`ObservableExt::observe_on`](crate::ObservableExt::observe_on).
 
 use crate::Error;
+use crate::engine::drain::{Drain, Ready, runs_inline};
 use crate::notification::Notification;
 use crate::observable::{Observable, Subscribe};
 use crate::observer::Observer;
-use crate::operators::engine::drain::{Drain, Ready, runs_inline};
+use crate::primitive::Arc;
 use crate::schedulers::{Reschedule, Scheduler, Worker};
 use crate::subscription::Subscription;
-use crate::sync::Arc;
 use std::collections::VecDeque;
 use std::fmt;
 use std::mem;

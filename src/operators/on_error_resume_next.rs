@@ -1,11 +1,11 @@
 //! [`ObservableExt::on_error_resume_next`](crate::ObservableExt::on_error_resume_next).
 
 use crate::Error;
+use crate::engine::hand_over::HandOver;
 use crate::observable::{Observable, Subscribe};
 use crate::observer::Observer;
-use crate::operators::engine::hand_over::HandOver;
+use crate::primitive::{Arc, Mutex};
 use crate::subscription::Subscription;
-use crate::sync::{Arc, Mutex};
 use std::fmt;
 
 /// Continues with a fallback observable when the source fails; built by
@@ -266,7 +266,7 @@ mod tests {
             fallback: {
                 let fallback = super::HandOver::new();
                 fallback.dispose(&crate::subscription::Finished);
-                crate::sync::Arc::new(fallback)
+                crate::primitive::Arc::new(fallback)
             },
         };
         assert!(observer.is_disposed());

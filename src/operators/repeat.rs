@@ -1,7 +1,7 @@
 //! [`ObservableExt::repeat`](crate::ObservableExt::repeat) and
 //! [`ObservableExt::repeat_forever`](crate::ObservableExt::repeat_forever).
 
-use super::engine::resubscribe::{
+use crate::engine::resubscribe::{
     self, Counted, ResubscribeObserver, ResubscribeSubscription, Trigger,
 };
 use crate::observable::{Observable, Subscribe};
@@ -30,7 +30,7 @@ impl<S: Observable> Observable for Repeat<S> {
     type Flavour = <S as Observable>::Flavour;
     // Over a source that finishes inside `subscribe`, so do all its attempts, run by the loop
     // of its `subscribe`.
-    const EMISSION: crate::operators::engine::inline_merge::Emission = S::EMISSION;
+    const EMISSION: crate::observable::Emission = S::EMISSION;
 }
 
 /// The observer a [`Repeat`] subscribes its source with; its handles are kept in a box of the
@@ -68,9 +68,9 @@ where
 
 #[cfg(test)]
 mod tests {
-    use super::super::engine::resubscribe::test_sources::{Signal, Threaded, pending, scripted};
     use crate::prelude::*;
     use crate::source::{empty, from_iter, just};
+    use crate::test_kit::scripted::{Signal, Threaded, pending, scripted};
     use crate::testing::TestObserver;
     use crate::{Error, Notification};
     use std::sync::mpsc;

@@ -1,6 +1,6 @@
 //! [`ObservableExt::repeat_when`](crate::ObservableExt::repeat_when).
 
-use super::engine::resubscribe::{
+use crate::engine::resubscribe::{
     self, Decision, Ended, KeepNotifier, NotifierHandle, Policy, ResubscribeNotifier,
     ResubscribeObserver, ResubscribeSubscription,
 };
@@ -43,7 +43,7 @@ where
     type Item = S::Item;
     type Flavour = FlavourOf<S, N>;
     // Attempts and notifiers are all subscribed by the loop of its `subscribe`.
-    const EMISSION: crate::operators::engine::inline_merge::Emission = S::EMISSION.and(N::EMISSION);
+    const EMISSION: crate::observable::Emission = S::EMISSION.and(N::EMISSION);
 }
 
 /// The flavour of the handles a [`RepeatWhen`] keeps: the source's and the notifiers'.

@@ -1,7 +1,7 @@
 //! [`ObservableExt::retry`](crate::ObservableExt::retry) and
 //! [`ObservableExt::retry_forever`](crate::ObservableExt::retry_forever).
 
-use super::engine::resubscribe::{
+use crate::engine::resubscribe::{
     self, Counted, ResubscribeObserver, ResubscribeSubscription, Trigger,
 };
 use crate::observable::{Observable, Subscribe};
@@ -30,7 +30,7 @@ impl<S: Observable> Observable for Retry<S> {
     type Flavour = <S as Observable>::Flavour;
     // Over a source that finishes inside `subscribe`, so do all its attempts, run by the loop
     // of its `subscribe`.
-    const EMISSION: crate::operators::engine::inline_merge::Emission = S::EMISSION;
+    const EMISSION: crate::observable::Emission = S::EMISSION;
 }
 
 /// The observer a [`Retry`] subscribes its source with; its handles are kept in a box of the
@@ -59,11 +59,9 @@ where
 
 #[cfg(test)]
 mod tests {
-    use super::super::engine::resubscribe::test_sources::{
-        Signal, Threaded, pending, remote, scripted,
-    };
     use crate::prelude::*;
     use crate::source::{from_iter, just, throw};
+    use crate::test_kit::scripted::{Signal, Threaded, pending, remote, scripted};
     use crate::testing::TestObserver;
     use crate::{Error, Notification};
     use std::sync::mpsc;
@@ -282,7 +280,7 @@ mod tests {
 
     #[test]
     fn send_and_sync_when_the_parts_are() {
-        use super::super::engine::resubscribe::{ResubscribeObserver, ResubscribeSubscription};
+        use crate::engine::resubscribe::{ResubscribeObserver, ResubscribeSubscription};
         use crate::source::Just;
         static_assertions::assert_impl_all!(super::Retry<Just<i32>>: Send, Sync, Clone);
         static_assertions::assert_impl_all!(
@@ -349,8 +347,8 @@ mod tests {
 mod loom_tests {
     use crate::Error;
     use crate::prelude::*;
+    use crate::primitive::thread;
     use crate::subjects::PublishSubject;
-    use crate::sync::thread;
     use crate::testing::TestObserver;
 
     /// The source fails on another thread while the first attempt is being subscribed, and

@@ -1,10 +1,10 @@
 //! [`ObservableExt::retry_when`](crate::ObservableExt::retry_when).
 
-use super::engine::resubscribe::{
+use crate::Error;
+use crate::engine::resubscribe::{
     self, Decision, Ended, KeepNotifier, NotifierHandle, Policy, ResubscribeNotifier,
     ResubscribeObserver, ResubscribeSubscription,
 };
-use crate::Error;
 use crate::observable::{Observable, Subscribe};
 use crate::observer::Observer;
 use crate::sync::imp::BoxSubscription;
@@ -44,7 +44,7 @@ where
     type Item = S::Item;
     type Flavour = FlavourOf<S, N>;
     // Attempts and notifiers are all subscribed by the loop of its `subscribe`.
-    const EMISSION: crate::operators::engine::inline_merge::Emission = S::EMISSION.and(N::EMISSION);
+    const EMISSION: crate::observable::Emission = S::EMISSION.and(N::EMISSION);
 }
 
 /// The flavour of the handles a [`RetryWhen`] keeps: the source's and the notifiers'.
@@ -142,10 +142,10 @@ where
 
 #[cfg(all(test, not(loom)))]
 mod tests {
-    use super::super::engine::resubscribe::test_sources::{pending, remote, scripted};
     use crate::prelude::*;
     use crate::schedulers::TestScheduler;
     use crate::source::{empty, from_iter, just, throw, timer};
+    use crate::test_kit::scripted::{pending, remote, scripted};
     use crate::testing::{TestObserver, TimedObserver};
     use crate::{Error, Notification::*};
     use std::sync::{Arc, Mutex};
@@ -331,9 +331,9 @@ mod tests {
 mod loom_tests {
     use crate::Error;
     use crate::prelude::*;
+    use crate::primitive::{Arc, AtomicUsize, Ordering, thread};
     use crate::source::{defer, throw};
     use crate::subjects::PublishSubject;
-    use crate::sync::{Arc, AtomicUsize, Ordering, thread};
     use crate::testing::TestObserver;
 
     /// The notifier's first value on another thread races the disposal of the result: the

@@ -1,6 +1,6 @@
 //! [`ObservableExt::retry_with_backoff`](crate::ObservableExt::retry_with_backoff).
 
-use super::engine::resubscribe::{
+use crate::engine::resubscribe::{
     self, Decision, Ended, KeepNotifier, NotifierHandle, Policy, ResubscribeNotifier,
     ResubscribeObserver, ResubscribeSubscription,
 };
@@ -135,10 +135,10 @@ where
 
 #[cfg(all(test, not(loom)))]
 mod tests {
-    use super::super::engine::resubscribe::test_sources::scripted;
     use super::backoff_delay;
     use crate::prelude::*;
     use crate::schedulers::TestScheduler;
+    use crate::test_kit::scripted::scripted;
     use crate::testing::TimedObserver;
     use crate::{Error, Notification::*};
     use std::time::Duration;

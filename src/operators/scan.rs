@@ -28,7 +28,7 @@ where
     type Item = A;
     type Flavour = <S as Observable>::Flavour;
     // Calls its observer only from its source's calls, and keeps it nowhere else.
-    const EMISSION: crate::operators::engine::inline_merge::Emission = S::EMISSION;
+    const EMISSION: crate::observable::Emission = S::EMISSION;
 }
 
 impl<S, A, F, O> Subscribe<O> for Scan<S, A, F>

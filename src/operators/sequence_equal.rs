@@ -9,12 +9,12 @@
 //! the lock and never twice at once; the first pair that differs, or a value one side has and
 //! the other can no longer match, gives `false`, and the engine then disposes both sources.
 
-use super::engine::combine_core::{CombineSubscription, Core, Step};
-use super::engine::combine_slots::{Buffer, Handle, Slot};
 use crate::Error;
+use crate::engine::combine_core::{CombineSubscription, Core, Step};
+use crate::engine::combine_slots::{Buffer, Handle, Slot};
 use crate::observable::{Observable, Subscribe};
 use crate::observer::Observer;
-use crate::sync::Arc;
+use crate::primitive::Arc;
 use std::fmt;
 use std::marker::PhantomData;
 

@@ -17,9 +17,9 @@
 use crate::Error;
 use crate::observable::{Observable, Subscribe};
 use crate::observer::Observer;
+use crate::primitive::{Arc, AtomicBool, Mutex, Ordering};
 use crate::schedulers::{Reschedule, Scheduler, Worker};
 use crate::subscription::Subscription;
-use crate::sync::{Arc, AtomicBool, Mutex, Ordering};
 use std::fmt;
 use std::time::{Duration, Instant};
 

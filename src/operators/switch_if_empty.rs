@@ -8,11 +8,11 @@
 //! [`on_error_resume_next`](crate::ObservableExt::on_error_resume_next).
 
 use crate::Error;
+use crate::engine::hand_over::HandOver;
 use crate::observable::{Observable, Subscribe};
 use crate::observer::Observer;
-use crate::operators::engine::hand_over::HandOver;
+use crate::primitive::{Arc, Mutex};
 use crate::subscription::Subscription;
-use crate::sync::{Arc, Mutex};
 use std::fmt;
 
 /// Mirrors the source, or another observable if the source completes empty; built by

@@ -1,6 +1,6 @@
 //! [`ObservableExt::switch_map`](crate::ObservableExt::switch_map).
 
-use crate::operators::flat_map::{FlatMap, Mode, forward_to_flat_map};
+use crate::engine::flatten::{FlatMap, Mode, forward_to_flat_map};
 use std::fmt;
 
 /// Maps each value to an observable and emits the values of the newest one, disposing the
@@ -34,10 +34,10 @@ forward_to_flat_map!(SwitchMap<'a, S, F>, f = F, |this| this.inner);
 mod tests {
     use crate::Error;
     use crate::notification::Notification::*;
-    use crate::operators::engine::merge_core::testkit::{Hot, Log, drain};
     use crate::prelude::*;
     use crate::schedulers::TestScheduler;
     use crate::source::{from_iter, just, throw};
+    use crate::test_kit::hot::{Hot, Log, drain};
     use crate::testing::{TestObserver, TimedObserver, cold};
     use std::time::Duration;
 

@@ -1,6 +1,7 @@
 //! [`ObservableExt::switch_on_next`](crate::ObservableExt::switch_on_next).
 
-use crate::operators::flat_map::{FlatMap, Identity, Mode, forward_to_flat_map, identity};
+use crate::engine::flatten::{FlatMap, Mode, forward_to_flat_map};
+use crate::engine::projection::{Identity, identity};
 use std::marker::PhantomData;
 
 /// Flattens an observable of observables by following the newest inner observable; built by

@@ -1,9 +1,9 @@
 //! [`ObservableExt::take_until`](crate::ObservableExt::take_until).
 
 use crate::Error;
+use crate::engine::merge_core::{Core, MergeSubscription, Ptr};
 use crate::observable::{Observable, Subscribe};
 use crate::observer::Observer;
-use crate::operators::engine::merge_core::{Core, MergeSubscription, Ptr};
 use crate::sync::imp::BoxSubscription;
 use crate::sync::{Flavour, Joined, Shared};
 use std::fmt;
@@ -153,10 +153,10 @@ impl<O, T, F: Flavour> fmt::Debug for TakeUntilNotifier<'_, O, T, F> {
 mod tests {
     use crate::Error;
     use crate::notification::Notification::*;
-    use crate::operators::engine::merge_core::testkit::{Hot, Log, drain};
     use crate::prelude::*;
     use crate::schedulers::TestScheduler;
     use crate::source::{empty, from_iter, interval, just, never, throw, timer};
+    use crate::test_kit::hot::{Hot, Log, drain};
     use crate::testing::{TestObserver, TimedObserver};
     use std::time::Duration;
 

@@ -40,7 +40,7 @@ where
     type Item = S::Item;
     type Flavour = <S as Observable>::Flavour;
     // Calls its observer only from its source's calls, and keeps it nowhere else.
-    const EMISSION: crate::operators::engine::inline_merge::Emission = S::EMISSION;
+    const EMISSION: crate::observable::Emission = S::EMISSION;
 }
 
 impl<S, F, O> Subscribe<O> for Tap<S, F>
@@ -144,7 +144,7 @@ where
     type Item = S::Item;
     type Flavour = <S as Observable>::Flavour;
     // Calls its observer only from its source's calls, and keeps it nowhere else.
-    const EMISSION: crate::operators::engine::inline_merge::Emission = S::EMISSION;
+    const EMISSION: crate::observable::Emission = S::EMISSION;
 }
 
 impl<S, N, E, C, O> Subscribe<O> for TapWith<S, N, E, C>

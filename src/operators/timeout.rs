@@ -1,13 +1,13 @@
 //! [`ObservableExt::timeout`](crate::ObservableExt::timeout) and [`TimeoutError`].
 
 use crate::Error;
+use crate::engine::drain::{Drain, Ready};
 use crate::notification::Notification;
 use crate::observable::{Observable, Subscribe};
 use crate::observer::Observer;
-use crate::operators::engine::drain::{Drain, Ready};
+use crate::primitive::Arc;
 use crate::schedulers::{DeferringScheduler, Reschedule, Scheduler, Worker};
 use crate::subscription::Subscription;
-use crate::sync::Arc;
 use std::collections::VecDeque;
 use std::fmt;
 use std::time::{Duration, Instant};

@@ -10,9 +10,9 @@ use crate::notification::Notification;
 use crate::observable::{Observable, Subscribe};
 use crate::observer::Observer;
 use crate::operators::timeout::{Expire, TimeoutDrain, TimeoutObserver, subscribe_timeout};
+use crate::primitive::{Arc, Mutex};
 use crate::schedulers::{DeferringScheduler, Scheduler, ThreadObserver, Worker};
 use crate::subscription::Subscription;
-use crate::sync::{Arc, Mutex};
 use std::fmt;
 use std::time::Duration;
 
@@ -456,8 +456,8 @@ mod tests {
 #[cfg(all(test, loom))]
 mod loom_tests {
     use super::{Switch, SwitchState, Turn};
+    use crate::primitive::{Arc, Mutex, thread};
     use crate::subscription::{FlagSubscription, Subscription};
-    use crate::sync::{Arc, Mutex, thread};
 
     fn switch() -> Arc<Switch> {
         Arc::new(Switch {

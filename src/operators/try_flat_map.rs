@@ -3,9 +3,10 @@
 //! once, so it ends the sequence as an inner error does.
 
 use crate::Error;
+use crate::engine::flatten::{FlatMap, Mode, forward_to_flat_map};
+use crate::engine::projection::{Eager, Project, Projector};
 use crate::observable::{Observable, Subscribe};
 use crate::observer::Observer;
-use crate::operators::flat_map::{FlatMap, Mode, Project, forward_to_flat_map};
 use std::fmt;
 use std::marker::PhantomData;
 
@@ -58,6 +59,26 @@ where
     #[inline]
     fn project(&mut self, value: V) -> TryInner<U> {
         TryInner((self.0)(value).map_err(Into::into))
+    }
+}
+
+// Every `Project` is eager; a blanket impl over them would overlap concat_map's projection,
+// so each one that is not a closure implements `Projector` itself.
+impl<V, F> Projector<V> for TryProjection<F>
+where
+    TryProjection<F>: Project<V>,
+{
+    type Inner = <Self as Project<V>>::Inner;
+    type Lent = Eager<Self::Inner>;
+
+    #[inline]
+    fn lend(&mut self) -> Eager<Self::Inner> {
+        Eager(PhantomData)
+    }
+
+    #[inline]
+    fn project(&mut self, value: V) -> Self::Inner {
+        Project::project(self, value)
     }
 }
 

@@ -4,9 +4,10 @@
 //! The windows themselves, their buffering, abandonment and the reference-counted upstream
 //! are in `split_core`.
 
-use super::engine::split_core::{self, Inner, InnerPtr, InnerSubscription, KeepSubscriber};
-use super::engine::split_refs::{Refs, RefsPtr, SplitSubscription};
 use crate::Error;
+use crate::engine::held_observer::KeepSubscriber;
+use crate::engine::split_core::{self, Inner, InnerPtr, InnerSubscription};
+use crate::engine::split_refs::{Refs, RefsPtr, SplitSubscription};
 use crate::observable::{Observable, Subscribe};
 use crate::observer::Observer;
 use crate::sync::imp::BoxSubscription;

@@ -4,10 +4,10 @@
 //! The windows themselves, their buffering, abandonment and the reference-counted upstream
 //! are in `split_core`, as for [`window`](crate::ObservableExt::window).
 
-use super::engine::split_core::{Inner, InnerPtr};
-use super::engine::split_refs::{Refs, RefsPtr, SplitSubscription};
 use super::window::WindowedObservable;
 use crate::Error;
+use crate::engine::split_core::{Inner, InnerPtr};
+use crate::engine::split_refs::{Refs, RefsPtr, SplitSubscription};
 use crate::observable::{Observable, Subscribe};
 use crate::observer::Observer;
 use crate::sync::imp::BoxSubscription;

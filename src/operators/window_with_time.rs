@@ -9,16 +9,16 @@
 //! [`window`](crate::ObservableExt::window); the last reference closes the drain, which
 //! disposes upstream and the task.
 
-use super::engine::drain::{Drain, Ready};
-use super::engine::split_core::Inner;
-use super::engine::split_refs::{Refs, SplitSubscription};
 use super::window::WindowedObservable;
 use crate::Error;
+use crate::engine::drain::{Drain, Ready};
+use crate::engine::split_core::Inner;
+use crate::engine::split_refs::{Refs, SplitSubscription};
 use crate::notification::Notification;
 use crate::observable::{Observable, Subscribe};
 use crate::observer::Observer;
+use crate::primitive::Arc;
 use crate::schedulers::{DeferringScheduler, Reschedule, Scheduler, Worker};
-use crate::sync::Arc;
 use std::collections::VecDeque;
 use std::fmt;
 use std::time::Duration;

@@ -10,17 +10,18 @@
 //! source, which may arrive on another thread, and disposes both at the end.
 
 use super::combine_latest::LatestSlot;
-use super::engine::combine_core::{
+use crate::Error;
+use crate::engine::combine_core::{
     CombineSubscription, CombineWithObserver, Core, Link, Step, subscribe_inline,
 };
-use super::engine::combine_slots::{
+use crate::engine::combine_slots::{
     Handle, RowSlot, Slot, SlotAt, Slots as SlotTuple, for_each_tuple, item_row,
 };
-use crate::Error;
 use crate::observable::{Observable, Subscribe};
 use crate::observer::Observer;
+use crate::primitive::Arc;
 use crate::sync::imp::BoxSubscription;
-use crate::sync::{Arc, Flavour, Joined, Shared};
+use crate::sync::{Flavour, Joined, Shared};
 use std::fmt;
 use std::marker::PhantomData;
 
@@ -85,8 +86,7 @@ where
 {
     type Item = (S::Item, S2::Item);
     type Flavour = FlavourOf<S, S2>;
-    const EMISSION: crate::operators::engine::inline_merge::Emission =
-        S::EMISSION.and(S2::EMISSION);
+    const EMISSION: crate::observable::Emission = S::EMISSION.and(S2::EMISSION);
 }
 
 /// The observer [`WithLatestFrom`] subscribes to its main source, as a type.
@@ -257,8 +257,7 @@ where
 {
     type Item = U;
     type Flavour = FlavourOf<S, S2>;
-    const EMISSION: crate::operators::engine::inline_merge::Emission =
-        S::EMISSION.and(S2::EMISSION);
+    const EMISSION: crate::observable::Emission = S::EMISSION.and(S2::EMISSION);
 }
 
 impl<'a, S, S2, F, U, O> Subscribe<O> for WithLatestFromWith<'a, S, S2, F>
@@ -411,8 +410,8 @@ macro_rules! all_slots {
     ($a:lifetime $all:tt) => { all_slots!(@ $a $all $all) };
     (@ $a:lifetime [$S0:ident $($S:ident)+] $all:tt) => {
         (
-            MainSlot<$a, crate::sync::joined_flavour!($all)>,
-            $(LatestSlot<$a, <$S as Observable>::Item, crate::sync::joined_flavour!($all)>,)+
+            MainSlot<$a, crate::observable::joined_flavour!($all)>,
+            $(LatestSlot<$a, <$S as Observable>::Item, crate::observable::joined_flavour!($all)>,)+
         )
     };
 }
@@ -440,7 +439,7 @@ macro_rules! with_latest_from_all_impls {
             for WithLatestFromAll<'_, S0, ($($S,)+)>
         {
             type Item = item_row!($all);
-            type Flavour = crate::sync::joined_flavour!(S0, $($S),+);
+            type Flavour = crate::observable::joined_flavour!(S0, $($S),+);
         }
 
         impl<'a, S0, $($S,)+ O> Subscribe<O> for WithLatestFromAll<'a, S0, ($($S,)+)>
@@ -448,7 +447,7 @@ macro_rules! with_latest_from_all_impls {
             S0: Subscribe<
                 WithLatestFromAllObserver<all_slots!('a $all), item_row!($all), O>,
             >,
-            crate::sync::joined_flavour!($all): BoxSubscription<
+            crate::observable::joined_flavour!($all): BoxSubscription<
                 'a,
                 <S0 as Subscribe<
                     WithLatestFromAllObserver<all_slots!('a $all), item_row!($all), O>,
@@ -463,7 +462,7 @@ macro_rules! with_latest_from_all_impls {
                         $i,
                     >,
                 >,
-                crate::sync::joined_flavour!($all): BoxSubscription<
+                crate::observable::joined_flavour!($all): BoxSubscription<
                     'a,
                     <$S as Subscribe<
                         WithLatestFromAllOther<
@@ -518,10 +517,10 @@ for_each_tuple!(with_latest_from_all_impls);
 mod tests {
     use crate::Error;
     use crate::Notification::{Completed, Next};
-    use crate::operators::engine::inline_merge::test_support::{Later, both};
     use crate::prelude::*;
     use crate::source::{create, defer, empty, from_iter, just, never, throw};
     use crate::subjects::PublishSubject;
+    use crate::test_kit::inline::{Later, both};
     use crate::testing::TestObserver;
     use std::cell::Cell;
 

@@ -5,17 +5,18 @@
 //! Each source keeps a queue of the values not yet paired in its [`ZipSlot`]; the engine in
 //! `combine_core` serialises delivery and disposes the sources at the end.
 
-use super::engine::combine_core::{
+use crate::Error;
+use crate::engine::combine_core::{
     CombineSubscription, CombineWithObserver, Core, Link, Step, subscribe_inline,
 };
-use super::engine::combine_slots::{
+use crate::engine::combine_slots::{
     Buffer, Handle, RowSlot, RowSlots, Slot, SlotAt, for_each_tuple, item_row,
 };
-use crate::Error;
 use crate::observable::{Observable, Subscribe};
 use crate::observer::Observer;
+use crate::primitive::Arc;
 use crate::sync::imp::BoxSubscription;
-use crate::sync::{Arc, Flavour, Shared};
+use crate::sync::{Flavour, Shared};
 use std::fmt;
 use std::marker::PhantomData;
 
@@ -157,7 +158,7 @@ impl<L, R, O, const I: usize> fmt::Debug for ZipObserver<L, R, O, I> {
 macro_rules! zip_slots {
     ($a:lifetime $all:tt) => { zip_slots!(@ $a $all $all) };
     (@ $a:lifetime [$($S:ident)+] $all:tt) => {
-        ($(ZipSlot<$a, <$S as Observable>::Item, crate::sync::joined_flavour!($all)>,)+)
+        ($(ZipSlot<$a, <$S as Observable>::Item, crate::observable::joined_flavour!($all)>,)+)
     };
 }
 
@@ -165,16 +166,16 @@ macro_rules! zip_impls {
     ($all:tt $($i:tt $S:ident),+) => {
         impl<$($S: Observable),+> Observable for Zip<'_, ($($S,)+)> {
             type Item = ($($S::Item,)+);
-            type Flavour = crate::sync::joined_flavour!($($S),+);
-            const EMISSION: crate::operators::engine::inline_merge::Emission =
-                crate::operators::engine::inline_merge::Emission::INSIDE_SUBSCRIBE $(.and(<$S as Observable>::EMISSION))+;
+            type Flavour = crate::observable::joined_flavour!($($S),+);
+            const EMISSION: crate::observable::Emission =
+                crate::observable::Emission::INSIDE_SUBSCRIBE $(.and(<$S as Observable>::EMISSION))+;
         }
 
         impl<'a, $($S,)+ O> Subscribe<O> for Zip<'a, ($($S,)+)>
         where
             $(
                 $S: Subscribe<ZipObserver<zip_slots!('a $all), item_row!($all), O, $i>>,
-                crate::sync::joined_flavour!($all): BoxSubscription<
+                crate::observable::joined_flavour!($all): BoxSubscription<
                     'a,
                     <$S as Subscribe<ZipObserver<zip_slots!('a $all), item_row!($all), O, $i>>>
                         ::Subscription,
@@ -243,8 +244,7 @@ where
 {
     type Item = U;
     type Flavour = crate::sync::Joined<<S1 as Observable>::Flavour, <S2 as Observable>::Flavour>;
-    const EMISSION: crate::operators::engine::inline_merge::Emission =
-        S1::EMISSION.and(S2::EMISSION);
+    const EMISSION: crate::observable::Emission = S1::EMISSION.and(S2::EMISSION);
 }
 
 impl<'a, S1, S2, F, U, O> Subscribe<O> for ZipWith<'a, S1, S2, F>
@@ -274,9 +274,9 @@ impl<S1: fmt::Debug, S2: fmt::Debug, F> fmt::Debug for ZipWith<'_, S1, S2, F> {
 mod tests {
     use crate::Error;
     use crate::Notification::{Completed, Next};
-    use crate::operators::engine::inline_merge::test_support::{Later, both};
     use crate::prelude::*;
     use crate::source::{create, defer, empty, from_iter, just, never, throw};
+    use crate::test_kit::inline::{Later, both};
     use crate::testing::TestObserver;
     use std::cell::Cell;
 
@@ -459,10 +459,10 @@ mod tests {
 mod loom_tests {
     use super::{ZipObserver, ZipSlot};
     use crate::Error;
+    use crate::engine::combine_core::{CombineSubscription, Core, Link};
     use crate::observer::Observer;
-    use crate::operators::engine::combine_core::{CombineSubscription, Core, Link};
+    use crate::primitive::{Arc, AtomicBool, AtomicUsize, Ordering, thread};
     use crate::subscription::Subscription;
-    use crate::sync::{Arc, AtomicBool, AtomicUsize, Ordering, thread};
 
     /// Records deliveries with loom atomics, so loom can interleave other threads inside a
     /// delivery and catch two at once.

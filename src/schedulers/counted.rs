@@ -14,7 +14,7 @@
 //! and [`Counted::add_unowned`] adds a batch of them in one atomic operation, where `Arc`
 //! would take one per handle.
 
-use crate::sync::{AtomicUsize, Ordering};
+use crate::primitive::{AtomicUsize, Ordering};
 use std::fmt;
 use std::marker::PhantomData;
 use std::ops::Deref;
@@ -35,7 +35,7 @@ struct Inner<T> {
     count: AtomicUsize,
     /// Under loom, an `Arc` freed with the allocation, so that loom reports one leaked.
     #[cfg(loom)]
-    leak_check: crate::sync::Arc<()>,
+    leak_check: crate::primitive::Arc<()>,
 }
 
 // SAFETY: as `Arc<T>`: the value is shared between threads (`Sync`) and dropped by whichever
@@ -50,7 +50,7 @@ impl<T> Counted<T> {
             value,
             count: AtomicUsize::new(1),
             #[cfg(loom)]
-            leak_check: crate::sync::Arc::new(()),
+            leak_check: crate::primitive::Arc::new(()),
         });
         Counted {
             inner: NonNull::from(Box::leak(inner)),

@@ -4,8 +4,8 @@ use super::counted::Counted;
 use super::erased::{Boxed, EMPTY, Table, TableOf};
 use super::immediate::sleep_until;
 use super::{Reschedule, Scheduler, Task, Worker};
+use crate::primitive::{AtomicBool, AtomicPtr, AtomicUsize, Ordering};
 use crate::subscription::Subscription;
-use crate::sync::{AtomicBool, AtomicPtr, AtomicUsize, Ordering};
 use std::cell::{Cell as LocalCell, RefCell, UnsafeCell};
 use std::cmp::Ordering as CmpOrdering;
 use std::collections::{BinaryHeap, VecDeque};
@@ -1654,7 +1654,7 @@ mod tests {
 #[cfg(all(test, loom))]
 mod loom_tests {
     use super::*;
-    use crate::sync::{Arc, thread};
+    use crate::primitive::{Arc, thread};
 
     /// Two threads clone one fresh worker at once: both clones share the one core that wins
     /// the compare-and-swap, the loser's is freed (loom reports a leaked `Arc` otherwise), and
@@ -1696,7 +1696,7 @@ mod loom_tests {
     /// runs at most once, is dropped exactly once, and never runs after the cancel is seen.
     #[test]
     fn loom_cancel_races_with_run() {
-        use crate::sync::AtomicUsize;
+        use crate::primitive::AtomicUsize;
         struct Probe(Arc<AtomicUsize>);
         impl Drop for Probe {
             fn drop(&mut self) {

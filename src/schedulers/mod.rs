@@ -146,9 +146,10 @@ pub trait Scheduler: Clone + Send + Sync + 'static {
 /// assert!(defers(&TestScheduler::new()) && defers(&RunLoop::new()) && defers(&NewThread));
 /// ```
 #[diagnostic::on_unimplemented(
-    message = "`{Self}` runs tasks inline, and this operator needs a scheduler that queues them",
-    label = "runs tasks inline",
-    note = "use a scheduler that runs tasks later: `NewThread`, `ThreadPool`, `RunLoop`, or `TestScheduler` in tests"
+    message = "`{Self}` is not known to queue tasks, and this operator needs a scheduler that runs them later",
+    label = "not a `DeferringScheduler`",
+    note = "use a scheduler that runs tasks later: `NewThread`, `ThreadPool`, `RunLoop`, or `TestScheduler` in tests",
+    note = "in generic code, bound the scheduler with `Sch: rx::schedulers::DeferringScheduler`"
 )]
 pub trait DeferringScheduler: Scheduler {}
 

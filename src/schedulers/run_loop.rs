@@ -178,8 +178,8 @@ impl fmt::Debug for RunLoop {
 #[cfg(all(test, not(loom)))]
 mod tests {
     use super::*;
+    use crate::primitive::Arc;
     use crate::schedulers::{Reschedule, Worker};
-    use crate::sync::Arc;
     use std::sync::mpsc;
     use std::time::Duration;
 
@@ -319,9 +319,9 @@ mod tests {
 #[cfg(all(test, loom))]
 mod loom_tests {
     use super::*;
+    use crate::primitive::{Arc, AtomicUsize, Ordering, thread};
     use crate::schedulers::{Reschedule, Worker};
     use crate::subscription::Subscription;
-    use crate::sync::{Arc, AtomicUsize, Ordering, thread};
 
     fn count(counter: &Arc<AtomicUsize>) -> impl FnMut() -> Reschedule + Send + use<> {
         let counter = counter.clone();

@@ -3,7 +3,7 @@
 use super::Scheduler;
 use super::counted::Counted;
 use super::timed_queue::{Clock, Owner, Queue, QueueWorker};
-use crate::sync::{Arc, AtomicBool, AtomicU64, Ordering};
+use crate::primitive::{Arc, AtomicBool, AtomicU64, Ordering};
 use std::fmt;
 use std::time::{Duration, Instant};
 

@@ -3,7 +3,7 @@
 use super::Scheduler;
 use super::counted::Counted;
 use super::timed_queue::{Lifeline, Owner, Queue, QueueWorker, spawn_thread};
-use crate::sync::{Arc, AtomicUsize, Ordering};
+use crate::primitive::{Arc, AtomicUsize, Ordering};
 use std::fmt;
 use std::num::NonZeroUsize;
 use std::sync::OnceLock;

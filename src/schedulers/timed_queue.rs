@@ -56,8 +56,8 @@ use super::keys::{Key, Keys};
 use super::slab::{KEPT_WHEN_EMPTY, Slab};
 use super::{Reschedule, Task, Worker};
 use crate::in_place::fits;
+use crate::primitive::{Arc, AtomicBool, AtomicU64, AtomicUsize, Condvar, Mutex, Ordering};
 use crate::subscription::Subscription;
-use crate::sync::{Arc, AtomicBool, AtomicU64, AtomicUsize, Condvar, Mutex, Ordering};
 use std::fmt;
 use std::panic::{self, AssertUnwindSafe};
 use std::time::{Duration, Instant};
@@ -679,7 +679,7 @@ impl Queue {
     /// Wakes a waiting driver when a push made a new top, so that it re-arms on the earlier
     /// deadline. A push behind the top needs nobody woken: the driver wakes for the top no
     /// later than this one is due.
-    fn wake_if(&self, state: crate::sync::MutexGuard<'_, State>, is_top: bool) {
+    fn wake_if(&self, state: crate::primitive::MutexGuard<'_, State>, is_top: bool) {
         let wake = is_top && state.waiters > 0;
         drop(state);
         if wake {
@@ -804,7 +804,7 @@ impl Queue {
     /// thread needs.
     fn wait(
         &self,
-        state: &mut crate::sync::MutexGuard<'_, State>,
+        state: &mut crate::primitive::MutexGuard<'_, State>,
         deadline: Option<Instant>,
         mut now: Instant,
     ) {
@@ -1636,8 +1636,8 @@ mod tests {
 #[cfg(all(test, loom))]
 mod loom_tests {
     use super::*;
+    use crate::primitive::thread;
     use crate::schedulers::slab::CHUNK;
-    use crate::sync::thread;
 
     fn counting_task(
         count: &Arc<AtomicUsize>,

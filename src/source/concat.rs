@@ -25,9 +25,10 @@
 use crate::Error;
 use crate::observable::{Observable, Subscribe};
 use crate::observer::Observer;
+use crate::primitive::{Arc, AtomicBool, Mutex, Ordering};
 use crate::subscription::Subscription;
 use crate::sync::imp::{BoxSubscription, Machinery};
-use crate::sync::{Arc, AtomicBool, Flavour, Mutex, Ordering, Shared};
+use crate::sync::{Flavour, Shared};
 use std::fmt;
 use std::marker::PhantomData;
 
@@ -619,8 +620,8 @@ mod loom_tests {
     use super::concat;
     use crate::observable::{Observable, Subscribe};
     use crate::observer::Observer;
+    use crate::primitive::{Arc, Mutex, thread};
     use crate::subscription::{FlagSubscription, Subscription};
-    use crate::sync::{Arc, Mutex, thread};
     use crate::testing::TestObserver;
 
     type Slot<T> = Arc<Mutex<Option<T>>>;

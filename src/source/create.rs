@@ -111,8 +111,7 @@ impl<T, F> Observable for Create<T, F> {
     type Flavour = crate::sync::Shared;
     // The emitter borrows the observer for the closure's call and is neither `Send` nor
     // `'static`: every notification comes inside `subscribe`, on the calling thread.
-    const EMISSION: crate::operators::engine::inline_merge::Emission =
-        crate::operators::engine::inline_merge::Emission::INSIDE_SUBSCRIBE;
+    const EMISSION: crate::observable::Emission = crate::observable::Emission::INSIDE_SUBSCRIBE;
 }
 
 impl<T, F, O> Subscribe<O> for Create<T, F>

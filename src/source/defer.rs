@@ -66,7 +66,7 @@ where
     type Item = S::Item;
     type Flavour = <S as Observable>::Flavour;
     // The factory runs inside `subscribe`, and what it returns is subscribed there.
-    const EMISSION: crate::operators::engine::inline_merge::Emission = S::EMISSION;
+    const EMISSION: crate::observable::Emission = S::EMISSION;
 }
 
 impl<F, S, O> Subscribe<O> for Defer<F>

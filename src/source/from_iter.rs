@@ -43,8 +43,7 @@ impl<I: IntoIterator> Observable for FromIter<I> {
     type Item = I::Item;
     type Flavour = crate::sync::Shared;
     // Emits only inside `subscribe`, on the calling thread, and keeps no observer.
-    const EMISSION: crate::operators::engine::inline_merge::Emission =
-        crate::operators::engine::inline_merge::Emission::INSIDE_SUBSCRIBE;
+    const EMISSION: crate::observable::Emission = crate::observable::Emission::INSIDE_SUBSCRIBE;
 }
 
 impl<I: IntoIterator, O: Observer<I::Item>> Subscribe<O> for FromIter<I> {

@@ -2,8 +2,8 @@
 
 use crate::observable::{Observable, Subscribe};
 use crate::observer::Observer;
+use crate::primitive::Mutex;
 use crate::subscription::Subscription;
-use crate::sync::Mutex;
 use std::fmt;
 use std::marker::PhantomData;
 

@@ -59,8 +59,7 @@ impl<T> Observable for Throw<T> {
     type Item = T;
     type Flavour = crate::sync::Shared;
     // Emits only inside `subscribe`, on the calling thread, and keeps no observer.
-    const EMISSION: crate::operators::engine::inline_merge::Emission =
-        crate::operators::engine::inline_merge::Emission::INSIDE_SUBSCRIBE;
+    const EMISSION: crate::observable::Emission = crate::observable::Emission::INSIDE_SUBSCRIBE;
 }
 
 impl<T, O: Observer<T>> Subscribe<O> for Throw<T> {

@@ -59,10 +59,11 @@ use super::sink::ErasedSink;
 use crate::Error;
 use crate::observable::{Observable, Subscribe};
 use crate::observer::Observer;
+use crate::primitive::Ordering;
 use crate::schedulers::Scheduler;
 use crate::subscription::Subscription;
 use crate::sync::imp::{Counter, Flag, Lock, RoleCell};
-use crate::sync::{Flavour, Local, Ordering, Shared};
+use crate::sync::{Flavour, Local, Shared};
 use smallvec::SmallVec;
 use std::collections::VecDeque;
 use std::fmt;
@@ -1023,14 +1024,14 @@ impl Wait {
             std::thread::sleep(NAP);
         }
         #[cfg(loom)]
-        crate::sync::thread::yield_now();
+        crate::primitive::thread::yield_now();
         self.rounds += 1;
     }
 }
 
 /// Gives the delivery role up if an observer panics, so the subject keeps working: events that
 /// other calls recorded meanwhile are delivered by the next holder. A panic is not turned into
-/// an error (DESIGN §4); it unwinds to whoever called the subject. An offer still out is
+/// an error (ARCHITECTURE.md, "Panics"); it unwinds to whoever called the subject. An offer still out is
 /// abandoned too; a claimer waiting for it sees `NONE` and leaves.
 struct ReleaseOnUnwind<'a, T, F: Flavour>(&'a Core<T, F>);
 

@@ -2,9 +2,9 @@
 //! `RUSTFLAGS="--cfg loom" LOOM_MAX_PREEMPTIONS=2 cargo test --profile loom --lib loom_`.
 
 use crate::observer::Observer;
+use crate::primitive::{Arc, AtomicBool, AtomicUsize, Ordering, thread};
 use crate::subjects::PublishSubject;
 use crate::subscription::Subscription;
-use crate::sync::{Arc, AtomicBool, AtomicUsize, Ordering, thread};
 use crate::{Error, Subscribe};
 
 /// Records what it receives with loom atomics, so loom can interleave other threads inside a

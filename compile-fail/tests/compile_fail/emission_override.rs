@@ -7,7 +7,7 @@ struct ByPath;
 impl Observable for ByPath {
     type Item = i32;
     type Flavour = rx::sync::Shared;
-    const EMISSION: rx::operators::engine::inline_merge::Emission =
+    const EMISSION: rx::observable::Emission =
         <rx::source::Just<i32> as Observable>::EMISSION;
 }
 

@@ -398,7 +398,7 @@ fn assert_timelines<E, T>(
 mod tests {
     use super::*;
     use crate::Notification::{Completed, Next};
-    use crate::observable::ObservableExt;
+    use crate::ObservableExt;
     use crate::observer::Observer;
     use crate::schedulers::{Reschedule, Scheduler, Worker};
     use crate::subscription::Finished;

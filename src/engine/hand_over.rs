@@ -25,8 +25,8 @@
 //! handle, so `dispose` cannot run meanwhile. The operator keeps that handle in its own handle.
 
 use super::inside::{self, Inside};
+use crate::primitive::{AtomicBool, AtomicUsize, Mutex, Ordering, UnsafeCell};
 use crate::subscription::Subscription;
-use crate::sync::{AtomicBool, AtomicUsize, Mutex, Ordering, UnsafeCell};
 use std::cell::Cell;
 
 /// The hand-over slot of one subscription; `D` is the second observable's handle.
@@ -247,8 +247,8 @@ mod tests {
 #[cfg(all(test, loom))]
 mod loom_tests {
     use super::HandOver;
+    use crate::primitive::{Arc, AtomicBool, Ordering, thread};
     use crate::subscription::{FlagSubscription, Subscription};
-    use crate::sync::{Arc, AtomicBool, Ordering, thread};
 
     /// The first source ends on another thread and the second observable is subscribed
     /// there, while the handle is disposed here: whichever wins, nothing stays subscribed.

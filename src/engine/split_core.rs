@@ -42,41 +42,15 @@
 //! `split_refs`.
 
 use super::combine_slots::Buffer;
-use super::held_observer::HeldObserver;
+use super::held_observer::{HeldObserver, KeepSubscriber};
 use super::split_refs::RefsPtr;
 use crate::Error;
 use crate::observer::Observer;
-use crate::operators::boxed::{BoxedObserver, LocalBoxedObserver};
+use crate::primitive::Ordering;
 use crate::subscription::Subscription;
-use crate::sync::Ordering;
 use crate::sync::imp::{Flag, Lock, Machinery};
-use crate::sync::{Flavour, Local, Shared};
+use crate::sync::{Flavour, Shared};
 use std::{fmt, mem};
-
-/// The subscribers of type `O` an inner observable of flavour `Self` can keep: `Send` ones
-/// for [`Shared`], any for [`Local`].
-///
-/// Public in a private module, as `sync::imp::Machinery` is: it bounds the `Subscribe` impls
-/// of public types without being nameable outside the crate.
-#[allow(unreachable_pub)]
-pub trait KeepSubscriber<'a, T, O>: Flavour {
-    /// Boxes `observer`, when it is too large to be kept in place.
-    fn box_subscriber(observer: O) -> Self::BoxedObserver<'a, T>;
-}
-
-impl<'a, T, O: Observer<T> + Send + 'a> KeepSubscriber<'a, T, O> for Shared {
-    #[inline]
-    fn box_subscriber(observer: O) -> BoxedObserver<'a, T> {
-        Box::new(observer)
-    }
-}
-
-impl<'a, T, O: Observer<T> + 'a> KeepSubscriber<'a, T, O> for Local {
-    #[inline]
-    fn box_subscriber(observer: O) -> LocalBoxedObserver<'a, T> {
-        Box::new(observer)
-    }
-}
 
 /// The pointer an inner observable's handles share its [`Inner`] through: `Arc` in the
 /// [`Shared`] flavour, `Rc` in the [`Local`] one.
@@ -470,8 +444,8 @@ impl<T, F: Flavour> fmt::Debug for InnerSubscription<'_, T, F> {
 #[cfg(all(test, loom))]
 mod loom_tests {
     use super::*;
-    use crate::operators::engine::split_refs::Refs;
-    use crate::sync::{Arc, AtomicUsize, thread};
+    use crate::engine::split_refs::Refs;
+    use crate::primitive::{Arc, AtomicUsize, thread};
 
     /// Counts the values it receives and its drops.
     struct Counting {

@@ -9,7 +9,7 @@
 //! token, and the operator's thread clears it before it does anything else. A plain load and
 //! store (Relaxed) suffice, as a thread always reads its own last write or a later one.
 
-use crate::sync::Ordering;
+use crate::primitive::Ordering;
 use crate::sync::imp::Counter;
 
 /// A number that tells the calling thread from every other live thread: the address of a

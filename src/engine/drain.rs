@@ -26,9 +26,9 @@
 
 use crate::notification::Notification;
 use crate::observer::Observer;
+use crate::primitive::{AtomicBool, Mutex, Ordering};
 use crate::schedulers::Worker;
 use crate::subscription::Subscription;
-use crate::sync::{AtomicBool, Mutex, Ordering};
 
 /// Whether `W` runs each task inline, before `schedule` returns ([`Worker::RUNS_INLINE`]).
 /// Then handing a notification to a task that runs at once is the same as delivering it
@@ -235,8 +235,8 @@ mod loom_tests {
     use crate::Error;
     use crate::notification::Notification;
     use crate::observer::Observer;
+    use crate::primitive::{Arc, AtomicBool, AtomicUsize, Mutex, Ordering, thread};
     use crate::schedulers::ImmediateWorker;
-    use crate::sync::{Arc, AtomicBool, AtomicUsize, Mutex, Ordering, thread};
     use std::collections::VecDeque;
 
     struct Queue(VecDeque<Notification<u32>>);

@@ -26,15 +26,40 @@
 //! subscriber, consuming ones, inline and boxed subscribers, and a thread-safe one moved to
 //! another thread.
 
-use super::split_core::KeepSubscriber;
 use crate::Error;
 use crate::in_place::{self, Bytes, fits};
 use crate::observer::Observer;
-use crate::sync::Flavour;
+use crate::observer::{BoxedObserver, LocalBoxedObserver};
+use crate::sync::{Flavour, Local, Shared};
 use std::cell::UnsafeCell;
 use std::fmt;
 use std::marker::PhantomData;
 use std::mem::ManuallyDrop;
+
+/// The subscribers of type `O` an inner observable of flavour `Self` can keep: `Send` ones
+/// for [`Shared`], any for [`Local`].
+///
+/// Public in a private module, as `sync::imp::Machinery` is: it bounds the `Subscribe` impls
+/// of public types without being nameable outside the crate.
+#[allow(unreachable_pub)]
+pub trait KeepSubscriber<'a, T, O>: Flavour {
+    /// Boxes `observer`, when it is too large to be kept in place.
+    fn box_subscriber(observer: O) -> Self::BoxedObserver<'a, T>;
+}
+
+impl<'a, T, O: Observer<T> + Send + 'a> KeepSubscriber<'a, T, O> for Shared {
+    #[inline]
+    fn box_subscriber(observer: O) -> BoxedObserver<'a, T> {
+        Box::new(observer)
+    }
+}
+
+impl<'a, T, O: Observer<T> + 'a> KeepSubscriber<'a, T, O> for Local {
+    #[inline]
+    fn box_subscriber(observer: O) -> LocalBoxedObserver<'a, T> {
+        Box::new(observer)
+    }
+}
 
 /// A subscriber of `T` of any type, kept by value in four words (see the module docs).
 pub(crate) struct HeldObserver<'a, T, F: Flavour> {

@@ -5,7 +5,7 @@
 //! Both are a [`RefCount`] over a [`ConnectableObservable`] whose every connection feeds a
 //! subject from the connector, with the resets the configuration asks for.
 
-use super::multicast::ConnectableObservable;
+use super::connectable::ConnectableObservable;
 use super::ref_count::{RefCount, Resets};
 use crate::observable::Observable;
 use crate::subjects::ReplaySubject;
@@ -85,10 +85,10 @@ where
 #[cfg(all(test, not(loom)))]
 mod tests {
     use super::ShareConfig;
-    use crate::operators::multicast::counted::Counted;
     use crate::prelude::*;
     use crate::source::from_iter;
     use crate::subjects::{PublishSubject, ReplaySubject};
+    use crate::test_kit::counted::Counted;
     use crate::testing::TestObserver;
     use crate::{Error, Notification};
     use std::sync::Arc;

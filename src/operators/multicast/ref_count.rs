@@ -15,7 +15,7 @@
 //! `refCount` counts down in `dispose` too). The count takes the [flavour](crate::sync) of the
 //! subject: a `RefCell` for a local one.
 
-use super::multicast::{ConnectableObservable, Connection, ConnectionObserver};
+use super::connectable::{ConnectableObservable, Connection, ConnectionObserver};
 use crate::Error;
 use crate::observable::{Observable, Subscribe};
 use crate::observer::Observer;
@@ -402,10 +402,10 @@ where
 
 #[cfg(all(test, not(loom)))]
 mod tests {
-    use crate::operators::multicast::counted::Counted;
     use crate::prelude::*;
     use crate::source::from_iter;
     use crate::subjects::PublishSubject;
+    use crate::test_kit::counted::Counted;
     use crate::testing::TestObserver;
     use crate::{Error, Notification};
     use std::sync::Arc;

@@ -21,13 +21,14 @@ use super::ref_count::RefCount;
 use crate::Error;
 use crate::observable::{Observable, Subscribe};
 use crate::observer::Observer;
+use crate::primitive::Ordering;
 use crate::subjects::core::Accepts;
 use crate::subjects::flavoured::{PublishSubject, ReplaySubject};
 use crate::subjects::sealed::Sealed;
 use crate::subjects::{Subject, SubjectObservable, SubjectObserver, SubjectSubscription};
 use crate::subscription::Subscription;
+use crate::sync::Flavour;
 use crate::sync::imp::{BoxSubscription, Flag, Lock, Machinery};
-use crate::sync::{Flavour, Ordering};
 use std::fmt;
 use std::mem;
 
@@ -537,80 +538,12 @@ impl<T: Clone, F: Flavour> Observer<T> for ConnectionObserver<T, F> {
     }
 }
 
-/// A test source that counts its subscriptions and their disposals, over a subject the test
-/// drives.
-#[cfg(all(test, not(loom)))]
-pub(crate) mod counted {
-    use crate::prelude::*;
-    use crate::subjects::{PublishSubject, SubjectSubscription};
-    use std::sync::Arc;
-    use std::sync::atomic::{AtomicUsize, Ordering};
-
-    #[derive(Clone)]
-    pub(crate) struct Counted {
-        pub(crate) input: PublishSubject<i32>,
-        pub(crate) subscriptions: Arc<AtomicUsize>,
-        pub(crate) disposals: Arc<AtomicUsize>,
-    }
-
-    impl Counted {
-        pub(crate) fn new(input: &PublishSubject<i32>) -> Self {
-            Counted {
-                input: input.clone(),
-                subscriptions: Arc::new(AtomicUsize::new(0)),
-                disposals: Arc::new(AtomicUsize::new(0)),
-            }
-        }
-
-        pub(crate) fn subscriptions(&self) -> usize {
-            self.subscriptions.load(Ordering::SeqCst)
-        }
-
-        pub(crate) fn disposals(&self) -> usize {
-            self.disposals.load(Ordering::SeqCst)
-        }
-    }
-
-    impl Observable for Counted {
-        type Item = i32;
-        type Flavour = crate::sync::Shared;
-    }
-
-    impl<O: Observer<i32> + Send + 'static> Subscribe<O> for Counted {
-        type Subscription = CountedSubscription;
-
-        fn subscribe_observer(self, observer: O) -> CountedSubscription {
-            self.subscriptions.fetch_add(1, Ordering::SeqCst);
-            CountedSubscription {
-                inner: self.input.observable().subscribe_observer(observer),
-                disposals: self.disposals,
-            }
-        }
-    }
-
-    pub(crate) struct CountedSubscription {
-        inner: SubjectSubscription<i32>,
-        disposals: Arc<AtomicUsize>,
-    }
-
-    impl Subscription for CountedSubscription {
-        fn dispose(&self) {
-            self.disposals.fetch_add(1, Ordering::SeqCst);
-            self.inner.dispose();
-        }
-
-        fn is_disposed(&self) -> bool {
-            self.inner.is_disposed()
-        }
-    }
-}
-
 #[cfg(all(test, not(loom)))]
 mod tests {
-    use super::counted::Counted;
     use crate::prelude::*;
     use crate::source::{from_iter, just, throw};
     use crate::subjects::{BehaviorSubject, PublishSubject, ReplaySubject};
+    use crate::test_kit::counted::Counted;
     use crate::testing::TestObserver;
     use crate::{Error, Notification};
     use std::sync::Arc;

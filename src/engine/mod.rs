@@ -1,6 +1,11 @@
 //! The shared machinery several operators are built on; each operator stays a short file in
-//! [`operators`](crate::operators) and names the engine it runs on.
+//! [`operators`](crate::operators) and names the engine it runs on. An engine imports the
+//! core, the flavours and other engines, never an operator (`.ci/layers` checks it).
 //!
+//! - [`flatten`]: the flattening engine, `FlatMap` in a [`Mode`](flatten::Mode): `flat_map`,
+//!   `merge`, `concat`, `switch_map`, `exhaust_map` and the rest of the higher-order family.
+//! - [`projection`]: how the flattening operators map a value to an inner observable, and
+//!   what the engines keep of the projection.
 //! - [`merge_core`]: the serialising core of the merge family (`merge_with`, `merge`,
 //!   `flat_map`, `switch_map`, `take_until`, `amb`, ...): one downstream, many upstreams on
 //!   any threads, one terminal event, and the kept upstream handles.
@@ -31,12 +36,14 @@
 pub(crate) mod combine_core;
 pub(crate) mod combine_slots;
 pub(crate) mod drain;
+pub(crate) mod flatten;
 pub(crate) mod hand_over;
 pub(crate) mod held_observer;
 pub(crate) mod inline_merge;
 pub(crate) mod inside;
 pub(crate) mod kept;
 pub(crate) mod merge_core;
+pub(crate) mod projection;
 pub(crate) mod resubscribe;
 pub(crate) mod split_core;
 pub(crate) mod split_refs;

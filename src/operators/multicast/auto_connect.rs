@@ -5,14 +5,14 @@
 //! connects, after it has joined the subject, so the first `n` subscribers all see the
 //! source from its first value.
 
-use super::multicast::{ConnectableObservable, ConnectionObserver};
+use super::connectable::{ConnectableObservable, ConnectionObserver};
 use crate::observable::{Observable, Subscribe};
 use crate::observer::Observer;
+use crate::primitive::{Arc, AtomicUsize, Ordering};
 use crate::subjects::core::Accepts;
 use crate::subjects::sealed::Sealed;
 use crate::subjects::{Subject, SubjectSubscription};
 use crate::sync::imp::BoxSubscription;
-use crate::sync::{Arc, AtomicUsize, Ordering};
 use std::fmt;
 
 type FlavourOf<J> = <J as Sealed>::Flavour;
@@ -94,10 +94,10 @@ where
 
 #[cfg(all(test, not(loom)))]
 mod tests {
-    use crate::operators::multicast::counted::Counted;
     use crate::prelude::*;
     use crate::source::from_iter;
     use crate::subjects::PublishSubject;
+    use crate::test_kit::counted::Counted;
     use crate::testing::TestObserver;
 
     #[test]
@@ -169,8 +169,8 @@ mod tests {
 #[cfg(all(test, loom))]
 mod loom_tests {
     use crate::prelude::*;
+    use crate::primitive::{Arc, AtomicUsize, Ordering, thread};
     use crate::source::{defer, just};
-    use crate::sync::{Arc, AtomicUsize, Ordering, thread};
     use crate::testing::TestObserver;
 
     #[test]

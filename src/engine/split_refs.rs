@@ -8,9 +8,10 @@
 //! observables, but the open ones keep receiving values until they end or are disposed.
 
 use super::combine_slots::Handle;
+use crate::primitive::Ordering;
 use crate::subscription::Subscription;
 use crate::sync::imp::{BoxSubscription, Counter, Lock, Machinery};
-use crate::sync::{Flavour, Ordering, Shared};
+use crate::sync::{Flavour, Shared};
 use std::{fmt, mem};
 
 /// The pointer the outer observer, the handle and the inner observables share the [`Refs`]

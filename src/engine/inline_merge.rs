@@ -46,52 +46,10 @@
 //! (there is nothing left to cancel, as the core's handle says for the same sources).
 
 use crate::Error;
+use crate::engine::projection::{Lend, Projector};
 use crate::observer::Observer;
-use crate::operators::flat_map::{Lend, Projector};
 use std::cell::{Cell, UnsafeCell};
 use std::fmt;
-
-/// When an observable may call its observer: the type of [`Observable::EMISSION`].
-///
-/// It is public only to be the type of that constant; it cannot be named outside the crate,
-/// so an `impl Observable` outside the crate cannot set the constant and keeps
-/// [`Emission::ANYTIME`].
-///
-/// [`Observable::EMISSION`]: crate::Observable::EMISSION
-// Public so that it can be the type of a constant of a public trait, and reachable from
-// nowhere, so that no impl outside the crate can name it.
-#[allow(unreachable_pub)]
-#[derive(Clone, Copy, Debug, PartialEq, Eq)]
-pub struct Emission {
-    inside_subscribe: bool,
-}
-
-impl Emission {
-    /// May call its observer later, from any thread: the default.
-    pub(crate) const ANYTIME: Emission = Emission {
-        inside_subscribe: false,
-    };
-
-    /// Calls its observer only inside `subscribe`, on the calling thread, and has finished
-    /// when `subscribe` returns (terminated, or stopped because the observer is disposed);
-    /// keeps the observer nowhere that outlives `subscribe`.
-    pub(crate) const INSIDE_SUBSCRIBE: Emission = Emission {
-        inside_subscribe: true,
-    };
-
-    /// What an observable built from two others has, when it calls its observer only from
-    /// theirs and subscribes them only inside its own `subscribe`.
-    pub(crate) const fn and(self, other: Emission) -> Emission {
-        Emission {
-            inside_subscribe: self.inside_subscribe && other.inside_subscribe,
-        }
-    }
-
-    /// Whether it is [`INSIDE_SUBSCRIBE`](Emission::INSIDE_SUBSCRIBE).
-    pub(crate) const fn is_inside_subscribe(self) -> bool {
-        self.inside_subscribe
-    }
-}
 
 /// The observer an operator of the merge family subscribes to each of its upstreams: the
 /// merge core's observer `C`, or, when every upstream finishes inside `subscribe`, an
@@ -418,57 +376,6 @@ impl<O, F, L, U> fmt::Debug for InlineOuter<O, F, L, U> {
     }
 }
 
-/// What the tests of the synchronous paths (here and in the combine operators) share.
-#[cfg(all(test, not(loom)))]
-pub(crate) mod test_support {
-    use crate::notification::Notification;
-    use crate::observable::{Observable, Subscribe};
-    use crate::subscription::Subscription;
-    use crate::testing::TestObserver;
-    use std::fmt::Debug;
-
-    /// `source` with the default [`Observable::EMISSION`]: what is built on it takes the
-    /// shared core.
-    #[derive(Clone)]
-    pub(crate) struct Later<S>(pub(crate) S);
-
-    impl<S: Observable> Observable for Later<S> {
-        type Item = S::Item;
-        type Flavour = S::Flavour;
-    }
-
-    impl<S: Subscribe<O>, O> Subscribe<O> for Later<S> {
-        type Subscription = S::Subscription;
-        fn subscribe_observer(self, observer: O) -> S::Subscription {
-            self.0.subscribe_observer(observer)
-        }
-    }
-
-    /// Subscribes the inline form and the core form, asserts which path each takes, and that
-    /// both deliver `expected` and return a finished handle.
-    pub(crate) fn both<T, A, B>(fast: A, slow: B, expected: &[Notification<T>])
-    where
-        T: PartialEq + Debug + Clone,
-        A: Subscribe<TestObserver<T>>,
-        B: Subscribe<TestObserver<T>>,
-    {
-        assert!(inline(&fast), "the fast form takes the inline path");
-        assert!(!inline(&slow), "the slow form takes the core");
-        let (a, b) = (TestObserver::new(), TestObserver::new());
-        let handle = fast.subscribe_observer(a.clone());
-        assert!(handle.is_disposed());
-        let handle = slow.subscribe_observer(b.clone());
-        assert!(handle.is_disposed());
-        a.assert_notifications(expected);
-        b.assert_notifications(expected);
-    }
-
-    /// Whether `source` takes the synchronous path.
-    pub(crate) fn inline<S: Observable>(_: &S) -> bool {
-        S::EMISSION.is_inside_subscribe()
-    }
-}
-
 #[cfg(all(test, not(loom)))]
 mod tests {
     use crate::Error;
@@ -479,7 +386,7 @@ mod tests {
     use crate::testing::TestObserver;
     use std::cell::Cell;
 
-    use super::test_support::{Later, both, inline};
+    use crate::test_kit::inline::{Later, both, inline};
 
     #[test]
     fn the_constant_follows_the_sources() {

@@ -31,9 +31,9 @@
 use super::combine_slots::{Buffer, Slot, SlotAt, Slots};
 use crate::Error;
 use crate::observer::Observer;
+use crate::primitive::{Arc, AtomicBool, Mutex, MutexGuard, Ordering};
 use crate::subscription::Subscription;
 use crate::sync::imp::BoxSubscription;
-use crate::sync::{Arc, AtomicBool, Mutex, MutexGuard, Ordering};
 use std::cell::UnsafeCell;
 use std::{fmt, mem};
 
