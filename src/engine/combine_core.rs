@@ -5,10 +5,10 @@
 //!
 //! # How it works
 //!
-//! Every source is subscribed with an observer holding an `Arc` to one [`Core`]: a lock around
-//! the per-source *slots* (what each source has contributed so far — buffered values for zip,
-//! the latest value for combine_latest — and the source's handle), a queue of rows ready for
-//! the downstream, and the downstream observer itself.
+//! Every source is subscribed with an observer holding an `Arc` to one [`CombineCore`]: a lock
+//! around the per-source *slots* (what each source has contributed so far — buffered values
+//! for zip, the latest value for combine_latest — and the source's handle), a queue of rows
+//! ready for the downstream, and the downstream observer itself.
 //!
 //! A notification updates the slots under the lock and may queue a row. Delivery follows the
 //! queue-drain pattern (RxJava's `drain` loops): the thread that finds nobody delivering takes
@@ -61,7 +61,7 @@ enum End {
 }
 
 /// The state shared by the sources' observers and the handle.
-pub(crate) struct Core<L, R, O> {
+pub(crate) struct CombineCore<L, R, O> {
     /// Set once the sequence has ended one way or another, so sources stop: what their
     /// observers' `is_disposed` reports. Release/Acquire: a source that sees it also sees the
     /// state the writer left.
@@ -82,12 +82,12 @@ struct State<L, R, O> {
     end: End,
 }
 
-impl<L: Slots, R, O: Observer<R>> Core<L, R, O> {
+impl<L: Slots, R, O: Observer<R>> CombineCore<L, R, O> {
     /// A core for `observer`, whose sources have yet to be subscribed. A downstream that is
     /// already disposed makes a core that is stopped from the start.
     pub(crate) fn new(slots: L, observer: O) -> Self {
         let live = !observer.is_disposed();
-        Core {
+        CombineCore {
             stopped: AtomicBool::new(!live),
             state: Mutex::new(State {
                 slots: live.then_some(slots),
@@ -261,21 +261,21 @@ impl<L: Slots, R, O: Observer<R>> Core<L, R, O> {
     }
 }
 
-/// Where a source's notifications go: the shared [`Core`], or, when every source finishes
+/// Where a source's notifications go: the shared [`CombineCore`], or, when every source finishes
 /// inside `subscribe`, the [`Inline`] state on the stack of the operator's `subscribe`. One
 /// observer type for both, so each source needs one `Subscribe` bound (as `MergeLink`).
-pub(crate) enum Link<L, R, O> {
-    Core(Arc<Core<L, R, O>>),
+pub(crate) enum CombineLink<L, R, O> {
+    Core(Arc<CombineCore<L, R, O>>),
     Inline(InlinePtr<L, R, O>),
 }
 
-impl<L: Slots, R, O: Observer<R>> Link<L, R, O> {
-    /// [`Core::update`] or [`Inline::update`].
+impl<L: Slots, R, O: Observer<R>> CombineLink<L, R, O> {
+    /// [`CombineCore::update`] or [`Inline::update`].
     #[inline]
     pub(crate) fn update<G>(&self, step: impl FnOnce(&mut L, &mut Buffer<R>) -> (Step, G)) {
         match self {
-            Link::Core(core) => core.update(step),
-            Link::Inline(ptr) => ptr.get().update(step),
+            CombineLink::Core(core) => core.update(step),
+            CombineLink::Inline(ptr) => ptr.get().update(step),
         }
     }
 
@@ -283,8 +283,8 @@ impl<L: Slots, R, O: Observer<R>> Link<L, R, O> {
     #[inline]
     pub(crate) fn is_stopped(&self) -> bool {
         match self {
-            Link::Core(core) => core.is_stopped(),
-            Link::Inline(ptr) => ptr.get().is_ended(),
+            CombineLink::Core(core) => core.is_stopped(),
+            CombineLink::Inline(ptr) => ptr.get().is_ended(),
         }
     }
 }
@@ -292,7 +292,7 @@ impl<L: Slots, R, O: Observer<R>> Link<L, R, O> {
 /// The state of a combining operator whose sources all finish inside `subscribe`
 /// ([`Observable::EMISSION`](crate::Observable::EMISSION)), a local of its `subscribe`: the
 /// slots and the downstream, with no lock, no reference count and no allocation of its own;
-/// the [`Core`]'s decisions, in the same order.
+/// the [`CombineCore`]'s decisions, in the same order.
 ///
 /// Every call reaches it down one call stack, from the `subscribe` of a source that this
 /// `subscribe` is running, on this thread; the downstream cannot reach a source's observer,
@@ -348,7 +348,7 @@ impl<L, R, O: Observer<R>> Inline<L, R, O> {
         unsafe { (*self.downstream.get()).take() }
     }
 
-    /// [`Core::update`] without the core: the same decisions, in the same order.
+    /// [`CombineCore::update`] without the core: the same decisions, in the same order.
     #[inline]
     pub(crate) fn update<G>(&self, step: impl FnOnce(&mut L, &mut Buffer<R>) -> (Step, G)) {
         if self.is_ended() {
@@ -438,9 +438,9 @@ impl<L, R, O: Observer<R>> Inline<L, R, O> {
     /// [`subscribe_inline`] hands out an `Inline` to call this on, and its caller promises
     /// what [`ptr`](Inline::ptr) asks.
     #[inline]
-    pub(crate) fn link(&self) -> Option<Link<L, R, O>> {
+    pub(crate) fn link(&self) -> Option<CombineLink<L, R, O>> {
         // SAFETY: the promise of `subscribe_inline`'s caller (above).
-        (!self.is_ended()).then(|| Link::Inline(unsafe { self.ptr() }))
+        (!self.is_ended()).then(|| CombineLink::Inline(unsafe { self.ptr() }))
     }
 }
 
@@ -451,10 +451,10 @@ pub(crate) struct InlinePtr<L, R, O>(*const Inline<L, R, O>);
 // bounds they meet on the core's path. It never crosses a thread: it is given only to
 // sources whose `EMISSION` says they call their observer on the subscribing thread, inside
 // `subscribe`, and keep it nowhere.
-unsafe impl<L, R, O> Send for InlinePtr<L, R, O> where Arc<Core<L, R, O>>: Send {}
+unsafe impl<L, R, O> Send for InlinePtr<L, R, O> where Arc<CombineCore<L, R, O>>: Send {}
 
 // SAFETY: as `Send`: nothing is ever reached through it from another thread.
-unsafe impl<L, R, O> Sync for InlinePtr<L, R, O> where Arc<Core<L, R, O>>: Sync {}
+unsafe impl<L, R, O> Sync for InlinePtr<L, R, O> where Arc<CombineCore<L, R, O>>: Sync {}
 
 impl<L, R, O> InlinePtr<L, R, O> {
     #[inline]
@@ -472,11 +472,11 @@ impl<L, R, O> InlinePtr<L, R, O> {
 /// source and delivers nothing more.
 pub struct CombineSubscription<L, R, O> {
     /// `None` for a sequence that had ended when `subscribe` returned and kept no core.
-    core: Option<Arc<Core<L, R, O>>>,
+    core: Option<Arc<CombineCore<L, R, O>>>,
 }
 
 impl<L, R, O> CombineSubscription<L, R, O> {
-    pub(crate) fn new(core: Arc<Core<L, R, O>>) -> Self {
+    pub(crate) fn new(core: Arc<CombineCore<L, R, O>>) -> Self {
         CombineSubscription { core: Some(core) }
     }
 

@@ -7,7 +7,7 @@
 //!
 //! The outer observer maps each value to an inner observable and, by the mode, subscribes
 //! it, queues it, replaces the running inner with it, or drops it. Values from every inner
-//! go through the serialising [`Core`]; the sequence completes when the outer and every inner
+//! go through the serialising [`MergeCore`]; the sequence completes when the outer and every inner
 //! have completed. The state (how many inners run, the queue, the current inner of a switch)
 //! sits under the core's lock, which is never held while an inner is subscribed, so an inner
 //! that emits and completes inside `subscribe` (the common case: `just`, `from_iter`) calls
@@ -22,7 +22,7 @@
 
 use crate::Error;
 use crate::engine::inline_merge::{Inline, InlineObserver, InlineOuter, MergeLink, StatePtr};
-use crate::engine::merge_core::{Core, MergeSubscription, Ptr};
+use crate::engine::merge_core::{MergeCore, MergeSubscription, Ptr};
 use crate::engine::projection::{Eager, Lend, Projector};
 use crate::observable::{Emission, Observable, Subscribe};
 use crate::observer::Observer;
@@ -151,7 +151,8 @@ where
             drop(self.source.subscribe_observer(MergeLink::inline(outer)));
             return MergeSubscription::empty();
         }
-        let core = Core::<_, _, _, FlavourOf<S, U>>::new_shared(observer, Flat::new(mode, lent));
+        let core =
+            MergeCore::<_, _, _, FlavourOf<S, U>>::new_shared(observer, Flat::new(mode, lent));
         core.subscribe_upstream(self.source, |id| {
             MergeLink::core(FlatMapOuter {
                 core: core.clone(),
@@ -224,7 +225,7 @@ impl<L: Lend> Flat<L> {
     }
 }
 
-type FlatCore<'a, O, U, Fl, L> = Core<'a, O, <U as Observable>::Item, Flat<L>, Fl>;
+type FlatCore<'a, O, U, Fl, L> = MergeCore<'a, O, <U as Observable>::Item, Flat<L>, Fl>;
 
 /// Subscribes an inner observable with the given id.
 type SubscribeInner<'a, O, U, Fl, L> = fn(&Ptr<FlatCore<'a, O, U, Fl, L>, Fl>, U, u64);

@@ -1,5 +1,5 @@
 //! The upstream handles the [merge core](super::merge_core) keeps so that it can dispose
-//! them: [`Kept`], the first two in place and the rest in a map by id, each one a [`Held`]
+//! them: [`Kept`], the first two in place and the rest in a map by id, each one a [`KeptHandle`]
 //! handle, type-erased in place when it is small and boxed otherwise.
 //!
 //! # Why in place
@@ -21,11 +21,11 @@
 //!
 //! # Why this is sound
 //!
-//! The unsafe code is the erasure in [`Held`]: bytes that hold a live handle of the type its
-//! table was made for, from [`Held::store`] until `drop`. A handle is kept in place only
-//! when the flavour could box it (`F: BoxSubscription<'a, H>`), so a `Held` is `Send`
+//! The unsafe code is the erasure in [`KeptHandle`]: bytes that hold a live handle of the type its
+//! table was made for, from [`KeptHandle::store`] until `drop`. A handle is kept in place only
+//! when the flavour could box it (`F: BoxSubscription<'a, H>`), so a `KeptHandle` is `Send`
 //! exactly when that box would be, and borrows for `'a` as it would. The tests below check
-//! disposal, the answer to `is_disposed`, one drop per handle, moving a `Held` and dropping
+//! disposal, the answer to `is_disposed`, one drop per handle, moving a `KeptHandle` and dropping
 //! a thread-safe one on another thread.
 
 use crate::in_place::{self, Bytes, fits};
@@ -44,20 +44,20 @@ type Boxed<'a, F> = <F as Machinery>::BoxedSubscription<'a>;
 /// One kept upstream handle, whatever its type was: a handle of up to [`WORDS`](in_place::WORDS) words,
 /// aligned to at most a word, stored by value with the functions that dispose it, ask it and
 /// drop it (a `Box<dyn Subscription>` without the heap); a larger one boxed in `F`'s box,
-/// which is two words, and stored the same way. So a `Held` is four words, and an empty
-/// `Option<Held>` costs none more.
-// `repr(C)`, the bytes first: a `Held` is moved in two 16-byte copies, and with the bytes at
+/// which is two words, and stored the same way. So a `KeptHandle` is four words, and an empty
+/// `Option<KeptHandle>` costs none more.
+// `repr(C)`, the bytes first: a `KeptHandle` is moved in two 16-byte copies, and with the bytes at
 // the front each later load of them or of the table falls inside one of those stores, which
 // the store buffer hands on; with the table first (as Rust lays it out), a load of the bytes
 // straddles two stores and waits for both to reach the cache.
 #[repr(C)]
-pub(crate) struct Held<'a, F: Flavour> {
+pub(crate) struct KeptHandle<'a, F: Flavour> {
     /// In a cell: `dispose` and `is_disposed` reach the handle through `&self`, and the handle
     /// may hold cells of its own.
     bytes: UnsafeCell<Bytes>,
     table: &'static Table,
     /// What `F`'s box of the same handle is: `Send` for `Shared` (whose handles are `Send`,
-    /// see [`Held::store`]), neither `Send` nor `Sync` for `Local`; and `'a`.
+    /// see [`KeptHandle::store`]), neither `Send` nor `Sync` for `Local`; and `'a`.
     _as_boxed: PhantomData<Boxed<'a, F>>,
 }
 
@@ -97,7 +97,7 @@ unsafe fn is_disposed<H: Subscription>(handle: *const ()) -> bool {
     unsafe { (*handle.cast::<H>()).is_disposed() }
 }
 
-impl<'a, F: Flavour> Held<'a, F> {
+impl<'a, F: Flavour> KeptHandle<'a, F> {
     /// Keeps `handle`: in place when it fits, boxed in `F`'s box otherwise.
     #[inline]
     pub(crate) fn new<H>(handle: H) -> Self
@@ -107,13 +107,13 @@ impl<'a, F: Flavour> Held<'a, F> {
     {
         if const { fits::<H>() } {
             // SAFETY: it fits; `F: BoxSubscription<'a, H>` is the bound `store` asks for.
-            unsafe { Held::store(handle) }
+            unsafe { KeptHandle::store(handle) }
         } else {
             let boxed = F::box_subscription(handle);
             const { assert!(fits::<Boxed<'a, F>>()) };
             // SAFETY: a box of `F`'s fits (two words, checked above); it is `Send` exactly
             // when the marker says, being the marker's own type.
-            unsafe { Held::store(boxed) }
+            unsafe { KeptHandle::store(boxed) }
         }
     }
 
@@ -124,11 +124,11 @@ impl<'a, F: Flavour> Held<'a, F> {
     /// An `H` [fits], and `F`'s box could hold one: `F: BoxSubscription<'a, H>`
     /// (which for `Shared` holds only for a `Send` handle: `BoxSubscription` is implemented
     /// for every handle the flavour can keep, and `Shared` keeps `Send` ones), or `H` is
-    /// `F`'s box itself. That is what makes a `Held` that is `Send` (through its marker)
+    /// `F`'s box itself. That is what makes a `KeptHandle` that is `Send` (through its marker)
     /// sound, and what bounds its borrows by `'a`.
     #[inline]
     unsafe fn store<H: Subscription>(handle: H) -> Self {
-        Held {
+        KeptHandle {
             bytes: UnsafeCell::new(in_place::store(handle)),
             table: &<H as HasTable>::TABLE,
             _as_boxed: PhantomData,
@@ -136,11 +136,11 @@ impl<'a, F: Flavour> Held<'a, F> {
     }
 }
 
-impl<F: Flavour> Subscription for Held<'_, F> {
+impl<F: Flavour> Subscription for KeptHandle<'_, F> {
     #[inline]
     fn dispose(&self) {
         // SAFETY: `bytes` hold the live handle `table` was made for (written in `store`,
-        // dropped only in `drop`); moving a `Held` moves the handle with it, which Rust
+        // dropped only in `drop`); moving a `KeptHandle` moves the handle with it, which Rust
         // values allow.
         unsafe { (self.table.dispose)(self.bytes.get().cast_const().cast()) }
     }
@@ -152,16 +152,16 @@ impl<F: Flavour> Subscription for Held<'_, F> {
     }
 }
 
-impl<F: Flavour> Drop for Held<'_, F> {
+impl<F: Flavour> Drop for KeptHandle<'_, F> {
     fn drop(&mut self) {
         // SAFETY: as in `dispose`; the handle is not touched again.
         unsafe { (self.table.drop)(self.bytes.get_mut().as_mut_ptr().cast()) }
     }
 }
 
-impl<F: Flavour> fmt::Debug for Held<'_, F> {
+impl<F: Flavour> fmt::Debug for KeptHandle<'_, F> {
     fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
-        f.debug_struct("Held").finish_non_exhaustive()
+        f.debug_struct("KeptHandle").finish_non_exhaustive()
     }
 }
 
@@ -172,11 +172,11 @@ pub(crate) struct Kept<'a, F: Flavour> {
     ids: [u64; 2],
     /// Apart from their ids, so that taking a handle out copies it whole, in the loads it was
     /// stored by (see `remove`).
-    slots: [Option<Held<'a, F>>; 2],
+    slots: [Option<KeptHandle<'a, F>>; 2],
     /// Boxed: one word where most merges never need it (a `BTreeMap` is three), and an
     /// absent map costs nothing to drop (an empty `BTreeMap` walks an empty iterator).
     #[allow(clippy::box_collection)]
-    more: Option<Box<BTreeMap<u64, Held<'a, F>>>>,
+    more: Option<Box<BTreeMap<u64, KeptHandle<'a, F>>>>,
 }
 
 impl<'a, F: Flavour> Kept<'a, F> {
@@ -202,7 +202,7 @@ impl<'a, F: Flavour> Kept<'a, F> {
     // loaded back in wider loads, which wait for the stores to reach the cache instead of
     // taking them from the store buffer; the stall costs more than the rest of the call.
     #[inline(always)]
-    pub(crate) fn insert(&mut self, id: u64, handle: Held<'a, F>) {
+    pub(crate) fn insert(&mut self, id: u64, handle: KeptHandle<'a, F>) {
         debug_assert!(self.slot_of(id).is_none());
         match self.slots.iter().position(Option::is_none) {
             Some(i) => {
@@ -215,12 +215,12 @@ impl<'a, F: Flavour> Kept<'a, F> {
 
     #[cold]
     #[inline(never)]
-    fn insert_more(&mut self, id: u64, handle: Held<'a, F>) {
+    fn insert_more(&mut self, id: u64, handle: KeptHandle<'a, F>) {
         self.more.get_or_insert_default().insert(id, handle);
     }
 
     #[inline(always)]
-    pub(crate) fn remove(&mut self, id: u64) -> Option<Held<'a, F>> {
+    pub(crate) fn remove(&mut self, id: u64) -> Option<KeptHandle<'a, F>> {
         match self.slot_of(id) {
             Some(i) => self.slots[i].take(),
             None => self.remove_more(id),
@@ -229,7 +229,7 @@ impl<'a, F: Flavour> Kept<'a, F> {
 
     #[cold]
     #[inline(never)]
-    fn remove_more(&mut self, id: u64) -> Option<Held<'a, F>> {
+    fn remove_more(&mut self, id: u64) -> Option<KeptHandle<'a, F>> {
         self.more.as_mut()?.remove(&id)
     }
 
@@ -351,7 +351,7 @@ mod tests {
     fn a_small_handle_kept_in_place_answers_drops_and_disposes_as_itself() {
         drops();
         let log = Rc::new(RefCell::new(Vec::new()));
-        let held = Held::<Local>::new(Logged {
+        let held = KeptHandle::<Local>::new(Logged {
             name: "done",
             log: log.clone(),
         });
@@ -379,7 +379,7 @@ mod tests {
             }
         }
         assert!(fits::<Flag>());
-        let held = Held::<Local>::new(Flag(std::cell::Cell::new(false)));
+        let held = KeptHandle::<Local>::new(Flag(std::cell::Cell::new(false)));
         assert!(!held.is_disposed());
         held.dispose();
         assert!(held.is_disposed());
@@ -388,7 +388,7 @@ mod tests {
     #[test]
     fn a_large_handle_is_boxed_and_answers_as_itself() {
         let log = Rc::new(RefCell::new(Vec::new()));
-        let held = Held::<Local>::new(Large([7; 8], log.clone()));
+        let held = KeptHandle::<Local>::new(Large([7; 8], log.clone()));
         held.dispose();
         assert_eq!(*log.borrow(), ["dispose large 7"]);
         assert_eq!(Rc::strong_count(&log), 2);
@@ -399,15 +399,18 @@ mod tests {
     #[test]
     fn a_kept_handle_is_four_words_and_its_absence_none_more() {
         let words = mem::size_of::<usize>();
-        assert_eq!(mem::size_of::<Held<'static, Shared>>(), 4 * words);
-        assert_eq!(mem::size_of::<Option<Held<'static, Local>>>(), 4 * words);
+        assert_eq!(mem::size_of::<KeptHandle<'static, Shared>>(), 4 * words);
+        assert_eq!(
+            mem::size_of::<Option<KeptHandle<'static, Local>>>(),
+            4 * words
+        );
     }
 
     #[test]
     fn a_thread_safe_handle_is_disposed_and_dropped_on_another_thread() {
         drops();
         let log = Arc::new(Mutex::new(Vec::new()));
-        let held = Held::<Shared>::new(Logged {
+        let held = KeptHandle::<Shared>::new(Logged {
             name: "a",
             log: log.clone(),
         });
@@ -427,7 +430,7 @@ mod tests {
         drops();
         let log = Rc::new(RefCell::new(Vec::new()));
         let logged = |name| {
-            Held::<Local>::new(Logged {
+            KeptHandle::<Local>::new(Logged {
                 name,
                 log: log.clone(),
             })

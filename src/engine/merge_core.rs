@@ -6,7 +6,7 @@
 //!
 //! Several upstreams deliver to one downstream observer, possibly from several threads at
 //! once, and Rx requires that the downstream never sees two calls at once and sees exactly one
-//! terminal call, after the last value. All of it lives in a [`Core`], behind one pointer
+//! terminal call, after the last value. All of it lives in a [`MergeCore`], behind one pointer
 //! per subscription: the downstream observer in a cell owned by whoever holds a delivery
 //! role word, the rest under a lock. Pointer, words, cell and lock are the flavour's (see
 //! below): `Arc`, atomics and a mutex, or `Rc`, `Cell`s and a `RefCell`.
@@ -85,7 +85,7 @@
 //! **Cheap when nobody else delivers.** A value that finds the delivery role free is
 //! delivered and the role given back inline, in the upstream observer's `on_next`; the
 //! drain loop, the hand-over and the stop when the downstream has had its fill are out of
-//! line ([`Core::emit`]). The core is built where its pointer points, not on the stack and
+//! line ([`MergeCore::emit`]). The core is built where its pointer points, not on the stack and
 //! copied. Once the control block exists the core keeps its address, so a value reads the
 //! disposal flag, and the operator builds its handle, without the lock.
 //!
@@ -100,7 +100,7 @@
 //! completion, the completion's compare-exchange marking the role, and five reference counts (the two
 //! upstream observers' clones and drops, the last drop): fifteen atomic read-modify-writes,
 //! about 800 instructions under callgrind. Operators with a fixed set of
-//! upstreams reserve their ids when the core is built ([`Core::with_upstreams_shared`]), so
+//! upstreams reserve their ids when the core is built ([`MergeCore::with_upstreams_shared`]), so
 //! subscribing one takes no lock; what a lock checks besides the guard is one `Option`
 //! ([`Locked`]).
 //!
@@ -122,7 +122,7 @@
 //! pointers it holds.
 
 use crate::Error;
-use crate::engine::kept::{Held, Kept};
+use crate::engine::kept::{Kept, KeptHandle};
 use crate::observable::Subscribe;
 use crate::observer::Observer;
 use crate::primitive::{Condvar, Mutex, Ordering, thread};
@@ -138,7 +138,7 @@ pub(crate) type Ptr<C, F> = <F as Machinery>::Ptr<C>;
 
 /// The state several upstreams of one subscription share: the downstream observer `O` of
 /// values `T`, and the operator's own state `X`, under one lock.
-pub(crate) struct Core<'a, O, T, X, F: Flavour = Shared> {
+pub(crate) struct MergeCore<'a, O, T, X, F: Flavour = Shared> {
     /// Set once nothing more will be delivered (terminated, disposed, or the downstream lost
     /// interest); what the upstream observers' `is_disposed` reads. Release/Acquire: it is
     /// set under the lock, and an upstream that sees it stops, without needing anything else.
@@ -149,7 +149,7 @@ pub(crate) struct Core<'a, O, T, X, F: Flavour = Shared> {
     /// The upstreams whose `subscribe` is running, as `id << 1 | CANCELLED`, zero when free.
     /// At most two at once in every operator here (the outer and one inner of `flat_map`; the
     /// others subscribe one at a time). Written only under the lock; read without it by
-    /// [`end_subscribe`](Core::end_subscribe), so that an upstream that finished inside its
+    /// [`end_subscribe`](MergeCore::end_subscribe), so that an upstream that finished inside its
     /// `subscribe` (which frees its slot) costs no second lock.
     subscribing: [F::Counter; 2],
     /// The address of the control block, zero until the block is allocated: set (Release),
@@ -183,12 +183,12 @@ pub(crate) struct Core<'a, O, T, X, F: Flavour = Shared> {
     parked: Mutex<()>,
 }
 
-// SAFETY: `Core` is `Sync` where its lock is, except for `downstream`, which only the holder
+// SAFETY: `MergeCore` is `Sync` where its lock is, except for `downstream`, which only the holder
 // of the delivery role touches: the role is taken and given back by atomic read-modify-writes
 // (Acquire on taking, Release on giving back, see `role`), so no two threads touch the cell
 // at once and each holder sees the last one's writes; the observer moves between threads with
 // the role, hence `O: Send`.
-unsafe impl<'a, O: Send, T, X, F: Flavour> Sync for Core<'a, O, T, X, F>
+unsafe impl<'a, O: Send, T, X, F: Flavour> Sync for MergeCore<'a, O, T, X, F>
 where
     F::Lock<State<'a, O, T, X, F>>: Sync,
     F::Counter: Sync,
@@ -196,7 +196,7 @@ where
 {
 }
 
-/// The delivery role is held: see [`Core::role`].
+/// The delivery role is held: see [`MergeCore::role`].
 const HELD: usize = 1;
 /// The holder of the role must take the lock before giving it back.
 const WORK: usize = 2;
@@ -294,24 +294,24 @@ fn word(id: u64) -> usize {
     id as usize
 }
 
-impl<'a, O, T, X, F: Flavour> Core<'a, O, T, X, F> {
-    /// [`new_shared`](Core::new_shared) in place, for the loom models' own pointers.
+impl<'a, O, T, X, F: Flavour> MergeCore<'a, O, T, X, F> {
+    /// [`new_shared`](MergeCore::new_shared) in place, for the loom models' own pointers.
     #[cfg(all(test, loom))]
     pub(crate) fn new(downstream: O, extra: X) -> Self {
-        Core::reserving(downstream, extra, 0)
+        MergeCore::reserving(downstream, extra, 0)
     }
 
-    /// [`with_upstreams_shared`](Core::with_upstreams_shared) in place, for the loom models'
+    /// [`with_upstreams_shared`](MergeCore::with_upstreams_shared) in place, for the loom models'
     /// own pointers.
     #[cfg(all(test, loom))]
     pub(crate) fn with_upstreams(downstream: O, extra: X, upstreams: u64) -> Self {
         debug_assert!((1..=2).contains(&upstreams));
-        Core::reserving(downstream, extra, upstreams.min(2))
+        MergeCore::reserving(downstream, extra, upstreams.min(2))
     }
 
     fn reserving(downstream: O, extra: X, reserved: u64) -> Self {
         let slot = |id: u64| Counter::new(if id <= reserved { word(id << 1) } else { 0 });
-        Core {
+        MergeCore {
             done: Flag::new(false),
             tag: Counter::new(0),
             subscribing: [slot(1), slot(2)],
@@ -343,21 +343,21 @@ impl<'a, O, T, X, F: Flavour> Core<'a, O, T, X, F> {
     /// hundred bytes, which building it on the stack would copy.
     #[inline]
     pub(crate) fn new_shared(downstream: O, extra: X) -> F::Ptr<Self> {
-        F::new_ptr_with(|| Core::reserving(downstream, extra, 0))
+        F::new_ptr_with(|| MergeCore::reserving(downstream, extra, 0))
     }
 
     /// A core whose first `upstreams` upstreams (one or two) have their ids, `1` to
     /// `upstreams`, and their subscribing slots reserved from the start, behind the
     /// flavour's pointer, built in place: for an operator with a fixed set of upstreams
     /// subscribed one after the other inside its `subscribe`, which then subscribes each with
-    /// [`subscribe_reserved`](Core::subscribe_reserved) and takes no lock to reserve it. Only
+    /// [`subscribe_reserved`](MergeCore::subscribe_reserved) and takes no lock to reserve it. Only
     /// for operators that never dispose one upstream and keep the others
     /// ([`Locked::dispose_upstreams_except`]): an id reserved here is live before its
     /// upstream is subscribed.
     #[inline]
     pub(crate) fn with_upstreams_shared(downstream: O, extra: X, upstreams: u64) -> F::Ptr<Self> {
         debug_assert!((1..=2).contains(&upstreams));
-        F::new_ptr_with(|| Core::reserving(downstream, extra, upstreams.min(2)))
+        F::new_ptr_with(|| MergeCore::reserving(downstream, extra, upstreams.min(2)))
     }
 
     /// Whether a disposal through the handle has happened (and not yet been seen under the
@@ -401,7 +401,7 @@ impl<'a, O, T, X, F: Flavour> Core<'a, O, T, X, F> {
         self.tag.load(Ordering::Acquire) as u64
     }
 
-    /// Sets the tag; Release pairs with the Acquire in [`tag`](Core::tag), so a reader that
+    /// Sets the tag; Release pairs with the Acquire in [`tag`](MergeCore::tag), so a reader that
     /// sees the new tag sees what was done before it was set.
     #[inline]
     pub(crate) fn set_tag(&self, tag: u64) {
@@ -457,10 +457,11 @@ impl<'a, O, T, X, F: Flavour> Core<'a, O, T, X, F> {
     }
 
     /// Subscribes `source` as the upstream of an id reserved by
-    /// [`with_upstreams_shared`](Core::with_upstreams_shared), with the observer `make` builds, and keeps
-    /// its handle. Does nothing once done; the `Acquire` load of `done` stands in for the lock
-    /// [`begin`](Core::begin) takes: a core that closes after it is seen open finds the slot
-    /// when `subscribe` returns, as it would have found a slot reserved under the lock.
+    /// [`with_upstreams_shared`](MergeCore::with_upstreams_shared), with the observer `make`
+    /// builds, and keeps its handle. Does nothing once done; the `Acquire` load of `done` stands
+    /// in for the lock [`begin`](MergeCore::begin) takes: a core that closes after it is seen
+    /// open finds the slot when `subscribe` returns, as it would have found a slot reserved
+    /// under the lock.
     pub(crate) fn subscribe_reserved<S, B>(&self, id: u64, source: S, make: impl FnOnce(u64) -> B)
     where
         S: Subscribe<B>,
@@ -496,7 +497,7 @@ impl<'a, O, T, X, F: Flavour> Core<'a, O, T, X, F> {
             drop(locked);
             handle.dispose();
         } else {
-            if let Err(handle) = locked.keep(id, Held::new(handle)) {
+            if let Err(handle) = locked.keep(id, KeptHandle::new(handle)) {
                 // Disposed through the handle since the lock was taken.
                 drop(locked);
                 handle.dispose();
@@ -570,7 +571,7 @@ impl<'a, O, T, X, F: Flavour> Core<'a, O, T, X, F> {
         }
     }
 
-    /// [`next`](Core::next) when someone delivers or a disposal through the handle happened:
+    /// [`next`](MergeCore::next) when someone delivers or a disposal through the handle happened:
     /// out of line, so that the lock-free path stays small enough to inline.
     #[cold]
     #[inline(never)]
@@ -607,7 +608,7 @@ impl<'a, O, T, X, F: Flavour> Core<'a, O, T, X, F> {
     /// The common case, nothing queued or closed meanwhile, is one delivery and the
     /// compare-exchange that gives the role back, inline; the rest is [`emit_rest`].
     ///
-    /// [`emit_rest`]: Core::emit_rest
+    /// [`emit_rest`]: MergeCore::emit_rest
     #[inline]
     fn emit(&self, value: T)
     where
@@ -654,7 +655,7 @@ impl<'a, O, T, X, F: Flavour> Core<'a, O, T, X, F> {
             })
     }
 
-    /// The rest of [`emit`](Core::emit), once a delivery found the downstream gone (`lost`)
+    /// The rest of [`emit`](MergeCore::emit), once a delivery found the downstream gone (`lost`)
     /// or the role marked (or a successor was handed the role and found nothing left to
     /// deliver): stops, or takes the lock and delivers what was queued and then what is
     /// pending, until the role can be given back or is handed over.
@@ -775,7 +776,7 @@ fn deliver_terminal<T, O: Observer<T>>(observer: O, terminal: Terminal) {
 /// dropped instead of queued behind an emitter that is gone. It disposes nothing: running
 /// more user code while unwinding risks an abort; the upstreams see `is_disposed` and stop.
 struct PanicGuard<'c, 'a, O, T, X, F: Flavour> {
-    core: &'c Core<'a, O, T, X, F>,
+    core: &'c MergeCore<'a, O, T, X, F>,
     armed: bool,
 }
 
@@ -802,7 +803,7 @@ impl<O, T, X, F: Flavour> Drop for PanicGuard<'_, '_, O, T, X, F> {
 /// Two words and a guard: a `Locked` is built, moved and dropped on every notification that
 /// takes the lock, and one that carried the deferred work itself was moved with `memcpy`.
 pub(crate) struct Locked<'c, 'a, O, T, X, F: Flavour> {
-    core: &'c Core<'a, O, T, X, F>,
+    core: &'c MergeCore<'a, O, T, X, F>,
     /// Dropped by `Drop`, after the deferred work is taken out and before it runs.
     state: ManuallyDrop<StateGuard<'c, 'a, O, T, X, F>>,
 }
@@ -860,7 +861,7 @@ impl<O, T, X, F: Flavour> Locked<'_, '_, O, T, X, F> {
 /// What was deferred, taken out under the lock, to run once it is let go.
 struct Work<'a, O, T, F: Flavour> {
     /// The handle of an upstream that terminated, taken out of the control block: dropped.
-    released: Option<Held<'a, F>>,
+    released: Option<KeptHandle<'a, F>>,
     /// The control block is disposed.
     dispose_control: bool,
     deferred: Option<Deferred<'a, O, T, F>>,
@@ -893,7 +894,7 @@ impl<'a, O, T, F: Flavour> Work<'a, O, T, F> {
 struct Deferred<'a, O, T, F: Flavour> {
     /// An upstream's handle taken out of the control block, disposed first if `dispose`.
     /// One: no operator here disposes two upstreams under one lock.
-    handle: Option<Held<'a, F>>,
+    handle: Option<KeptHandle<'a, F>>,
     dispose: bool,
     /// Every kept handle but this id's, taken and disposed in subscription order.
     dispose_except: Option<u64>,
@@ -902,7 +903,7 @@ struct Deferred<'a, O, T, F: Flavour> {
 }
 
 impl<'a, O, T, F: Flavour> Deferred<'a, O, T, F> {
-    fn keep_handle(&mut self, handle: Option<Held<'a, F>>, dispose: bool) {
+    fn keep_handle(&mut self, handle: Option<KeptHandle<'a, F>>, dispose: bool) {
         debug_assert!(
             self.handle.is_none(),
             "two upstream handles disposed under one lock"
@@ -952,7 +953,7 @@ impl<'c, 'a, O, T, X, F: Flavour> Locked<'c, 'a, O, T, X, F> {
 
     /// Disposes `handle` once the lock is released.
     #[inline]
-    fn defer_dispose(&mut self, handle: Option<Held<'a, F>>) {
+    fn defer_dispose(&mut self, handle: Option<KeptHandle<'a, F>>) {
         if handle.is_some() {
             self.deferred().keep_handle(handle, true);
         }
@@ -1027,7 +1028,7 @@ impl<'c, 'a, O, T, X, F: Flavour> Locked<'c, 'a, O, T, X, F> {
     /// deferred and nothing else is kept. Answers the handle, and whether the block is still
     /// to be disposed once the lock is let go.
     #[inline(always)]
-    fn settle(&mut self) -> (Option<Held<'a, F>>, bool) {
+    fn settle(&mut self) -> (Option<KeptHandle<'a, F>>, bool) {
         let Settle {
             release,
             dispose_control,
@@ -1054,7 +1055,7 @@ impl<'c, 'a, O, T, X, F: Flavour> Locked<'c, 'a, O, T, X, F> {
     }
 
     /// Reserves an id for an upstream about to be subscribed; pass it to
-    /// [`Core::end_subscribe`] with the handle.
+    /// [`MergeCore::end_subscribe`] with the handle.
     pub(crate) fn begin_upstream(&mut self) -> u64 {
         let upstreams = &mut self.state.upstreams;
         let id = upstreams.next_id;
@@ -1331,7 +1332,7 @@ impl<'c, 'a, O, T, X, F: Flavour> Locked<'c, 'a, O, T, X, F> {
     /// block was disposed through the handle. The first handle kept is put in the block as
     /// it is allocated, under the core's lock and before its address is published: nobody
     /// else can reach the block yet, so it takes no lock of the block.
-    fn keep(&mut self, id: u64, handle: Held<'a, F>) -> Result<(), Held<'a, F>> {
+    fn keep(&mut self, id: u64, handle: KeptHandle<'a, F>) -> Result<(), KeptHandle<'a, F>> {
         if let Some(control) = self.core.control_block() {
             return control.insert(id, handle);
         }
@@ -1360,7 +1361,7 @@ impl<'c, 'a, O, T, X, F: Flavour> Locked<'c, 'a, O, T, X, F> {
                     handles,
                 }),
             }));
-        // The block stays in `state` until the core drops: see `Core::control_at`.
+        // The block stays in `state` until the core drops: see `MergeCore::control_at`.
         let at = F::as_raw(control).expose_provenance();
         self.core.control_at.store(at, Ordering::Release);
         self.core
@@ -1390,7 +1391,7 @@ impl<'a, F: Flavour> Control<'a, F> {
         self.disposed.load(Ordering::Acquire)
     }
 
-    fn insert(&self, id: u64, handle: Held<'a, F>) -> Result<(), Held<'a, F>> {
+    fn insert(&self, id: u64, handle: KeptHandle<'a, F>) -> Result<(), KeptHandle<'a, F>> {
         let mut live = self.live.lock();
         if live.closed {
             return Err(handle);
@@ -1399,7 +1400,7 @@ impl<'a, F: Flavour> Control<'a, F> {
         Ok(())
     }
 
-    fn remove(&self, id: u64) -> Option<Held<'a, F>> {
+    fn remove(&self, id: u64) -> Option<KeptHandle<'a, F>> {
         self.live.lock().handles.remove(id)
     }
 
@@ -1407,7 +1408,7 @@ impl<'a, F: Flavour> Control<'a, F> {
     /// the block as [`dispose`](Control::dispose) would (it would dispose nothing); answers
     /// the handle and whether it closed the block.
     #[inline(always)]
-    fn release(&self, id: u64, close: bool) -> (Option<Held<'a, F>>, bool) {
+    fn release(&self, id: u64, close: bool) -> (Option<KeptHandle<'a, F>>, bool) {
         let mut live = self.live.lock();
         let released = live.handles.remove(id);
         let closed = close && !live.closed && live.handles.is_empty();
@@ -1492,7 +1493,7 @@ impl<F: Flavour> fmt::Debug for MergeSubscription<'_, F> {
 
 #[cfg(all(test, not(loom)))]
 mod tests {
-    use super::Core;
+    use super::MergeCore;
     use crate::notification::Notification::*;
     use crate::observer::Observer;
     use crate::subscription::Subscription;
@@ -1507,7 +1508,7 @@ mod tests {
     #[test]
     fn a_disposal_through_the_handle_stops_the_lock_free_path() {
         let o = TestObserver::new();
-        let core = Core::<_, i32, usize, Shared>::new_shared(o.clone(), 1);
+        let core = MergeCore::<_, i32, usize, Shared>::new_shared(o.clone(), 1);
         let handle = core.handle();
         core.next(1);
         core.next(2);
@@ -1539,7 +1540,8 @@ mod tests {
     fn a_local_core_delivers_disposes_and_completes_once() {
         let sum = Rc::new(Cell::new(0));
         let o = TestObserver::new();
-        let core = Core::<_, i32, usize, Local>::new_shared(Counting(sum.clone(), o.clone()), 2);
+        let core =
+            MergeCore::<_, i32, usize, Local>::new_shared(Counting(sum.clone(), o.clone()), 2);
         let handle = core.handle();
         core.next(1);
         core.lock().next(2);
@@ -1555,7 +1557,7 @@ mod tests {
         assert!(handle.is_disposed());
 
         let o = TestObserver::new();
-        let core = Core::<_, i32, usize, Local>::new_shared(o.clone(), 1);
+        let core = MergeCore::<_, i32, usize, Local>::new_shared(o.clone(), 1);
         let handle = core.handle();
         core.next(1);
         handle.dispose();
@@ -1569,7 +1571,7 @@ mod tests {
 /// `RUSTFLAGS="--cfg loom" LOOM_MAX_PREEMPTIONS=2 cargo test --profile loom --lib loom_merge`.
 #[cfg(all(test, loom))]
 mod loom_merge {
-    use super::Core;
+    use super::MergeCore;
     use crate::Error;
     use crate::observer::Observer;
     use crate::primitive::{Arc, AtomicBool, AtomicUsize, Ordering::SeqCst, thread};
@@ -1617,9 +1619,9 @@ mod loom_merge {
     }
 
     /// The extra state is the number of sources still running.
-    type TestCore = Core<'static, Recorder, u32, usize>;
+    type TestCore = MergeCore<'static, Recorder, u32, usize>;
 
-    fn finish<O: Observer<u32>>(core: &Core<'static, O, u32, usize>) {
+    fn finish<O: Observer<u32>>(core: &MergeCore<'static, O, u32, usize>) {
         let mut locked = core.lock();
         *locked.extra() -= 1;
         if *locked.extra() == 0 {
@@ -1647,7 +1649,7 @@ mod loom_merge {
         });
     }
 
-    /// Both producers deliver through [`Core::next`], which takes the delivery role with a
+    /// Both producers deliver through [`MergeCore::next`], which takes the delivery role with a
     /// compare-exchange and gives it back with another, and takes the lock only when their
     /// calls overlap: every value arrives once, never two at once, each producer's in its
     /// order, then one completion; and the role ends up free of queued work. Fails if a value
@@ -1725,7 +1727,7 @@ mod loom_merge {
         }
     }
 
-    type OrderedCore = Core<'static, Ordered, u32, usize>;
+    type OrderedCore = MergeCore<'static, Ordered, u32, usize>;
 
     /// With a batch of one under loom, the emitter asks for a successor after its first value;
     /// a producer on the other thread that finds it delivering takes the role, waits for the

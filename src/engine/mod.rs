@@ -24,9 +24,8 @@
 //! - [`combine_slots`]: the per-source slots, buffers and tuple plumbing `combine_core` runs on.
 //! - [`inside`]: how an observer tells it is called from inside the `subscribe` its
 //!   operator runs, on its thread, so an engine can take a path without atomics.
-//! - [`hand_over`]: the slot through which `switch_if_empty` and `on_error_resume_next` hand
-//!   the second observable's handle, subscribed when the source ends, to the subscription's
-//!   handle.
+//! - [`serial`]: the serial subscription of `switch_if_empty` and `on_error_resume_next`: the
+//!   source's handle, then that of the observable subscribed when the source ends.
 //! - [`split_core`]: the engine of `group_by` and `window`: one upstream split into inner
 //!   observables, each with its own subscriber.
 //! - [`held_observer`]: the subscriber of a group or a window, kept in place when small.
@@ -37,7 +36,6 @@ pub(crate) mod combine_core;
 pub(crate) mod combine_slots;
 pub(crate) mod drain;
 pub(crate) mod flatten;
-pub(crate) mod hand_over;
 pub(crate) mod held_observer;
 pub(crate) mod inline_merge;
 pub(crate) mod inside;
@@ -45,5 +43,6 @@ pub(crate) mod kept;
 pub(crate) mod merge_core;
 pub(crate) mod projection;
 pub(crate) mod resubscribe;
+pub(crate) mod serial;
 pub(crate) mod split_core;
 pub(crate) mod split_refs;

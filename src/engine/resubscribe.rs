@@ -114,13 +114,13 @@ pub(crate) trait Policy {
 
 /// The policy of `retry(n)` and `repeat(n)`: start again at once, `remaining` more times.
 #[derive(Debug)]
-pub struct Counted {
+pub struct ResubscribeLimit {
     trigger: Trigger,
     /// Resubscriptions left; `None` for no limit.
     remaining: Option<usize>,
 }
 
-impl Policy for Counted {
+impl Policy for ResubscribeLimit {
     type Notifier = NoNotifier;
 
     const WAITS: bool = false;
@@ -170,7 +170,7 @@ pub(crate) trait KeepNotifier<S, O, F: Flavour>: Policy + Sized {
     fn keep(handle: Self::Handle) -> F::BoxedSubscription<'static>;
 }
 
-impl<S, O, F: Flavour> KeepNotifier<S, O, F> for Counted {
+impl<S, O, F: Flavour> KeepNotifier<S, O, F> for ResubscribeLimit {
     type Handle = Finished;
 
     fn subscribe_notifier(notifier: NoNotifier, _: ResubscribeNotifier<S, O, Self, F>) -> Finished {
@@ -204,7 +204,7 @@ impl<O> Subscribe<O> for NoNotifier {
 }
 
 /// The state of one subscription, shared by its handle, the loop and the live observers.
-struct Inner<S, O, P, F: Flavour> {
+struct ResubscribeState<S, O, P, F: Flavour> {
     /// References held: the handle's, the loop's spare, and one per observer alive that was
     /// lent one (module docs). AcqRel where it is lowered, so that whoever frees the state
     /// sees every other holder's last use; Relaxed where a holder raises it, as `Arc` does.
@@ -224,7 +224,7 @@ struct Inner<S, O, P, F: Flavour> {
     /// Runs the loop for an observer that raised `pending` from 0. A `fn` pointer made where
     /// the source's `Subscribe` bound is proven, so the observers' impls do not need it.
     #[allow(clippy::type_complexity)]
-    drive: unsafe fn(NonNull<Inner<S, O, P, F>>),
+    drive: unsafe fn(NonNull<ResubscribeState<S, O, P, F>>),
     /// The policy and the source: touched only by the holder of the turn (see [`run`]).
     turn: F::RoleCell<Turn<S, P>>,
     /// Where the loop's frame is, and the number of the last lend: written by the holder of
@@ -264,7 +264,7 @@ struct Frame<O> {
     lend: Cell<usize>,
     /// The downstream observer, for the next step.
     observer: Cell<Option<O>>,
-    /// Set when the reference lent to the step comes back: the loop's [`Held::spare`], which
+    /// Set when the reference lent to the step comes back: the loop's [`LoopRefs::spare`], which
     /// outlives the frame, so a reference given back while a panic unwinds is not lost.
     ref_back: *const Cell<bool>,
 }
@@ -273,15 +273,15 @@ impl<O> Frame<O> {
     /// The reference lent to this step is back.
     #[inline]
     fn give_back(&self) {
-        // SAFETY: `ref_back` points to the loop's `Held`, which outlives its frames.
+        // SAFETY: `ref_back` points to the loop's `LoopRefs`, which outlives its frames.
         unsafe { (*self.ref_back).set(true) }
     }
 }
 
 /// The references a loop holds: released if a callback panics and unwinds through the loop,
 /// so that the state is freed once the observers still alive let go of it.
-struct Held<S, O, P, F: Flavour> {
-    inner: NonNull<Inner<S, O, P, F>>,
+struct LoopRefs<S, O, P, F: Flavour> {
+    inner: NonNull<ResubscribeState<S, O, P, F>>,
     /// Whether the spare is held (not lent to a step).
     spare: Cell<bool>,
     /// The references held besides the spare.
@@ -290,7 +290,7 @@ struct Held<S, O, P, F: Flavour> {
     heap: bool,
 }
 
-impl<S, O, P, F: Flavour> Held<S, O, P, F> {
+impl<S, O, P, F: Flavour> LoopRefs<S, O, P, F> {
     /// The loop ends normally: what is held goes to the caller. Returns the spare's state.
     #[inline]
     fn keep(self) -> bool {
@@ -300,14 +300,14 @@ impl<S, O, P, F: Flavour> Held<S, O, P, F> {
     }
 }
 
-impl<S, O, P, F: Flavour> Drop for Held<S, O, P, F> {
+impl<S, O, P, F: Flavour> Drop for LoopRefs<S, O, P, F> {
     fn drop(&mut self) {
         if !self.heap {
             return;
         }
         for _ in 0..self.others + usize::from(self.spare.get()) {
             // SAFETY: these references are held by the unwinding loop, and not used again.
-            unsafe { Inner::release(self.inner) };
+            unsafe { ResubscribeState::release(self.inner) };
         }
     }
 }
@@ -319,7 +319,7 @@ impl<S, O, P, F: Flavour> Drop for Held<S, O, P, F> {
 // give, hence `S: Send` and `P: Send`. `frame` is written by the holder of the turn and read
 // by an observer only on the thread that wrote `owner`'s token last, which is then the
 // holder. The other fields are atomics and a lock, `Sync` when what they keep is `Send`.
-unsafe impl<S: Send, O: Send, P: Send, F: Flavour> Sync for Inner<S, O, P, F>
+unsafe impl<S: Send, O: Send, P: Send, F: Flavour> Sync for ResubscribeState<S, O, P, F>
 where
     F::Counter: Sync,
     F::Flag: Sync,
@@ -327,10 +327,10 @@ where
 {
 }
 
-// SAFETY: the raw pointer in `frame` is what keeps `Inner` from being `Send`; it points into
-// the frame of a loop, and is read only on that loop's thread (above). The rest moves with
-// its contents.
-unsafe impl<S: Send, O: Send, P: Send, F: Flavour> Send for Inner<S, O, P, F>
+// SAFETY: the raw pointer in `frame` is what keeps `ResubscribeState` from being `Send`; it
+// points into the frame of a loop, and is read only on that loop's thread (above). The rest
+// moves with its contents.
+unsafe impl<S: Send, O: Send, P: Send, F: Flavour> Send for ResubscribeState<S, O, P, F>
 where
     F::Counter: Send,
     F::Flag: Send,
@@ -350,7 +350,7 @@ fn token<F: Flavour>() -> usize {
     }
 }
 
-impl<S, O, P, F: Flavour> Inner<S, O, P, F> {
+impl<S, O, P, F: Flavour> ResubscribeState<S, O, P, F> {
     /// Parks `observer` for the loop's next step after an end outside the loop's
     /// `subscribe`, unless the subscription is closed, and hands `ended` the handle of the
     /// step that ended, outside the lock. Answers whether this call raised `pending` from 0:
@@ -414,20 +414,26 @@ impl<S, O, P, F: Flavour> Inner<S, O, P, F> {
 /// `id`. Dropped, it goes back to the loop through the frame if the step is ending inside
 /// the loop's `subscribe`, and is released otherwise.
 struct Lent<S, O, P, F: Flavour> {
-    inner: NonNull<Inner<S, O, P, F>>,
+    inner: NonNull<ResubscribeState<S, O, P, F>>,
     id: usize,
-    _owns: PhantomData<Inner<S, O, P, F>>,
+    _owns: PhantomData<ResubscribeState<S, O, P, F>>,
 }
 
 // SAFETY: a counted reference, as an `Arc`: sending it or sharing it lets other threads reach
-// `Inner` by `&`, and release it there.
-unsafe impl<S, O, P, F: Flavour> Send for Lent<S, O, P, F> where Inner<S, O, P, F>: Send + Sync {}
-// SAFETY: as above; `&Lent` gives only `&Inner`.
-unsafe impl<S, O, P, F: Flavour> Sync for Lent<S, O, P, F> where Inner<S, O, P, F>: Send + Sync {}
+// `ResubscribeState` by `&`, and release it there.
+unsafe impl<S, O, P, F: Flavour> Send for Lent<S, O, P, F> where
+    ResubscribeState<S, O, P, F>: Send + Sync
+{
+}
+// SAFETY: as above; `&Lent` gives only `&ResubscribeState`.
+unsafe impl<S, O, P, F: Flavour> Sync for Lent<S, O, P, F> where
+    ResubscribeState<S, O, P, F>: Send + Sync
+{
+}
 
 impl<S, O, P, F: Flavour> Lent<S, O, P, F> {
     #[inline]
-    fn inner(&self) -> &Inner<S, O, P, F> {
+    fn inner(&self) -> &ResubscribeState<S, O, P, F> {
         // SAFETY: a lent reference keeps the state alive.
         unsafe { self.inner.as_ref() }
     }
@@ -469,7 +475,7 @@ impl<S, O, P, F: Flavour> Lent<S, O, P, F> {
 
     /// Gives up the reference without releasing it: it goes to a loop this thread runs.
     #[inline]
-    fn into_raw(self) -> NonNull<Inner<S, O, P, F>> {
+    fn into_raw(self) -> NonNull<ResubscribeState<S, O, P, F>> {
         let inner = self.inner;
         mem::forget(self);
         inner
@@ -482,7 +488,7 @@ impl<S, O, P, F: Flavour> Drop for Lent<S, O, P, F> {
         match self.frame() {
             Some(frame) => frame.give_back(),
             // SAFETY: this reference is held, and not used again.
-            None => unsafe { Inner::release(self.inner) },
+            None => unsafe { ResubscribeState::release(self.inner) },
         }
     }
 }
@@ -495,16 +501,21 @@ pub(crate) fn subscribe<S, O, F>(
     trigger: Trigger,
     remaining: Option<usize>,
     inline: bool,
-) -> ResubscribeSubscription<S, O, Counted, F>
+) -> ResubscribeSubscription<S, O, ResubscribeLimit, F>
 where
-    S: Subscribe<ResubscribeObserver<S, O, Counted, F>> + Clone,
+    S: Subscribe<ResubscribeObserver<S, O, ResubscribeLimit, F>> + Clone,
     F: Flavour
         + BoxSubscription<
             'static,
-            <S as Subscribe<ResubscribeObserver<S, O, Counted, F>>>::Subscription,
+            <S as Subscribe<ResubscribeObserver<S, O, ResubscribeLimit, F>>>::Subscription,
         >,
 {
-    subscribe_with(source, observer, Counted { trigger, remaining }, inline)
+    subscribe_with(
+        source,
+        observer,
+        ResubscribeLimit { trigger, remaining },
+        inline,
+    )
 }
 
 /// Subscribes `source` with `observer`, and again whenever `policy` says so.
@@ -526,7 +537,7 @@ where
     P: Policy,
     P: KeepNotifier<S, O, F>,
 {
-    let new = || Inner {
+    let new = || ResubscribeState {
         // The handle's and the loop's spare.
         refs: Counter::new(2),
         // This loop runs.
@@ -559,13 +570,13 @@ where
     match unsafe { run(inner, Some(observer), true, 1, true) } {
         Exit::Alone => {
             // SAFETY: `run` found the two references this frame holds to be all there are.
-            unsafe { Inner::free(inner) };
+            unsafe { ResubscribeState::free(inner) };
             ResubscribeSubscription { inner: None }
         }
         Exit::Left { spare } => {
             if spare {
                 // SAFETY: the spare is held; the handle's reference keeps the state alive.
-                unsafe { Inner::release(inner) };
+                unsafe { ResubscribeState::release(inner) };
             }
             ResubscribeSubscription {
                 inner: Some(Handle(inner, PhantomData)),
@@ -575,7 +586,9 @@ where
 }
 
 /// A handle that has nothing to run: for `repeat(0)`, which completes without subscribing.
-pub(crate) fn closed<S, O, F: Flavour>(source: S) -> ResubscribeSubscription<S, O, Counted, F> {
+pub(crate) fn closed<S, O, F: Flavour>(
+    source: S,
+) -> ResubscribeSubscription<S, O, ResubscribeLimit, F> {
     drop(source);
     ResubscribeSubscription { inner: None }
 }
@@ -595,7 +608,7 @@ enum Exit {
 ///
 /// The caller raised `pending` from 0, and passes a reference to the loop: the loop lends
 /// its spares, so it needs one of its own to outlive the steps it subscribes.
-unsafe fn drive<S, O, P, F>(inner: NonNull<Inner<S, O, P, F>>)
+unsafe fn drive<S, O, P, F>(inner: NonNull<ResubscribeState<S, O, P, F>>)
 where
     S: Subscribe<ResubscribeObserver<S, O, P, F>> + Clone,
     F: Flavour
@@ -608,15 +621,15 @@ where
     // SAFETY: the caller holds the turn (it raised `pending` from 0) and passed a reference.
     match unsafe { run(inner, observer, false, 1, true) } {
         // SAFETY: every reference is the loop's: nobody else reaches the state.
-        Exit::Alone => unsafe { Inner::free(inner) },
+        Exit::Alone => unsafe { ResubscribeState::free(inner) },
         Exit::Left { spare } => {
             if spare {
                 // SAFETY: the spare is held and not used again; the loop's own reference
                 // keeps the state alive.
-                unsafe { Inner::release(inner) };
+                unsafe { ResubscribeState::release(inner) };
             }
             // SAFETY: the loop's own reference, not used again.
-            unsafe { Inner::release(inner) };
+            unsafe { ResubscribeState::release(inner) };
         }
     }
 }
@@ -631,7 +644,7 @@ where
 ///
 /// The caller holds the turn, and the references it says.
 unsafe fn run<S, O, P, F>(
-    ptr: NonNull<Inner<S, O, P, F>>,
+    ptr: NonNull<ResubscribeState<S, O, P, F>>,
     mut observer: Option<O>,
     spare: bool,
     others: usize,
@@ -648,7 +661,7 @@ where
     let inner = unsafe { ptr.as_ref() };
     // Whether a handle was stored for `dispose`: the handle `subscribe` returns must be there.
     let mut kept = false;
-    let held = Held {
+    let held = LoopRefs {
         inner: ptr,
         spare: Cell::new(spare),
         others,
@@ -759,7 +772,7 @@ where
 #[cold]
 #[inline(never)]
 fn keep_attempt<S, O, P, F>(
-    inner: &Inner<S, O, P, F>,
+    inner: &ResubscribeState<S, O, P, F>,
     subscription: <S as Subscribe<ResubscribeObserver<S, O, P, F>>>::Subscription,
 ) where
     S: Subscribe<ResubscribeObserver<S, O, P, F>>,
@@ -799,7 +812,7 @@ fn keep_attempt<S, O, P, F>(
 /// Keeps the handle of a notifier that may still be running, where `dispose` reaches it.
 #[cold]
 #[inline(never)]
-fn keep_notifier<S, O, P, F>(inner: &Inner<S, O, P, F>, subscription: P::Handle)
+fn keep_notifier<S, O, P, F>(inner: &ResubscribeState<S, O, P, F>, subscription: P::Handle)
 where
     F: Flavour,
     P: KeepNotifier<S, O, F>,
@@ -828,7 +841,7 @@ where
 
 /// The observer [`Retry`](crate::operators::Retry), [`Repeat`](crate::operators::Repeat) and
 /// their `_when` forms subscribe upstream, once per attempt.
-pub struct ResubscribeObserver<S, O, P = Counted, F: Flavour = crate::sync::Shared> {
+pub struct ResubscribeObserver<S, O, P = ResubscribeLimit, F: Flavour = crate::sync::Shared> {
     observer: O,
     lent: Lent<S, O, P, F>,
 }
@@ -1017,17 +1030,26 @@ impl<S, O, P, F: Flavour> fmt::Debug for ResubscribeNotifier<S, O, P, F> {
 }
 
 /// The handle's counted reference.
-struct Handle<S, O, P, F: Flavour>(NonNull<Inner<S, O, P, F>>, PhantomData<Inner<S, O, P, F>>);
+struct Handle<S, O, P, F: Flavour>(
+    NonNull<ResubscribeState<S, O, P, F>>,
+    PhantomData<ResubscribeState<S, O, P, F>>,
+);
 
 // SAFETY: a counted reference, as an `Arc` (see `Lent`).
-unsafe impl<S, O, P, F: Flavour> Send for Handle<S, O, P, F> where Inner<S, O, P, F>: Send + Sync {}
+unsafe impl<S, O, P, F: Flavour> Send for Handle<S, O, P, F> where
+    ResubscribeState<S, O, P, F>: Send + Sync
+{
+}
 // SAFETY: as above.
-unsafe impl<S, O, P, F: Flavour> Sync for Handle<S, O, P, F> where Inner<S, O, P, F>: Send + Sync {}
+unsafe impl<S, O, P, F: Flavour> Sync for Handle<S, O, P, F> where
+    ResubscribeState<S, O, P, F>: Send + Sync
+{
+}
 
 impl<S, O, P, F: Flavour> Drop for Handle<S, O, P, F> {
     fn drop(&mut self) {
         // SAFETY: the handle's reference, not used again.
-        unsafe { Inner::release(self.0) }
+        unsafe { ResubscribeState::release(self.0) }
     }
 }
 
@@ -1035,12 +1057,12 @@ impl<S, O, P, F: Flavour> Drop for Handle<S, O, P, F> {
 /// [`Repeat`](crate::operators::Repeat) subscription, and of their `_when` forms: disposing
 /// it disposes the running attempt or notifier and starts no other. Empty when the sequence
 /// was over when `subscribe` returned.
-pub struct ResubscribeSubscription<S, O, P = Counted, F: Flavour = crate::sync::Shared> {
+pub struct ResubscribeSubscription<S, O, P = ResubscribeLimit, F: Flavour = crate::sync::Shared> {
     inner: Option<Handle<S, O, P, F>>,
 }
 
 impl<S, O, P, F: Flavour> ResubscribeSubscription<S, O, P, F> {
-    fn inner(&self) -> Option<&Inner<S, O, P, F>> {
+    fn inner(&self) -> Option<&ResubscribeState<S, O, P, F>> {
         // SAFETY: the handle's reference keeps the state alive.
         self.inner
             .as_ref()

@@ -9,7 +9,7 @@
 //! are not subscribed at all.
 
 use crate::Error;
-use crate::engine::merge_core::{Core, MergeSubscription, Ptr};
+use crate::engine::merge_core::{MergeCore, MergeSubscription, Ptr};
 use crate::observable::{Observable, Subscribe};
 use crate::observer::Observer;
 use crate::sync::imp::BoxSubscription;
@@ -83,7 +83,7 @@ where
     }
 }
 
-type AmbCore<'a, O, T, F> = Core<'a, O, T, (), F>;
+type AmbCore<'a, O, T, F> = MergeCore<'a, O, T, (), F>;
 
 /// The observer [`AmbWith`] and [`amb`](crate::source::amb) subscribe to each source.
 pub struct AmbObserver<'a, O, T, F: Flavour = Shared> {
@@ -99,7 +99,7 @@ pub struct AmbObserver<'a, O, T, F: Flavour = Shared> {
 impl<'a, O: Observer<T>, T, F: Flavour> AmbObserver<'a, O, T, F> {
     /// The shared state, or `None` if the downstream is already disposed.
     pub(crate) fn start(observer: O) -> Option<Ptr<AmbCore<'a, O, T, F>, F>> {
-        (!observer.is_disposed()).then(|| Core::<_, _, _, F>::new_shared(observer, ()))
+        (!observer.is_disposed()).then(|| MergeCore::<_, _, _, F>::new_shared(observer, ()))
     }
 
     /// Subscribes the source in `place`, unless one has already won.

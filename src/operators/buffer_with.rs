@@ -4,7 +4,7 @@
 //! the core serialises what each hands downstream and disposes both at the end.
 
 use crate::Error;
-use crate::engine::merge_core::{Core, MergeSubscription, Ptr};
+use crate::engine::merge_core::{MergeCore, MergeSubscription, Ptr};
 use crate::observable::{Observable, Subscribe};
 use crate::observer::Observer;
 use crate::sync::imp::BoxSubscription;
@@ -61,7 +61,7 @@ where
         if observer.is_disposed() {
             return MergeSubscription::empty();
         }
-        let core = Core::<_, _, _, FlavourOf<S, N>>::new_shared(observer, Some(Vec::new()));
+        let core = MergeCore::<_, _, _, FlavourOf<S, N>>::new_shared(observer, Some(Vec::new()));
         // The source first, as RxJS subscribes them.
         core.subscribe_upstream(self.source, |id| BufferWithObserver {
             core: core.clone(),
@@ -77,7 +77,7 @@ where
 
 /// The core's own state is the buffer being filled; `None` once the source has completed, so
 /// that a notification racing the completion adds no empty buffer after the last one.
-type BufferWithCore<'a, O, T, F> = Core<'a, O, Vec<T>, Option<Vec<T>>, F>;
+type BufferWithCore<'a, O, T, F> = MergeCore<'a, O, Vec<T>, Option<Vec<T>>, F>;
 
 /// The observer [`BufferWith`] subscribes to its source.
 pub struct BufferWithObserver<'a, O, T, F: Flavour = Shared> {

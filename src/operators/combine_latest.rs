@@ -10,7 +10,7 @@
 
 use crate::Error;
 use crate::engine::combine_core::{
-    CombineSubscription, CombineWithObserver, Core, Link, Step, subscribe_inline,
+    CombineCore, CombineLink, CombineSubscription, CombineWithObserver, Step, subscribe_inline,
 };
 use crate::engine::combine_slots::{
     Handle, RowSlot, RowSlots, Slot, SlotAt, for_each_tuple, item_row,
@@ -105,7 +105,7 @@ impl<T, F: Flavour> fmt::Debug for LatestSlot<'_, T, F> {
 
 /// The observer [`CombineLatest`] subscribes to its source number `I`.
 pub struct CombineLatestObserver<L, R, O, const I: usize> {
-    core: Link<L, R, O>,
+    core: CombineLink<L, R, O>,
 }
 
 impl<'a, T, L, R, O, F: Flavour, const I: usize> Observer<T> for CombineLatestObserver<L, R, O, I>
@@ -204,12 +204,14 @@ macro_rules! combine_latest_impls {
                         })
                     };
                 }
-                let core = Arc::new(Core::new(slots, observer));
+                let core = Arc::new(CombineCore::new(slots, observer));
                 $(
                     // A source that ended the sequence inside its `subscribe` (an empty one)
                     // spares the rest from being subscribed at all, as in RxJava.
                     if !core.is_stopped() {
-                        let observer = CombineLatestObserver::<_, _, _, $i> { core: Link::Core(core.clone()) };
+                        let observer = CombineLatestObserver::<_, _, _, $i> {
+                            core: CombineLink::Core(core.clone()),
+                        };
                         let handle = self.sources.$i.subscribe_observer(observer);
                         core.set_handle::<$i, _>(handle);
                     }

@@ -12,7 +12,9 @@
 //! value, and of finished slots, keep every decision but the making of a row O(1).
 
 use crate::Error;
-use crate::engine::combine_core::{CombineSubscription, Core, Link, Step, subscribe_inline};
+use crate::engine::combine_core::{
+    CombineCore, CombineLink, CombineSubscription, Step, subscribe_inline,
+};
 use crate::engine::combine_slots::{Buffer, Handle, Slot, SlotAt, Slots};
 use crate::observable::Emission;
 use crate::observable::{Observable, Subscribe};
@@ -334,8 +336,8 @@ pub struct CombineAllObserver<'a, T, O, K, F: Flavour = Shared> {
     _kind: PhantomData<fn() -> K>,
 }
 
-/// Where a source's notifications go (see [`Link`]).
-type VecLink<'a, T, O, F> = Link<VecSlots<'a, T, F>, Vec<T>, O>;
+/// Where a source's notifications go (see [`CombineLink`]).
+type VecLink<'a, T, O, F> = CombineLink<VecSlots<'a, T, F>, Vec<T>, O>;
 
 impl<T, O, K, F: Flavour> Observer<T> for CombineAllObserver<'_, T, O, K, F>
 where
@@ -443,7 +445,7 @@ where
                 })
             };
         }
-        let core = Arc::new(Core::new(slots, observer));
+        let core = Arc::new(CombineCore::new(slots, observer));
         if n == 0 {
             // Nothing can ever be combined.
             core.update(|_, _| (Step::Complete, ()));
@@ -454,7 +456,7 @@ where
                 break;
             }
             let handle = source.subscribe_observer(CombineAllObserver {
-                link: Link::Core(core.clone()),
+                link: CombineLink::Core(core.clone()),
                 index,
                 _kind: PhantomData,
             });

@@ -6,7 +6,7 @@
 //! duration of the value it replaces, so at most one duration runs at a time.
 
 use crate::Error;
-use crate::engine::merge_core::{Core, MergeSubscription, Ptr};
+use crate::engine::merge_core::{MergeCore, MergeSubscription, Ptr};
 use crate::observable::{Observable, Subscribe};
 use crate::observer::Observer;
 use crate::sync::imp::BoxSubscription;
@@ -80,7 +80,7 @@ where
         if observer.is_disposed() {
             return MergeSubscription::empty();
         }
-        let core = Core::<_, _, _, FlavourOf<S, D>>::new_shared(
+        let core = MergeCore::<_, _, _, FlavourOf<S, D>>::new_shared(
             observer,
             Pending {
                 value: None,
@@ -103,7 +103,7 @@ struct Pending<T> {
     duration: u64,
 }
 
-type DebounceCore<'a, O, T, Fl> = Core<'a, O, T, Pending<T>, Fl>;
+type DebounceCore<'a, O, T, Fl> = MergeCore<'a, O, T, Pending<T>, Fl>;
 
 /// The observer [`DebounceWith`] subscribes to its source.
 pub struct DebounceWithObserver<'a, O, F, T, Fl: Flavour = Shared> {

@@ -6,7 +6,7 @@
 //! `combine_core` delivers before completing.
 
 use crate::Error;
-use crate::engine::combine_core::{CombineSubscription, Core, Step};
+use crate::engine::combine_core::{CombineCore, CombineSubscription, Step};
 use crate::engine::combine_slots::{
     Handle, RowSlot, RowSlots, Slot, SlotAt, for_each_tuple, item_row,
 };
@@ -97,7 +97,7 @@ impl<T, F: Flavour> fmt::Debug for LastSlot<'_, T, F> {
 
 /// The observer [`ForkJoin`] subscribes to its source number `I`.
 pub struct ForkJoinObserver<L, R, O, const I: usize> {
-    core: Arc<Core<L, R, O>>,
+    core: Arc<CombineCore<L, R, O>>,
 }
 
 impl<'a, T, L, R, O, F: Flavour, const I: usize> Observer<T> for ForkJoinObserver<L, R, O, I>
@@ -178,7 +178,7 @@ macro_rules! fork_join_impls {
 
             fn subscribe_observer(self, observer: O) -> Self::Subscription {
                 let slots = ($(LastSlot::<<$S as Observable>::Item, _>::new(),)+);
-                let core = Arc::new(Core::new(slots, observer));
+                let core = Arc::new(CombineCore::new(slots, observer));
                 $(
                     // A source that ended the sequence inside its `subscribe` (an empty one)
                     // spares the rest from being subscribed at all.

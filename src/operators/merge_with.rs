@@ -2,7 +2,7 @@
 
 use crate::Error;
 use crate::engine::inline_merge::{Inline, InlineObserver, MergeLink};
-use crate::engine::merge_core::{Core, MergeSubscription, Ptr};
+use crate::engine::merge_core::{MergeCore, MergeSubscription, Ptr};
 use crate::observable::Emission;
 use crate::observable::{Observable, Subscribe};
 use crate::observer::Observer;
@@ -85,7 +85,7 @@ where
             return MergeSubscription::empty();
         }
         // Both sources are live until they complete.
-        let core = Core::<_, _, _, FlavourOf<S1, S2>>::with_upstreams_shared(observer, 2, 2);
+        let core = MergeCore::<_, _, _, FlavourOf<S1, S2>>::with_upstreams_shared(observer, 2, 2);
         core.subscribe_reserved(Source::First as u64, self.first, |_| {
             MergeLink::core(MergeWithObserver {
                 core: core.clone(),
@@ -116,7 +116,7 @@ enum Source {
 /// The observer [`MergeWith`] subscribes to each of its two sources.
 pub struct MergeWithObserver<'a, O, T, F: Flavour = Shared> {
     /// The extra state is the number of sources that have not completed.
-    core: Ptr<Core<'a, O, T, usize, F>, F>,
+    core: Ptr<MergeCore<'a, O, T, usize, F>, F>,
     id: Source,
 }
 

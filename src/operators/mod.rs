@@ -113,7 +113,7 @@ pub use crate::engine::flatten::{FlatMap, FlatMapInner, FlatMapOuter};
 pub use crate::engine::merge_core::MergeSubscription;
 pub use crate::engine::projection::Project;
 pub use crate::engine::resubscribe::{
-    Counted, NoNotifier, ResubscribeNotifier, ResubscribeSubscription,
+    NoNotifier, ResubscribeLimit, ResubscribeNotifier, ResubscribeSubscription,
 };
 pub use crate::engine::split_core::InnerSubscription;
 pub use crate::engine::split_refs::SplitSubscription;

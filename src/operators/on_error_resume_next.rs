@@ -1,7 +1,7 @@
 //! [`ObservableExt::on_error_resume_next`](crate::ObservableExt::on_error_resume_next).
 
 use crate::Error;
-use crate::engine::hand_over::HandOver;
+use crate::engine::serial::Serial;
 use crate::observable::{Observable, Subscribe};
 use crate::observer::Observer;
 use crate::primitive::{Arc, Mutex};
@@ -47,7 +47,7 @@ where
         OnErrorResumeNextSubscription<S::Subscription, <R as Subscribe<O>>::Subscription>;
 
     fn subscribe_observer(self, observer: O) -> Self::Subscription {
-        let fallback = Arc::new(HandOver::new());
+        let fallback = Arc::new(Serial::new());
         let (upstream, early) = fallback.first(|| {
             self.source.subscribe_observer(OnErrorResumeNextObserver {
                 observer,
@@ -69,7 +69,7 @@ pub struct OnErrorResumeNextObserver<O, F, D> {
     f: F,
     /// Where the fallback's handle is handed to the subscription's handle: an error may
     /// arrive on another thread after `subscribe` returned.
-    fallback: Arc<HandOver<D>>,
+    fallback: Arc<Serial<D>>,
 }
 
 impl<T, O, F, R, D> Observer<T> for OnErrorResumeNextObserver<O, F, D>
@@ -87,7 +87,7 @@ where
     fn on_error(self, error: Error) {
         let (f, observer) = (self.f, self.observer);
         self.fallback
-            .hand_over(|| f(error).subscribe_observer(observer));
+            .second(|| f(error).subscribe_observer(observer));
     }
 
     #[inline]
@@ -111,9 +111,9 @@ impl<O, F, D> fmt::Debug for OnErrorResumeNextObserver<O, F, D> {
 /// has failed, the fallback.
 pub struct OnErrorResumeNextSubscription<U, D> {
     upstream: U,
-    fallback: Arc<HandOver<D>>,
+    fallback: Arc<Serial<D>>,
     /// The fallback's handle, when the source failed inside `subscribe` (see
-    /// [`HandOver::first`]). A lock, so the handle is `Sync` when the fallback's is `Send`;
+    /// [`Serial::first`]). A lock, so the handle is `Sync` when the fallback's is `Send`;
     /// taken only by `dispose` and `is_disposed`.
     early: Option<Mutex<D>>,
 }
@@ -264,7 +264,7 @@ mod tests {
                 just(1)
             },
             fallback: {
-                let fallback = super::HandOver::new();
+                let fallback = super::Serial::new();
                 fallback.dispose(&crate::subscription::Finished);
                 crate::primitive::Arc::new(fallback)
             },

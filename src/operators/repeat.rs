@@ -2,7 +2,7 @@
 //! [`ObservableExt::repeat_forever`](crate::ObservableExt::repeat_forever).
 
 use crate::engine::resubscribe::{
-    self, Counted, ResubscribeObserver, ResubscribeSubscription, Trigger,
+    self, ResubscribeLimit, ResubscribeObserver, ResubscribeSubscription, Trigger,
 };
 use crate::observable::{Observable, Subscribe};
 use crate::observer::Observer;
@@ -35,7 +35,7 @@ impl<S: Observable> Observable for Repeat<S> {
 
 /// The observer a [`Repeat`] subscribes its source with; its handles are kept in a box of the
 /// source's flavour.
-type Attempt<S, O> = ResubscribeObserver<S, O, Counted, <S as Observable>::Flavour>;
+type Attempt<S, O> = ResubscribeObserver<S, O, ResubscribeLimit, <S as Observable>::Flavour>;
 
 impl<S, O> Subscribe<O> for Repeat<S>
 where
@@ -44,7 +44,7 @@ where
         BoxSubscription<'static, <S as Subscribe<Attempt<S, O>>>::Subscription>,
     O: Observer<<S as Observable>::Item>,
 {
-    type Subscription = ResubscribeSubscription<S, O, Counted, <S as Observable>::Flavour>;
+    type Subscription = ResubscribeSubscription<S, O, ResubscribeLimit, <S as Observable>::Flavour>;
 
     fn subscribe_observer(self, observer: O) -> Self::Subscription {
         match self.times {

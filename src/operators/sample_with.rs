@@ -4,7 +4,7 @@
 //! the core serialises what each hands downstream and disposes both at the end.
 
 use crate::Error;
-use crate::engine::merge_core::{Core, MergeSubscription, Ptr};
+use crate::engine::merge_core::{MergeCore, MergeSubscription, Ptr};
 use crate::observable::{Observable, Subscribe};
 use crate::observer::Observer;
 use crate::sync::imp::BoxSubscription;
@@ -61,7 +61,7 @@ where
         if observer.is_disposed() {
             return MergeSubscription::empty();
         }
-        let core = Core::<_, _, _, FlavourOf<S, N>>::new_shared(observer, None);
+        let core = MergeCore::<_, _, _, FlavourOf<S, N>>::new_shared(observer, None);
         // The source first, as RxJS subscribes them.
         core.subscribe_upstream(self.source, |id| SampleWithObserver {
             core: core.clone(),
@@ -76,7 +76,7 @@ where
 }
 
 /// The core's own state is the latest value not sampled yet.
-type SampleWithCore<'a, O, T, F> = Core<'a, O, T, Option<T>, F>;
+type SampleWithCore<'a, O, T, F> = MergeCore<'a, O, T, Option<T>, F>;
 
 /// The observer [`SampleWith`] subscribes to its source.
 pub struct SampleWithObserver<'a, O, T, F: Flavour = Shared> {

@@ -10,7 +10,7 @@
 //! the other can no longer match, gives `false`, and the engine then disposes both sources.
 
 use crate::Error;
-use crate::engine::combine_core::{CombineSubscription, Core, Step};
+use crate::engine::combine_core::{CombineCore, CombineSubscription, Step};
 use crate::engine::combine_slots::{Buffer, Handle, Slot};
 use crate::observable::{Observable, Subscribe};
 use crate::observer::Observer;
@@ -127,7 +127,7 @@ pub enum SequenceRow<A, B> {
 type Slots<'a, A, B> = (SequenceSlot<'a, A>, SequenceSlot<'a, B>);
 
 /// The engine of a [`SequenceEqual`] delivering to `D`.
-type SequenceCore<'a, A, B, D> = Core<Slots<'a, A, B>, SequenceRow<A, B>, D>;
+type SequenceCore<'a, A, B, D> = CombineCore<Slots<'a, A, B>, SequenceRow<A, B>, D>;
 
 /// The observer [`SequenceEqual`] subscribes to its source number `I` (0 or 1).
 pub struct SequenceEqualObserver<'a, A, B, D, const I: usize> {
@@ -326,7 +326,7 @@ where
             comparer: self.comparer,
         };
         let slots = (SequenceSlot::new(), SequenceSlot::new());
-        let core = Arc::new(Core::new(slots, downstream));
+        let core = Arc::new(CombineCore::new(slots, downstream));
         if !core.is_stopped() {
             let handle = self
                 .first

@@ -1,7 +1,7 @@
 //! [`ObservableExt::skip_until`](crate::ObservableExt::skip_until).
 
 use crate::Error;
-use crate::engine::merge_core::{Core, MergeSubscription, Ptr};
+use crate::engine::merge_core::{MergeCore, MergeSubscription, Ptr};
 use crate::observable::{Observable, Subscribe};
 use crate::observer::Observer;
 use crate::sync::imp::BoxSubscription;
@@ -58,7 +58,7 @@ where
         if observer.is_disposed() {
             return MergeSubscription::empty();
         }
-        let core = Core::<_, _, _, FlavourOf<S, N>>::new_shared(observer, ());
+        let core = MergeCore::<_, _, _, FlavourOf<S, N>>::new_shared(observer, ());
         // The notifier first, so a notifier that signals at once lets every value through.
         core.subscribe_upstream(self.notifier, |id| SkipUntilNotifier {
             core: core.clone(),
@@ -74,7 +74,7 @@ where
 }
 
 /// The core's tag is the gate: zero while closed, [`OPEN`] once the notifier has signalled.
-type SkipUntilCore<'a, O, T, F> = Core<'a, O, T, (), F>;
+type SkipUntilCore<'a, O, T, F> = MergeCore<'a, O, T, (), F>;
 
 const OPEN: u64 = 1;
 

@@ -4,11 +4,11 @@
 //! observable; if the source completes without a value, that observer subscribes the other
 //! one with the downstream observer, on whatever thread the completion arrived. The other
 //! observable's handle is handed to the subscription's handle through the
-//! [`HandOver`] slot it shares with
+//! [`Serial`] slot it shares with
 //! [`on_error_resume_next`](crate::ObservableExt::on_error_resume_next).
 
 use crate::Error;
-use crate::engine::hand_over::HandOver;
+use crate::engine::serial::Serial;
 use crate::observable::{Observable, Subscribe};
 use crate::observer::Observer;
 use crate::primitive::{Arc, Mutex};
@@ -50,7 +50,7 @@ where
         SwitchIfEmptySubscription<S::Subscription, <R as Subscribe<O>>::Subscription>;
 
     fn subscribe_observer(self, observer: O) -> Self::Subscription {
-        let slot = Arc::new(HandOver::new());
+        let slot = Arc::new(Serial::new());
         let (upstream, early) = slot.first(|| {
             self.source.subscribe_observer(SwitchIfEmptyObserver {
                 observer,
@@ -73,7 +73,7 @@ pub struct SwitchIfEmptyObserver<O, R, D> {
     other: R,
     /// Whether the source has emitted nothing so far.
     empty: bool,
-    slot: Arc<HandOver<D>>,
+    slot: Arc<Serial<D>>,
 }
 
 impl<T, O, R, D> Observer<T> for SwitchIfEmptyObserver<O, R, D>
@@ -101,7 +101,7 @@ where
             return;
         }
         let (other, observer) = (self.other, self.observer);
-        self.slot.hand_over(|| other.subscribe_observer(observer));
+        self.slot.second(|| other.subscribe_observer(observer));
     }
 
     #[inline]
@@ -122,9 +122,9 @@ impl<O, R, D> fmt::Debug for SwitchIfEmptyObserver<O, R, D> {
 /// completed empty, the other observable.
 pub struct SwitchIfEmptySubscription<U, D> {
     upstream: U,
-    slot: Arc<HandOver<D>>,
+    slot: Arc<Serial<D>>,
     /// The other observable's handle, when the source completed empty inside `subscribe`
-    /// (see [`HandOver::first`]). A lock, so the handle is `Sync` when the other's is `Send`;
+    /// (see [`Serial::first`]). A lock, so the handle is `Sync` when the other's is `Send`;
     /// taken only by `dispose` and `is_disposed`.
     early: Option<Mutex<D>>,
 }

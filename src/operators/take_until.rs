@@ -1,7 +1,7 @@
 //! [`ObservableExt::take_until`](crate::ObservableExt::take_until).
 
 use crate::Error;
-use crate::engine::merge_core::{Core, MergeSubscription, Ptr};
+use crate::engine::merge_core::{MergeCore, MergeSubscription, Ptr};
 use crate::observable::{Observable, Subscribe};
 use crate::observer::Observer;
 use crate::sync::imp::BoxSubscription;
@@ -61,7 +61,7 @@ where
         if observer.is_disposed() {
             return MergeSubscription::empty();
         }
-        let core = Core::<_, _, _, FlavourOf<S, N>>::with_upstreams_shared(observer, (), 2);
+        let core = MergeCore::<_, _, _, FlavourOf<S, N>>::with_upstreams_shared(observer, (), 2);
         // The notifier first: if it fires at once, the source is never subscribed.
         core.subscribe_reserved(1, self.notifier, |id| TakeUntilNotifier {
             core: core.clone(),
@@ -75,7 +75,7 @@ where
     }
 }
 
-type TakeUntilCore<'a, O, T, F> = Core<'a, O, T, (), F>;
+type TakeUntilCore<'a, O, T, F> = MergeCore<'a, O, T, (), F>;
 
 /// The observer [`TakeUntil`] subscribes to its source.
 pub struct TakeUntilObserver<'a, O, T, F: Flavour = Shared> {

@@ -12,7 +12,7 @@
 use super::combine_latest::LatestSlot;
 use crate::Error;
 use crate::engine::combine_core::{
-    CombineSubscription, CombineWithObserver, Core, Link, Step, subscribe_inline,
+    CombineCore, CombineLink, CombineSubscription, CombineWithObserver, Step, subscribe_inline,
 };
 use crate::engine::combine_slots::{
     Handle, RowSlot, Slot, SlotAt, Slots as SlotTuple, for_each_tuple, item_row,
@@ -53,8 +53,8 @@ impl<S, S2> WithLatestFrom<'_, S, S2> {
 type Slots<'a, U, F> = (MainSlot<'a, F>, LatestSlot<'a, U, F>);
 
 /// The state a [`WithLatestFrom`] subscription shares between its two observers.
-/// Where the pair's observers send their notifications (see [`Link`]).
-type PairLink<'a, T, U, O, F> = Link<Slots<'a, U, F>, (T, U), O>;
+/// Where the pair's observers send their notifications (see [`CombineLink`]).
+type PairLink<'a, T, U, O, F> = CombineLink<Slots<'a, U, F>, (T, U), O>;
 
 /// The flavour of the handles a [`WithLatestFrom`] keeps.
 type FlavourOf<S, S2> = Joined<<S as Observable>::Flavour, <S2 as Observable>::Flavour>;
@@ -136,18 +136,18 @@ where
                 })
             };
         }
-        let core = Arc::new(Core::new(slots, observer));
+        let core = Arc::new(CombineCore::new(slots, observer));
         // The other source first, so that a value it emits inside its `subscribe` is there
         // for the main source's first value.
         if !core.is_stopped() {
             let handle = self.other.subscribe_observer(WithLatestFromOther {
-                core: Link::Core(core.clone()),
+                core: CombineLink::Core(core.clone()),
             });
             core.set_handle::<1, _>(handle);
         }
         if !core.is_stopped() {
             let handle = self.source.subscribe_observer(WithLatestFromObserver {
-                core: Link::Core(core.clone()),
+                core: CombineLink::Core(core.clone()),
             });
             core.set_handle::<0, _>(handle);
         }
@@ -319,7 +319,7 @@ pub trait LatestRow<T> {
 
 /// The observer [`WithLatestFromAll`] subscribes to its main source.
 pub struct WithLatestFromAllObserver<L, R, O> {
-    core: Arc<Core<L, R, O>>,
+    core: Arc<CombineCore<L, R, O>>,
 }
 
 impl<T, L, R, O> Observer<T> for WithLatestFromAllObserver<L, R, O>
@@ -361,7 +361,7 @@ impl<L, R, O> fmt::Debug for WithLatestFromAllObserver<L, R, O> {
 /// The observer [`WithLatestFromAll`] subscribes to its other source number `I` (counting the
 /// main source as 0).
 pub struct WithLatestFromAllOther<L, R, O, const I: usize> {
-    core: Arc<Core<L, R, O>>,
+    core: Arc<CombineCore<L, R, O>>,
 }
 
 impl<'a, U, L, R, O, F: Flavour, const I: usize> Observer<U> for WithLatestFromAllOther<L, R, O, I>
@@ -487,7 +487,7 @@ macro_rules! with_latest_from_all_impls {
                     MainSlot { handle: None },
                     $(LatestSlot::<<$S as Observable>::Item, _>::new(),)+
                 );
-                let core = Arc::new(Core::new(slots, observer));
+                let core = Arc::new(CombineCore::new(slots, observer));
                 let ($($S,)+) = self.others;
                 // The other sources first, in order, so that values they emit inside their
                 // `subscribe` are there for the main source's first value. One that ends

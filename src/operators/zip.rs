@@ -7,7 +7,7 @@
 
 use crate::Error;
 use crate::engine::combine_core::{
-    CombineSubscription, CombineWithObserver, Core, Link, Step, subscribe_inline,
+    CombineCore, CombineLink, CombineSubscription, CombineWithObserver, Step, subscribe_inline,
 };
 use crate::engine::combine_slots::{
     Buffer, Handle, RowSlot, RowSlots, Slot, SlotAt, for_each_tuple, item_row,
@@ -99,7 +99,7 @@ impl<T, F: Flavour> fmt::Debug for ZipSlot<'_, T, F> {
 
 /// The observer [`Zip`] subscribes to its source number `I`.
 pub struct ZipObserver<L, R, O, const I: usize> {
-    core: Link<L, R, O>,
+    core: CombineLink<L, R, O>,
 }
 
 impl<'a, T, L, R, O, F: Flavour, const I: usize> Observer<T> for ZipObserver<L, R, O, I>
@@ -198,13 +198,13 @@ macro_rules! zip_impls {
                         })
                     };
                 }
-                let core = Arc::new(Core::new(slots, observer));
+                let core = Arc::new(CombineCore::new(slots, observer));
                 $(
                     // A source that ended the zip inside its `subscribe` (an empty one)
                     // spares the rest from being subscribed at all, as in RxJava.
                     if !core.is_stopped() {
                         let handle = self.sources.$i.subscribe_observer(ZipObserver::<_, _, _, $i> {
-                            core: Link::Core(core.clone()),
+                            core: CombineLink::Core(core.clone()),
                         });
                         core.set_handle::<$i, _>(handle);
                     }
@@ -459,7 +459,7 @@ mod tests {
 mod loom_tests {
     use super::{ZipObserver, ZipSlot};
     use crate::Error;
-    use crate::engine::combine_core::{CombineSubscription, Core, Link};
+    use crate::engine::combine_core::{CombineCore, CombineLink, CombineSubscription};
     use crate::observer::Observer;
     use crate::primitive::{Arc, AtomicBool, AtomicUsize, Ordering, thread};
     use crate::subscription::Subscription;
@@ -526,8 +526,11 @@ mod loom_tests {
 
     type Slots = (ZipSlot<'static, i32>, ZipSlot<'static, i32>);
 
-    fn zip_core(probe: &Probe) -> Arc<Core<Slots, (i32, i32), Probe>> {
-        Arc::new(Core::new((ZipSlot::new(), ZipSlot::new()), probe.clone()))
+    fn zip_core(probe: &Probe) -> Arc<CombineCore<Slots, (i32, i32), Probe>> {
+        Arc::new(CombineCore::new(
+            (ZipSlot::new(), ZipSlot::new()),
+            probe.clone(),
+        ))
     }
 
     #[test]
@@ -536,10 +539,10 @@ mod loom_tests {
             let probe = Probe(Arc::default());
             let core = zip_core(&probe);
             let mut a = ZipObserver::<_, _, _, 0> {
-                core: Link::Core(core.clone()),
+                core: CombineLink::Core(core.clone()),
             };
             let mut b = ZipObserver::<_, _, _, 1> {
-                core: Link::Core(core),
+                core: CombineLink::Core(core),
             };
             let t = thread::spawn(move || {
                 a.on_next(1);
@@ -560,10 +563,10 @@ mod loom_tests {
             let probe = Probe(Arc::default());
             let core = zip_core(&probe);
             let mut a = ZipObserver::<_, _, _, 0> {
-                core: Link::Core(core.clone()),
+                core: CombineLink::Core(core.clone()),
             };
             let b = ZipObserver::<_, _, _, 1> {
-                core: Link::Core(core),
+                core: CombineLink::Core(core),
             };
             let t = thread::spawn(move || {
                 a.on_next(1);
@@ -583,10 +586,10 @@ mod loom_tests {
             let core = zip_core(&probe);
             let handle = CombineSubscription::new(core.clone());
             let mut a = ZipObserver::<_, _, _, 0> {
-                core: Link::Core(core.clone()),
+                core: CombineLink::Core(core.clone()),
             };
             let mut b = ZipObserver::<_, _, _, 1> {
-                core: Link::Core(core),
+                core: CombineLink::Core(core),
             };
             let t = thread::spawn(move || {
                 a.on_next(1);

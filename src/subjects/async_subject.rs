@@ -1,6 +1,6 @@
 //! [`AsyncSubject`]: emits only its last value, when it completes.
 
-use super::core::{Core, Kind};
+use super::core::{Kind, SubjectCore};
 use super::subject_handle;
 use crate::sync::{Flavour, Local, Shared};
 
@@ -42,7 +42,7 @@ use crate::sync::{Flavour, Local, Shared};
 /// late.assert_completed();
 /// ```
 pub struct AsyncSubject<T, F: Flavour> {
-    core: F::Ptr<Core<T, F>>,
+    core: F::Ptr<SubjectCore<T, F>>,
 }
 
 impl<T> AsyncSubject<T, Shared> {

@@ -1,6 +1,6 @@
 //! [`BehaviorSubject`]: starts each subscriber with the latest value.
 
-use super::core::{Core, Kind};
+use super::core::{Kind, SubjectCore};
 use super::subject_handle;
 use crate::sync::{Flavour, Local, Shared};
 
@@ -42,7 +42,7 @@ use crate::sync::{Flavour, Local, Shared};
 /// it: once to be kept for new subscribers, once for [`value`](BehaviorSubject::value), which
 /// also costs a short lock per value (a `RefCell` borrow for a local subject).
 pub struct BehaviorSubject<T, F: Flavour> {
-    core: F::Ptr<Core<T, F>>,
+    core: F::Ptr<SubjectCore<T, F>>,
 }
 
 impl<T: Clone> BehaviorSubject<T, Shared> {

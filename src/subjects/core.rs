@@ -116,7 +116,7 @@ impl<S: Scheduler> Clock for S {
 pub(crate) enum Kind<T> {
     Publish,
     /// The latest value: the initial one until the first `on_next`; twice, as the delivery
-    /// role and [`Core::latest`] each keep one.
+    /// role and [`SubjectCore::latest`] each keep one.
     Behavior {
         initial: T,
         latest: T,
@@ -174,7 +174,7 @@ impl ReplayConfig {
 /// In this order (`repr(C)`): what `on_next` reads on its way to one subscriber (`wip`,
 /// `plain`, then the first slot of `delivery`) shares the cache line of the pointer's counts.
 #[repr(C)]
-pub(crate) struct Core<T, F: Flavour> {
+pub(crate) struct SubjectCore<T, F: Flavour> {
     /// Requests for the delivery role; nonzero while a caller holds it. See the module docs.
     wip: F::Counter,
     /// `true` while the subject passes values on and keeps none (a `PublishSubject` that has
@@ -273,12 +273,12 @@ pub(crate) mod loom_counts {
 // `HANDED`, so accesses from successive holders are ordered by happens-before. Everything
 // reached through it is `Send`: `T: Send`, and every sink of a shared core was erased by
 // `Accepts<T, O> for Shared`, which requires `O: Send`.
-unsafe impl<T: Send> Sync for Core<T, Shared> {}
+unsafe impl<T: Send> Sync for SubjectCore<T, Shared> {}
 
-// SAFETY: what keeps `Core<T, Shared>` from being `Send` automatically is its sinks, whose
+// SAFETY: what keeps `SubjectCore<T, Shared>` from being `Send` automatically is its sinks, whose
 // erased observers may not be `Send`; every one of them was erased by
 // `Accepts<T, O> for Shared`, which requires `O: Send`. The rest is `Send` when `T` is.
-unsafe impl<T: Send> Send for Core<T, Shared> {}
+unsafe impl<T: Send> Send for SubjectCore<T, Shared> {}
 
 struct Inbox<T> {
     events: VecDeque<Event<T>>,
@@ -398,7 +398,7 @@ enum Event<T> {
     },
 }
 
-/// `slots` first (`repr(C)`): see [`Core`].
+/// `slots` first (`repr(C)`): see [`SubjectCore`].
 #[repr(C)]
 struct Delivery<T> {
     /// Indexed by key; trailing empty slots are trimmed, so the last slot, if any, is live.
@@ -413,7 +413,7 @@ struct Delivery<T> {
     vacated: Vec<usize>,
 }
 
-impl<T, F: Flavour> Drop for Core<T, F> {
+impl<T, F: Flavour> Drop for SubjectCore<T, F> {
     fn drop(&mut self) {
         // The key table is freed before the observers too, for the reason given in
         // `Delivery`'s `drop`: it grows beside the observer table, so either may border the top.
@@ -452,7 +452,7 @@ enum State<T> {
     Async(Option<T>),
 }
 
-impl<T, F: Flavour> Core<T, F> {
+impl<T, F: Flavour> SubjectCore<T, F> {
     pub(crate) fn new(kind: Kind<T>) -> Self {
         let mut latest = None;
         let (state, replay) = match kind {
@@ -474,7 +474,7 @@ impl<T, F: Flavour> Core<T, F> {
             Kind::Async => (State::Async(None), None),
         };
         let plain = matches!(state, State::Publish);
-        Core {
+        SubjectCore {
             wip: Counter::new(0),
             delivery: RoleCell::new(Delivery {
                 slots: SmallVec::new(),
@@ -549,7 +549,7 @@ impl<T, F: Flavour> Core<T, F> {
     }
 }
 
-impl<T: Clone, F: Flavour> Core<T, F> {
+impl<T: Clone, F: Flavour> SubjectCore<T, F> {
     // An associated function, not a method: it asks the pointer whether handles exist.
     #[inline(always)]
     pub(crate) fn on_next(this: &F::Ptr<Self>, value: T) {
@@ -906,7 +906,7 @@ impl<T: Clone, F: Flavour> Core<T, F> {
 /// A holder's offer of the delivery role, while it is out. Dropping it, as the holder leaves or
 /// unwinds, takes it off the thread's count of [`OFFERS`].
 struct Offer<'a, T, F: Flavour> {
-    core: &'a Core<T, F>,
+    core: &'a SubjectCore<T, F>,
     made: bool,
 }
 
@@ -1033,7 +1033,7 @@ impl Wait {
 /// other calls recorded meanwhile are delivered by the next holder. A panic is not turned into
 /// an error (ARCHITECTURE.md, "Panics"); it unwinds to whoever called the subject. An offer still out is
 /// abandoned too; a claimer waiting for it sees `NONE` and leaves.
-struct ReleaseOnUnwind<'a, T, F: Flavour>(&'a Core<T, F>);
+struct ReleaseOnUnwind<'a, T, F: Flavour>(&'a SubjectCore<T, F>);
 
 impl<T, F: Flavour> Drop for ReleaseOnUnwind<'_, T, F> {
     fn drop(&mut self) {
@@ -1051,7 +1051,7 @@ impl<T: Clone> Delivery<T> {
     /// answers `true`: the caller no longer holds the role).
     fn drain_inbox<F: Flavour>(
         &mut self,
-        core: &Core<T, F>,
+        core: &SubjectCore<T, F>,
         mut between: impl FnMut() -> bool,
     ) -> bool {
         loop {
@@ -1084,7 +1084,7 @@ impl<T: Clone> Delivery<T> {
 
     /// Applies disposals made since the last look, before calling the next observer.
     #[inline]
-    fn sync<F: Flavour>(&mut self, core: &Core<T, F>) {
+    fn sync<F: Flavour>(&mut self, core: &SubjectCore<T, F>) {
         // Acquire pairs with the Release increment in `unsubscribe`.
         if core.disposals.load(Ordering::Acquire) != self.seen_disposals {
             self.sync_slow(core);
@@ -1092,7 +1092,7 @@ impl<T: Clone> Delivery<T> {
     }
 
     #[cold]
-    fn sync_slow<F: Flavour>(&mut self, core: &Core<T, F>) {
+    fn sync_slow<F: Flavour>(&mut self, core: &SubjectCore<T, F>) {
         {
             let mut inbox = core.inbox.lock();
             self.seen_disposals = core.disposals.load(Ordering::Relaxed);
@@ -1105,7 +1105,7 @@ impl<T: Clone> Delivery<T> {
     /// observer runs its owner's code; then frees their keys. A key's slot holds its own
     /// subscription's observer, or nothing if it is not registered yet (its `Subscribe` event
     /// then finds it no longer live).
-    fn drop_vacated<F: Flavour>(&mut self, core: &Core<T, F>) {
+    fn drop_vacated<F: Flavour>(&mut self, core: &SubjectCore<T, F>) {
         if self.vacated.is_empty() {
             return;
         }
@@ -1129,7 +1129,7 @@ impl<T: Clone> Delivery<T> {
     }
 
     /// Forgets an observer that said it is disposed.
-    fn remove<F: Flavour>(&mut self, core: &Core<T, F>, key: usize) {
+    fn remove<F: Flavour>(&mut self, core: &SubjectCore<T, F>, key: usize) {
         let Some(sink) = self.slots[key].take() else {
             return;
         };
@@ -1146,7 +1146,7 @@ impl<T: Clone> Delivery<T> {
     }
 
     #[inline]
-    fn next<F: Flavour>(&mut self, core: &Core<T, F>, value: T) {
+    fn next<F: Flavour>(&mut self, core: &SubjectCore<T, F>, value: T) {
         if self.terminal.is_some() {
             return;
         }
@@ -1159,7 +1159,7 @@ impl<T: Clone> Delivery<T> {
     }
 
     #[inline(never)]
-    fn keep_and_broadcast<F: Flavour>(&mut self, core: &Core<T, F>, value: T) {
+    fn keep_and_broadcast<F: Flavour>(&mut self, core: &SubjectCore<T, F>, value: T) {
         match &mut self.state {
             State::Publish => {}
             State::Behavior(latest) => *latest = value.clone(),
@@ -1190,7 +1190,7 @@ impl<T: Clone> Delivery<T> {
     }
 
     #[inline]
-    fn broadcast<F: Flavour>(&mut self, core: &Core<T, F>, value: T) {
+    fn broadcast<F: Flavour>(&mut self, core: &SubjectCore<T, F>, value: T) {
         self.sync(core);
         if !self.broadcast_synced(core, value, || true) {
             self.remove(core, 0);
@@ -1212,7 +1212,7 @@ impl<T: Clone> Delivery<T> {
     #[must_use]
     fn broadcast_synced<F: Flavour>(
         &mut self,
-        core: &Core<T, F>,
+        core: &SubjectCore<T, F>,
         value: T,
         handles: impl FnOnce() -> bool,
     ) -> bool {
@@ -1234,7 +1234,7 @@ impl<T: Clone> Delivery<T> {
     /// unused in the same way, at compile time). An observer that ends itself is found after
     /// the loop.
     #[inline(never)]
-    fn broadcast_to_undisposable<F: Flavour>(&mut self, core: &Core<T, F>, value: T) {
+    fn broadcast_to_undisposable<F: Flavour>(&mut self, core: &SubjectCore<T, F>, value: T) {
         let Some((last, rest)) = self.slots.split_last_mut() else {
             return;
         };
@@ -1254,7 +1254,7 @@ impl<T: Clone> Delivery<T> {
     /// Forgets every observer that wants no more.
     #[cold]
     #[inline(never)]
-    fn forget_done<F: Flavour>(&mut self, core: &Core<T, F>) {
+    fn forget_done<F: Flavour>(&mut self, core: &SubjectCore<T, F>) {
         for key in 0..self.slots.len() {
             if self.slots[key].is_done() {
                 forget(core, &mut self.slots, key);
@@ -1268,7 +1268,7 @@ impl<T: Clone> Delivery<T> {
     /// made by a callback goes through the inbox), so the table only loses observers while
     /// this runs; trimming it waits until the loop is done, and the slice stays as it was.
     #[inline(never)]
-    fn broadcast_to_many<F: Flavour>(&mut self, core: &Core<T, F>, value: T) {
+    fn broadcast_to_many<F: Flavour>(&mut self, core: &SubjectCore<T, F>, value: T) {
         let Some(last) = self.slots.len().checked_sub(1) else {
             return;
         };
@@ -1293,7 +1293,7 @@ impl<T: Clone> Delivery<T> {
         self.trim();
     }
 
-    fn terminate<F: Flavour>(&mut self, core: &Core<T, F>, terminal: Terminal) {
+    fn terminate<F: Flavour>(&mut self, core: &SubjectCore<T, F>, terminal: Terminal) {
         debug_assert!(
             self.terminal.is_none(),
             "the inbox accepts one terminal notification"
@@ -1332,7 +1332,7 @@ impl<T: Clone> Delivery<T> {
 
     fn add<F: Flavour>(
         &mut self,
-        core: &Core<T, F>,
+        core: &SubjectCore<T, F>,
         key: Option<usize>,
         id: u64,
         mut sink: ErasedSink<T>,
@@ -1366,7 +1366,7 @@ impl<T: Clone> Delivery<T> {
     }
 
     /// Registers a live subscription, then starts it with what the kind replays.
-    fn register<F: Flavour>(&mut self, core: &Core<T, F>, key: usize, sink: ErasedSink<T>) {
+    fn register<F: Flavour>(&mut self, core: &SubjectCore<T, F>, key: usize, sink: ErasedSink<T>) {
         // Registered before the replay, so a disposal made by a replayed value's callback
         // finds it.
         let entry = sink;
@@ -1407,7 +1407,7 @@ impl<T: Clone> Delivery<T> {
 
     /// Delivers to one registered observer; answers whether it is still registered. The slot
     /// of `key` holds that observer or nothing: no other subscription is registered meanwhile.
-    fn send_to<F: Flavour>(&mut self, core: &Core<T, F>, key: usize, value: T) -> bool {
+    fn send_to<F: Flavour>(&mut self, core: &SubjectCore<T, F>, key: usize, value: T) -> bool {
         self.sync(core);
         match self.slots.get_mut(key) {
             Some(slot) if !slot.is_vacant() => {
@@ -1427,7 +1427,7 @@ impl<T: Clone> Delivery<T> {
 /// said it is disposed and frees its key, but leaves the table's length alone.
 #[cold]
 #[inline(never)]
-fn forget<T: Clone, F: Flavour>(core: &Core<T, F>, slots: &mut [Slot<T>], key: usize) {
+fn forget<T: Clone, F: Flavour>(core: &SubjectCore<T, F>, slots: &mut [Slot<T>], key: usize) {
     let Some(sink) = slots[key].take() else {
         return;
     };
@@ -1448,7 +1448,7 @@ fn forget<T: Clone, F: Flavour>(core: &Core<T, F>, slots: &mut [Slot<T>], key: u
 #[cold]
 #[inline(never)]
 fn take_disposals<T: Clone, F: Flavour>(
-    core: &Core<T, F>,
+    core: &SubjectCore<T, F>,
     slots: &mut [Slot<T>],
     vacated: &mut Vec<usize>,
 ) -> usize {
@@ -1475,7 +1475,7 @@ fn take_disposals<T: Clone, F: Flavour>(
 }
 
 fn trim_stale_now<T, F: Flavour>(
-    core: &Core<T, F>,
+    core: &SubjectCore<T, F>,
     values: &mut VecDeque<T>,
     times: &mut VecDeque<Instant>,
 ) {
@@ -1510,11 +1510,11 @@ fn trim_stale<T>(
 /// `Send` observers, a [`Local`] one any.
 #[must_use = "observables do nothing unless subscribed"]
 pub struct SubjectObservable<T, F: Flavour = Shared> {
-    core: F::Ptr<Core<T, F>>,
+    core: F::Ptr<SubjectCore<T, F>>,
 }
 
 impl<T, F: Flavour> SubjectObservable<T, F> {
-    pub(crate) fn new(core: F::Ptr<Core<T, F>>) -> Self {
+    pub(crate) fn new(core: F::Ptr<SubjectCore<T, F>>) -> Self {
         SubjectObservable { core }
     }
 }
@@ -1548,7 +1548,7 @@ where
     type Subscription = SubjectSubscription<T, F>;
 
     fn subscribe_observer(self, observer: O) -> SubjectSubscription<T, F> {
-        Core::subscribe(&self.core, observer)
+        SubjectCore::subscribe(&self.core, observer)
     }
 }
 
@@ -1560,11 +1560,11 @@ where
 /// [`is_disposed`](Observer::is_disposed) answers `true` from then on, so a source feeding a
 /// terminated subject stops.
 pub struct SubjectObserver<T, F: Flavour = Shared> {
-    core: F::Ptr<Core<T, F>>,
+    core: F::Ptr<SubjectCore<T, F>>,
 }
 
 impl<T, F: Flavour> SubjectObserver<T, F> {
-    pub(crate) fn new(core: F::Ptr<Core<T, F>>) -> Self {
+    pub(crate) fn new(core: F::Ptr<SubjectCore<T, F>>) -> Self {
         SubjectObserver { core }
     }
 }
@@ -1588,7 +1588,7 @@ impl<T, F: Flavour> fmt::Debug for SubjectObserver<T, F> {
 impl<T: Clone, F: Flavour> Observer<T> for SubjectObserver<T, F> {
     #[inline]
     fn on_next(&mut self, value: T) {
-        Core::<T, F>::on_next(&self.core, value)
+        SubjectCore::<T, F>::on_next(&self.core, value)
     }
 
     fn on_error(self, error: Error) {
@@ -1618,7 +1618,7 @@ impl<T: Clone, F: Flavour> Observer<T> for SubjectObserver<T, F> {
 /// keep their sources' handles) while the subject keeps the observer: a strong reference would
 /// make a cycle that outlives every other handle of the subject.
 pub struct SubjectSubscription<T, F: Flavour = Shared> {
-    core: F::Weak<Core<T, F>>,
+    core: F::Weak<SubjectCore<T, F>>,
     /// [`NO_KEY`] when the subject had terminated before the subscription was made (not an
     /// `Option`, which would make the handle 8 bytes larger).
     key: usize,

@@ -181,7 +181,7 @@ macro_rules! subject_handle {
         impl<T, F: $crate::sync::Flavour> $name<T, F> {
             fn from_kind(kind: $crate::subjects::core::Kind<T>) -> Self {
                 $name {
-                    core: $crate::subjects::core::Core::<T, F>::shared(kind),
+                    core: $crate::subjects::core::SubjectCore::<T, F>::shared(kind),
                 }
             }
 
@@ -217,7 +217,7 @@ macro_rules! subject_handle {
             #[doc(alias = "next")]
             #[inline(always)]
             pub fn on_next(&self, value: T) {
-                $crate::subjects::core::Core::<T, F>::on_next(&self.core, value)
+                $crate::subjects::core::SubjectCore::<T, F>::on_next(&self.core, value)
             }
 
             /// Terminates the subject with `error`, unless it has terminated already: what an

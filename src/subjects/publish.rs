@@ -1,6 +1,6 @@
 //! [`PublishSubject`]: passes each notification on to the observers subscribed at the time.
 
-use super::core::{Core, Kind};
+use super::core::{Kind, SubjectCore};
 use super::subject_handle;
 use crate::sync::{Flavour, Local, Shared};
 
@@ -42,7 +42,7 @@ use crate::sync::{Flavour, Local, Shared};
 /// ```
 #[doc(alias = "Subject")]
 pub struct PublishSubject<T, F: Flavour> {
-    core: F::Ptr<Core<T, F>>,
+    core: F::Ptr<SubjectCore<T, F>>,
 }
 
 impl<T> PublishSubject<T, Shared> {

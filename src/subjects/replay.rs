@@ -1,6 +1,6 @@
 //! [`ReplaySubject`]: replays the values it kept to each new subscriber.
 
-use super::core::{Core, Kind, ReplayConfig};
+use super::core::{Kind, ReplayConfig, SubjectCore};
 use super::subject_handle;
 use crate::schedulers::Scheduler;
 use crate::sync::{Flavour, Local, Shared};
@@ -49,7 +49,7 @@ use std::time::Duration;
 /// when a value arrives and when an observer subscribes, reading the scheduler's clock each
 /// time.
 pub struct ReplaySubject<T, F: Flavour> {
-    core: F::Ptr<Core<T, F>>,
+    core: F::Ptr<SubjectCore<T, F>>,
 }
 
 // The same constructors for both flavours.

@@ -2,7 +2,7 @@
 //! counters of subscriptions, observables with a chosen [`Emission`](crate::observable::Emission).
 
 #[cfg(not(loom))]
-pub(crate) mod counted;
+pub(crate) mod counting;
 #[cfg(not(loom))]
 pub(crate) mod hot;
 #[cfg(not(loom))]

@@ -97,13 +97,13 @@ mod tests {
     use crate::prelude::*;
     use crate::source::from_iter;
     use crate::subjects::PublishSubject;
-    use crate::test_kit::counted::Counted;
+    use crate::test_kit::counting::CountingSource;
     use crate::testing::TestObserver;
 
     #[test]
     fn connects_at_the_nth_subscriber() {
         let input = PublishSubject::new();
-        let src = Counted::new(&input);
+        let src = CountingSource::new(&input);
         let shared = src.clone().publish().auto_connect(2);
         let (a, b, c) = (
             TestObserver::new(),
@@ -127,7 +127,7 @@ mod tests {
     #[test]
     fn stays_connected_when_every_subscriber_leaves() {
         let input = PublishSubject::new();
-        let src = Counted::new(&input);
+        let src = CountingSource::new(&input);
         let shared = src.clone().publish().auto_connect(1);
         let a = TestObserver::new();
         let handle = shared.clone().subscribe_observer(a.clone());
@@ -160,7 +160,7 @@ mod tests {
     #[test]
     fn zero_connects_at_once() {
         let input = PublishSubject::<i32>::new();
-        let src = Counted::new(&input);
+        let src = CountingSource::new(&input);
         let _shared = src.clone().publish().auto_connect(0);
         assert_eq!(src.subscriptions(), 1);
     }

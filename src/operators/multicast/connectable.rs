@@ -60,7 +60,7 @@ pub(crate) struct Shared<S, J: Sealed> {
 struct State<S, J: Sealed> {
     source: S,
     subject: J,
-    link: Option<<FlavourOf<J> as Machinery>::Ptr<Link<FlavourOf<J>>>>,
+    link: Option<<FlavourOf<J> as Machinery>::Ptr<ConnectionState<FlavourOf<J>>>>,
 }
 
 /// How a connectable makes the subject of its next connection.
@@ -128,7 +128,7 @@ impl<S, J: Sealed> ConnectableObservable<S, J> {
 /// What [`Shared::retire`] hands back, to be dropped outside the lock.
 type Retired<J> = (
     J,
-    Option<<FlavourOf<J> as Machinery>::Ptr<Link<FlavourOf<J>>>>,
+    Option<<FlavourOf<J> as Machinery>::Ptr<ConnectionState<FlavourOf<J>>>>,
 );
 
 impl<S, J: Sealed> Shared<S, J> {
@@ -233,7 +233,7 @@ where
             }
             retired = Some(self.shared.retire(&mut state));
         }
-        let link = FlavourOf::<J>::new_ptr(Link::new());
+        let link = FlavourOf::<J>::new_ptr(ConnectionState::new());
         state.link = Some(link.clone());
         let start = (state.source.clone(), state.subject.observer());
         drop(state);
@@ -383,7 +383,7 @@ where
 /// [`is_disposed`](Subscription::is_disposed) is `true` once it was disposed or the source
 /// terminated. A cheap `Clone` handle, of its subject's [flavour](crate::sync).
 pub struct Connection<F: Flavour = crate::sync::Shared> {
-    link: F::Ptr<Link<F>>,
+    link: F::Ptr<ConnectionState<F>>,
 }
 
 impl<F: Flavour> Clone for Connection<F> {
@@ -431,7 +431,7 @@ impl<F: Flavour> fmt::Debug for Connection<F> {
 }
 
 /// The shared state of one connection.
-pub(crate) struct Link<F: Flavour> {
+pub(crate) struct ConnectionState<F: Flavour> {
     /// The source's subscription once `subscribe_observer` has returned (Rx.NET's
     /// SingleAssignmentDisposable): disposing before that disposes it as soon as it arrives.
     upstream: F::Lock<Upstream<F>>,
@@ -447,9 +447,9 @@ struct Upstream<F: Flavour> {
     disconnected: bool,
 }
 
-impl<F: Flavour> Link<F> {
+impl<F: Flavour> ConnectionState<F> {
     fn new() -> Self {
-        Link {
+        ConnectionState {
             upstream: Lock::new(Upstream {
                 subscription: None,
                 disconnected: false,
@@ -496,7 +496,7 @@ impl<F: Flavour> Link<F> {
 /// the subject, until the connection is disposed.
 pub struct ConnectionObserver<T, F: Flavour = crate::sync::Shared> {
     subject: SubjectObserver<T, F>,
-    link: F::Ptr<Link<F>>,
+    link: F::Ptr<ConnectionState<F>>,
 }
 
 impl<T, F: Flavour> fmt::Debug for ConnectionObserver<T, F> {
@@ -543,7 +543,7 @@ mod tests {
     use crate::prelude::*;
     use crate::source::{from_iter, just, throw};
     use crate::subjects::{BehaviorSubject, PublishSubject, ReplaySubject};
-    use crate::test_kit::counted::Counted;
+    use crate::test_kit::counting::CountingSource;
     use crate::testing::TestObserver;
     use crate::{Error, Notification};
     use std::sync::Arc;
@@ -563,7 +563,7 @@ mod tests {
     #[test]
     fn connect_twice_while_running_returns_the_same_connection() {
         let input = PublishSubject::new();
-        let src = Counted::new(&input);
+        let src = CountingSource::new(&input);
         let c = src.clone().publish();
         let first = c.connect();
         let second = c.connect();
@@ -578,7 +578,7 @@ mod tests {
     #[test]
     fn disconnecting_stops_the_values_and_a_reconnect_feeds_a_fresh_subject() {
         let input = PublishSubject::new();
-        let src = Counted::new(&input);
+        let src = CountingSource::new(&input);
         let c = src.clone().publish();
         let old = TestObserver::new();
         c.clone().subscribe_observer(old.clone());
@@ -624,7 +624,7 @@ mod tests {
     #[test]
     fn reconnecting_after_termination_resubscribes_the_source() {
         let input = PublishSubject::new();
-        let src = Counted::new(&input);
+        let src = CountingSource::new(&input);
         let c = src.clone().publish();
         let first = TestObserver::new();
         c.clone().subscribe_observer(first.clone());
@@ -695,7 +695,7 @@ mod tests {
     #[test]
     fn replay_reconnects_with_an_empty_buffer() {
         let input = PublishSubject::new();
-        let src = Counted::new(&input);
+        let src = CountingSource::new(&input);
         let c = src.clone().replay(3);
         let connection = c.connect();
         input.observer().on_next(1);

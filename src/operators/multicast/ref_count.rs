@@ -405,7 +405,7 @@ mod tests {
     use crate::prelude::*;
     use crate::source::from_iter;
     use crate::subjects::PublishSubject;
-    use crate::test_kit::counted::Counted;
+    use crate::test_kit::counting::CountingSource;
     use crate::testing::TestObserver;
     use crate::{Error, Notification};
     use std::sync::Arc;
@@ -417,7 +417,7 @@ mod tests {
         // subject drops that observer only after the delivery, but the source must be
         // disconnected before `dispose` returns.
         let input = PublishSubject::new();
-        let src = Counted::new(&input);
+        let src = CountingSource::new(&input);
         let shared = src.clone().share();
         let slot = Arc::new(std::sync::Mutex::new(
             None::<super::RefCountSubscription<_, _>>,
@@ -446,7 +446,7 @@ mod tests {
     #[test]
     fn connects_on_the_first_subscriber_and_disconnects_after_the_last() {
         let input = PublishSubject::new();
-        let src = Counted::new(&input);
+        let src = CountingSource::new(&input);
         let shared = src.clone().share();
         let (a, b) = (TestObserver::new(), TestObserver::new());
         let ha = shared.clone().subscribe_observer(a.clone());
@@ -501,7 +501,7 @@ mod tests {
     #[test]
     fn an_error_resets_too() {
         let input = PublishSubject::new();
-        let src = Counted::new(&input);
+        let src = CountingSource::new(&input);
         let shared = src.clone().share();
         let (a, b) = (TestObserver::new(), TestObserver::new());
         shared.clone().subscribe_observer(a.clone());
@@ -541,7 +541,7 @@ mod tests {
     #[test]
     fn a_late_leaver_of_an_earlier_run_does_not_count_down_the_current_one() {
         let input = PublishSubject::new();
-        let src = Counted::new(&input);
+        let src = CountingSource::new(&input);
         let shared = src.clone().share();
         let first = shared
             .clone()
@@ -559,7 +559,7 @@ mod tests {
     #[test]
     fn share_replay_replays_to_subscribers_of_the_same_run() {
         let input = PublishSubject::new();
-        let src = Counted::new(&input);
+        let src = CountingSource::new(&input);
         let shared = src.clone().share_replay(2);
         let first = TestObserver::new();
         let h = shared.clone().subscribe_observer(first.clone());
@@ -579,7 +579,7 @@ mod tests {
     #[test]
     fn share_replay_forgets_the_values_when_everyone_left() {
         let input = PublishSubject::new();
-        let src = Counted::new(&input);
+        let src = CountingSource::new(&input);
         let shared = src.clone().share_replay(2);
         let h = shared.clone().subscribe_observer(TestObserver::new());
         input.observer().on_next(1);
@@ -620,7 +620,7 @@ mod tests {
     #[test]
     fn a_disposed_subscriber_does_not_connect() {
         let input = PublishSubject::<i32>::new();
-        let src = Counted::new(&input);
+        let src = CountingSource::new(&input);
         let shared = src.clone().share();
         let o = TestObserver::new();
         o.dispose();

@@ -88,7 +88,7 @@ mod tests {
     use crate::prelude::*;
     use crate::source::from_iter;
     use crate::subjects::{PublishSubject, ReplaySubject};
-    use crate::test_kit::counted::Counted;
+    use crate::test_kit::counting::CountingSource;
     use crate::testing::TestObserver;
     use crate::{Error, Notification};
     use std::sync::Arc;
@@ -101,7 +101,7 @@ mod tests {
     #[test]
     fn every_reset_is_share_through_the_connector_s_subject() {
         let input = PublishSubject::new();
-        let src = Counted::new(&input);
+        let src = CountingSource::new(&input);
         let shared = src.clone().share_with(replay_config(1));
         let a = TestObserver::new();
         let ha = shared.clone().subscribe_observer(a.clone());
@@ -122,7 +122,7 @@ mod tests {
     #[test]
     fn without_a_reset_on_zero_the_connection_runs_on() {
         let input = PublishSubject::new();
-        let src = Counted::new(&input);
+        let src = CountingSource::new(&input);
         let shared = src.clone().share_with(ShareConfig {
             reset_on_ref_count_zero: false,
             ..replay_config(2)
@@ -211,7 +211,7 @@ mod tests {
     #[test]
     fn a_source_that_completes_with_nobody_subscribed_is_kept_completed() {
         let input = PublishSubject::new();
-        let src = Counted::new(&input);
+        let src = CountingSource::new(&input);
         let shared = src.clone().share_replay_retained(1);
         shared
             .clone()
@@ -228,7 +228,7 @@ mod tests {
     #[test]
     fn share_replay_retained_keeps_the_buffer_and_the_connection() {
         let input = PublishSubject::new();
-        let src = Counted::new(&input);
+        let src = CountingSource::new(&input);
         let shared = src.clone().share_replay_retained(2);
         let a = TestObserver::new();
         let ha = shared.clone().subscribe_observer(a.clone());

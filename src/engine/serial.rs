@@ -1,6 +1,6 @@
-//! [`HandOver`]: the slot through which an operator that runs a second observable after its
-//! source ends (`switch_if_empty`, `on_error_resume_next`) hands the second handle to the
-//! subscription's handle.
+//! [`Serial`]: a serial subscription of two, the source's handle and then the handle of the
+//! observable an operator subscribes when its source ends (`switch_if_empty`,
+//! `on_error_resume_next`), which reaches the subscription's handle through this slot.
 //!
 //! The source may end on another thread after `subscribe` returned, so the handle of what is
 //! subscribed then can only travel through shared state; Rx.NET's `SerialDisposable` and
@@ -8,7 +8,7 @@
 //!
 //! - `dispose` sets the flag (Release), disposes the first source, then takes whatever the
 //!   slot holds under the lock and disposes it outside the lock.
-//! - [`hand_over`](HandOver::hand_over) checks the flag (Acquire) and does nothing once it
+//! - [`second`](Serial::second) checks the flag (Acquire) and does nothing once it
 //!   is set. Otherwise it subscribes the second observable with no lock held (a synchronous
 //!   second observable runs to its end inside that call, and may reach this handle), then
 //!   takes the lock and checks the flag *again*: `dispose` sets the flag before it takes the
@@ -18,8 +18,8 @@
 //!
 //! **When the source ends inside `subscribe`.** Most sources end on the subscribing thread
 //! before their `subscribe` returns (`throw`, `from_iter`, `create`). The operator subscribes
-//! its source through [`first`](HandOver::first), which says so in `owner` (see
-//! [`inside`](super::inside)); a hand-over that finds its thread's token there subscribes the
+//! its source through [`first`](Serial::first), which says so in `owner` (see
+//! [`inside`](super::inside)); a `second` that finds its thread's token there subscribes the
 //! second observable and leaves its handle in a local of `first`, which returns it, with no
 //! lock: nobody else can reach this state before the operator's `subscribe` has returned its
 //! handle, so `dispose` cannot run meanwhile. The operator keeps that handle in its own handle.
@@ -29,27 +29,27 @@ use crate::primitive::{AtomicBool, AtomicUsize, Mutex, Ordering, UnsafeCell};
 use crate::subscription::Subscription;
 use std::cell::Cell;
 
-/// The hand-over slot of one subscription; `D` is the second observable's handle.
-pub(crate) struct HandOver<D> {
+/// The serial subscription of one operator; `D` is the second observable's handle.
+pub(crate) struct Serial<D> {
     /// Set once by `dispose`; the second observable is then never subscribed, or disposed as
     /// soon as its handle arrives. Release in `dispose`, Acquire in every load, so whoever
     /// sees it also sees what `dispose` did before.
     disposed: AtomicBool,
-    /// The token of the thread running [`first`](HandOver::first), while it runs; 0 otherwise.
+    /// The token of the thread running [`first`](Serial::first), while it runs; 0 otherwise.
     owner: AtomicUsize,
-    /// Where a hand-over inside `first` leaves the handle: a local of `first`, written and read
-    /// only on its thread, while `owner` holds its token.
+    /// Where a `second` called inside `first` leaves the handle: a local of `first`, written and
+    /// read only on its thread, while `owner` holds its token.
     early: UnsafeCell<*const Cell<Option<D>>>,
     phase: Mutex<Phase<D>>,
 }
 
 // SAFETY: `early` is what keeps the slot from being `Send` and `Sync`: it is written by
-// `first` and read by a hand-over only on the thread that `owner` names, that is, only on the
+// `first` and read by `second` only on the thread that `owner` names, that is, only on the
 // thread running `first` (module docs), where the local it points to is alive. The rest is
 // atomics and a lock around the handle, `Sync` when the handle is `Send`.
-unsafe impl<D: Send> Send for HandOver<D> {}
+unsafe impl<D: Send> Send for Serial<D> {}
 // SAFETY: as above.
-unsafe impl<D: Send> Sync for HandOver<D> {}
+unsafe impl<D: Send> Sync for Serial<D> {}
 
 enum Phase<D> {
     /// The first source is running, or has ended without needing the second.
@@ -60,9 +60,9 @@ enum Phase<D> {
     Second(D),
 }
 
-impl<D> HandOver<D> {
+impl<D> Serial<D> {
     pub(crate) fn new() -> Self {
-        HandOver {
+        Serial {
             disposed: AtomicBool::new(false),
             owner: AtomicUsize::new(0),
             early: UnsafeCell::new(std::ptr::null()),
@@ -91,11 +91,11 @@ impl<D> HandOver<D> {
     }
 }
 
-impl<D: Subscription> HandOver<D> {
+impl<D: Subscription> Serial<D> {
     /// Runs `subscribe` (which subscribes the second observable) unless the handle was
     /// disposed, and keeps the handle it returns for `dispose`, or disposes it at once if
     /// `dispose` ran meanwhile.
-    pub(crate) fn hand_over(&self, subscribe: impl FnOnce() -> D) {
+    pub(crate) fn second(&self, subscribe: impl FnOnce() -> D) {
         if self.is_disposed() {
             return;
         }
@@ -148,16 +148,16 @@ impl<D: Subscription> HandOver<D> {
 
 #[cfg(all(test, not(loom)))]
 mod tests {
-    use super::HandOver;
+    use super::Serial;
     use crate::subscription::{Finished, FlagSubscription, Subscription};
     use std::cell::Cell;
 
     #[test]
     fn the_second_handle_is_kept_and_disposed_with_the_first() {
         let (first, second) = (FlagSubscription::new(), FlagSubscription::new());
-        let slot = HandOver::new();
+        let slot = Serial::new();
         assert!(!slot.is_over(&first));
-        slot.hand_over(|| second.clone());
+        slot.second(|| second.clone());
         assert!(!slot.is_over(&first));
         slot.dispose(&first);
         assert!(first.is_disposed() && second.is_disposed());
@@ -166,10 +166,10 @@ mod tests {
 
     #[test]
     fn after_dispose_nothing_is_subscribed() {
-        let slot = HandOver::<FlagSubscription>::new();
+        let slot = Serial::<FlagSubscription>::new();
         slot.dispose(&Finished);
         let subscribed = Cell::new(false);
-        slot.hand_over(|| {
+        slot.second(|| {
             subscribed.set(true);
             FlagSubscription::new()
         });
@@ -179,9 +179,9 @@ mod tests {
 
     #[test]
     fn a_dispose_during_the_subscription_disposes_what_it_returns() {
-        let slot = HandOver::new();
+        let slot = Serial::new();
         let second = FlagSubscription::new();
-        slot.hand_over(|| {
+        slot.second(|| {
             // A synchronous second observable reaching the handle while it is subscribed.
             slot.dispose(&Finished);
             second.clone()
@@ -190,11 +190,11 @@ mod tests {
     }
 
     #[test]
-    fn a_hand_over_inside_first_comes_back_from_it_without_the_lock() {
-        let slot = HandOver::new();
+    fn a_second_inside_first_comes_back_from_it_without_the_lock() {
+        let slot = Serial::new();
         let second = FlagSubscription::new();
         let (upstream, early) = slot.first(|| {
-            slot.hand_over(|| second.clone());
+            slot.second(|| second.clone());
             7
         });
         assert_eq!(upstream, 7);
@@ -207,12 +207,12 @@ mod tests {
     }
 
     #[test]
-    fn a_hand_over_from_another_thread_during_first_takes_the_lock() {
-        let slot = HandOver::new();
+    fn a_second_from_another_thread_during_first_takes_the_lock() {
+        let slot = Serial::new();
         let second = FlagSubscription::new();
         let ((), early) = slot.first(|| {
             std::thread::scope(|s| {
-                s.spawn(|| slot.hand_over(|| second.clone()));
+                s.spawn(|| slot.second(|| second.clone()));
             })
         });
         assert!(early.is_none());
@@ -221,12 +221,12 @@ mod tests {
     }
 
     #[test]
-    fn a_hand_over_after_first_takes_the_lock() {
-        let slot = HandOver::new();
+    fn a_second_after_first_takes_the_lock() {
+        let slot = Serial::new();
         let ((), early) = slot.first(|| ());
         assert!(early.is_none());
         let second = FlagSubscription::new();
-        slot.hand_over(|| second.clone());
+        slot.second(|| second.clone());
         slot.dispose(&Finished);
         assert!(second.is_disposed());
     }
@@ -234,10 +234,10 @@ mod tests {
     #[test]
     fn is_over_follows_the_running_side() {
         let (first, second) = (FlagSubscription::new(), FlagSubscription::new());
-        let slot = HandOver::new();
+        let slot = Serial::new();
         first.dispose();
         assert!(slot.is_over(&first), "the first source ended");
-        slot.hand_over(|| second.clone());
+        slot.second(|| second.clone());
         assert!(!slot.is_over(&first), "the second runs");
         second.dispose();
         assert!(slot.is_over(&first));
@@ -246,23 +246,23 @@ mod tests {
 
 #[cfg(all(test, loom))]
 mod loom_tests {
-    use super::HandOver;
+    use super::Serial;
     use crate::primitive::{Arc, AtomicBool, Ordering, thread};
     use crate::subscription::{FlagSubscription, Subscription};
 
     /// The first source ends on another thread and the second observable is subscribed
     /// there, while the handle is disposed here: whichever wins, nothing stays subscribed.
-    /// Fails without the flag check under the lock in `hand_over`.
+    /// Fails without the flag check under the lock in `second`.
     #[test]
-    fn loom_dispose_racing_the_hand_over_leaves_nothing_running() {
+    fn loom_dispose_racing_the_second_leaves_nothing_running() {
         loom::model(|| {
-            let slot = Arc::new(HandOver::new());
+            let slot = Arc::new(Serial::new());
             let subscribed = Arc::new(AtomicBool::new(false));
             let second = FlagSubscription::new();
             let ending = {
                 let (slot, subscribed, second) = (slot.clone(), subscribed.clone(), second.clone());
                 thread::spawn(move || {
-                    slot.hand_over(|| {
+                    slot.second(|| {
                         subscribed.store(true, Ordering::SeqCst);
                         second
                     })
@@ -286,13 +286,13 @@ mod loom_tests {
     /// thread is not the one `first` runs on, so it takes the locked path, and the handle
     /// reaches `dispose` whichever way the race goes.
     #[test]
-    fn loom_a_hand_over_elsewhere_during_first_takes_the_lock() {
+    fn loom_a_second_elsewhere_during_first_takes_the_lock() {
         loom::model(|| {
-            let slot = Arc::new(HandOver::new());
+            let slot = Arc::new(Serial::new());
             let second = FlagSubscription::new();
             let ending = {
                 let (slot, second) = (slot.clone(), second.clone());
-                thread::spawn(move || slot.hand_over(|| second))
+                thread::spawn(move || slot.second(|| second))
             };
             let ((), early) = slot.first(|| ());
             ending.join().unwrap();

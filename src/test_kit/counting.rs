@@ -7,15 +7,15 @@ use std::sync::Arc;
 use std::sync::atomic::{AtomicUsize, Ordering};
 
 #[derive(Clone)]
-pub(crate) struct Counted {
+pub(crate) struct CountingSource {
     pub(crate) input: PublishSubject<i32>,
     pub(crate) subscriptions: Arc<AtomicUsize>,
     pub(crate) disposals: Arc<AtomicUsize>,
 }
 
-impl Counted {
+impl CountingSource {
     pub(crate) fn new(input: &PublishSubject<i32>) -> Self {
-        Counted {
+        CountingSource {
             input: input.clone(),
             subscriptions: Arc::new(AtomicUsize::new(0)),
             disposals: Arc::new(AtomicUsize::new(0)),
@@ -31,12 +31,12 @@ impl Counted {
     }
 }
 
-impl Observable for Counted {
+impl Observable for CountingSource {
     type Item = i32;
     type Flavour = crate::sync::Shared;
 }
 
-impl<O: Observer<i32> + Send + 'static> Subscribe<O> for Counted {
+impl<O: Observer<i32> + Send + 'static> Subscribe<O> for CountingSource {
     type Subscription = CountedSubscription;
 
     fn subscribe_observer(self, observer: O) -> CountedSubscription {
