@@ -40,30 +40,42 @@ where
 
     #[inline]
     fn subscribe_observer(self, observer: O) -> Self::Subscription {
-        self.source.subscribe_observer(AllObserver {
-            observer: Some(observer),
-            predicate: self.predicate,
-        })
+        self.source
+            .subscribe_observer(AllObserver::new(observer, self.predicate))
     }
 }
 
 /// The observer [`All`] subscribes upstream.
+pub type AllObserver<O, P> = QuantifierObserver<O, P, false>;
+
+/// The observer of [`All`] (`ANY = false`) and of [`Any`](super::any::Any) (`ANY = true`):
+/// the answer is `ANY` at the first value whose predicate says `ANY`, and `!ANY` if the source
+/// completes before one.
 #[derive(Debug)]
-pub struct AllObserver<O, P> {
+pub struct QuantifierObserver<O, P, const ANY: bool> {
     // `None` once the answer is known: upstream sees that as disposal and stops.
     observer: Option<O>,
     predicate: P,
 }
 
-impl<T, O, P> Observer<T> for AllObserver<O, P>
+impl<O, P, const ANY: bool> QuantifierObserver<O, P, ANY> {
+    pub(crate) fn new(observer: O, predicate: P) -> Self {
+        QuantifierObserver {
+            observer: Some(observer),
+            predicate,
+        }
+    }
+}
+
+impl<T, O, P, const ANY: bool> Observer<T> for QuantifierObserver<O, P, ANY>
 where
     O: Observer<bool>,
     P: FnMut(T) -> bool,
 {
     #[inline]
     fn on_next(&mut self, value: T) {
-        if let Some(observer) = self.observer.take_if(|_| !(self.predicate)(value)) {
-            complete_with(observer, false);
+        if let Some(observer) = self.observer.take_if(|_| (self.predicate)(value) == ANY) {
+            complete_with(observer, ANY);
         }
     }
 
@@ -77,7 +89,7 @@ where
     #[inline]
     fn on_completed(self) {
         if let Some(observer) = self.observer {
-            complete_with(observer, true)
+            complete_with(observer, !ANY)
         }
     }
 
@@ -146,10 +158,7 @@ mod tests {
 
         // A source that does not check `is_disposed` still cannot reach the downstream.
         let o = TestObserver::new();
-        let mut observer = super::AllObserver {
-            observer: Some(o.clone()),
-            predicate: |v: i32| v > 0,
-        };
+        let mut observer = super::AllObserver::new(o.clone(), |v: i32| v > 0);
         observer.on_next(-1);
         assert!(observer.is_disposed());
         observer.on_next(-2);

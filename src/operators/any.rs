@@ -1,7 +1,6 @@
 //! [`ObservableExt::any`](crate::ObservableExt::any).
 
-use super::reduce::complete_with;
-use crate::Error;
+use super::all::QuantifierObserver;
 use crate::observable::{Observable, Subscribe};
 use crate::observer::Observer;
 
@@ -41,52 +40,13 @@ where
 
     #[inline]
     fn subscribe_observer(self, observer: O) -> Self::Subscription {
-        self.source.subscribe_observer(AnyObserver {
-            observer: Some(observer),
-            predicate: self.predicate,
-        })
+        self.source
+            .subscribe_observer(AnyObserver::new(observer, self.predicate))
     }
 }
 
 /// The observer [`Any`] subscribes upstream.
-#[derive(Debug)]
-pub struct AnyObserver<O, P> {
-    // `None` once the answer is known: upstream sees that as disposal and stops.
-    observer: Option<O>,
-    predicate: P,
-}
-
-impl<T, O, P> Observer<T> for AnyObserver<O, P>
-where
-    O: Observer<bool>,
-    P: FnMut(T) -> bool,
-{
-    #[inline]
-    fn on_next(&mut self, value: T) {
-        if let Some(observer) = self.observer.take_if(|_| (self.predicate)(value)) {
-            complete_with(observer, true);
-        }
-    }
-
-    #[inline]
-    fn on_error(self, error: Error) {
-        if let Some(observer) = self.observer {
-            observer.on_error(error)
-        }
-    }
-
-    #[inline]
-    fn on_completed(self) {
-        if let Some(observer) = self.observer {
-            complete_with(observer, false)
-        }
-    }
-
-    #[inline]
-    fn is_disposed(&self) -> bool {
-        self.observer.as_ref().is_none_or(O::is_disposed)
-    }
-}
+pub type AnyObserver<O, P> = QuantifierObserver<O, P, true>;
 
 #[cfg(test)]
 mod tests {
@@ -139,10 +99,7 @@ mod tests {
     #[test]
     fn error_after_the_answer_is_ignored() {
         let o = TestObserver::new();
-        let mut observer = super::AnyObserver {
-            observer: Some(o.clone()),
-            predicate: |v: i32| v < 0,
-        };
+        let mut observer = super::AnyObserver::new(o.clone(), |v: i32| v < 0);
         observer.on_next(-1);
         assert!(observer.is_disposed());
         observer.on_next(-2);
