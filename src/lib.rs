@@ -145,7 +145,7 @@ pub mod testing;
 
 pub use error::Error;
 pub use notification::Notification;
-pub use observable::{Observable, Subscribe};
+pub use observable::{Observable, Subscribe, SubscribeOwned};
 pub use observable_ext::ObservableExt;
 pub use observer::Observer;
 pub use operators::{BoxedObservable, LocalBoxedObservable};
@@ -153,7 +153,7 @@ pub use subscription::Subscription;
 
 /// The traits needed to build and subscribe observables: `use rx::prelude::*;`.
 pub mod prelude {
-    pub use crate::observable::{Observable, Subscribe};
+    pub use crate::observable::{Observable, Subscribe, SubscribeOwned};
     pub use crate::observable_ext::ObservableExt;
     pub use crate::observer::Observer;
     pub use crate::subscription::Subscription;

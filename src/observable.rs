@@ -10,6 +10,7 @@
 //! Subscribing consumes the observable, as `IntoIterator` consumes a collection; sources and
 //! operators are `Clone` when their parts are, so clone one to subscribe to it twice.
 
+use crate::observer::{FnObserver, NextObserver, OwnedObserver};
 use crate::subscription::Subscription;
 
 /// A push-based sequence of `Item`s.
@@ -127,17 +128,38 @@ pub trait Observable {
 ///
 /// A function that applies operators returns the struct they build, naming each closure
 /// `impl FnMut`, and keeps every `Subscribe` impl of the chain. A function that subscribes
-/// what it is given names the observer it subscribes with: here a `dyn FnMut` borrowed for
-/// the call, which costs a virtual call per value.
+/// what it is given, whatever it is (boxed, returned by a function, crossing threads), bounds
+/// it by [`SubscribeOwned<T>`] and subscribes a closure that owns its state.
 ///
 /// ```
 /// use rx::prelude::*;
-/// use rx::observer::NextObserver;
 /// use rx::operators::Map;
+/// use std::sync::{Arc, Mutex};
 ///
 /// fn doubled<S: Observable<Item = u32>>(source: S) -> Map<S, impl FnMut(u32) -> u32> {
 ///     source.map(|v| v * 2)
 /// }
+///
+/// fn record(source: impl SubscribeOwned<u32>, into: &Arc<Mutex<Vec<u32>>>) {
+///     let into = Arc::clone(into);
+///     source.subscribe_owned(move |v| into.lock().unwrap().push(v));
+/// }
+///
+/// let seen = Arc::new(Mutex::new(Vec::new()));
+/// record(doubled(rx::source::range(1, 3)).filter(|v| *v > 2), &seen);
+/// record(rx::source::just(9).boxed(), &seen);
+/// assert_eq!(*seen.lock().unwrap(), [4, 6, 9]);
+/// ```
+///
+/// A closure that borrows the caller's locals needs a synchronous chain, whose observer
+/// cannot outlive `subscribe`. Name the observer the function subscribes with, here a
+/// `dyn FnMut` borrowed for the call: it costs a virtual call per value and no allocation,
+/// and it takes neither boxed observables nor chains that cross threads or time, which need
+/// their observer `'static`.
+///
+/// ```
+/// use rx::prelude::*;
+/// use rx::observer::NextObserver;
 ///
 /// fn sum<S>(source: S) -> u32
 /// where
@@ -149,17 +171,19 @@ pub trait Observable {
 ///     total
 /// }
 ///
-/// assert_eq!(sum(doubled(rx::source::range(1, 3)).filter(|v| *v > 2)), 4 + 6);
+/// assert_eq!(sum(rx::source::range(1, 3).map(|v| v * 2).filter(|v| *v > 2)), 4 + 6);
 /// ```
 ///
 /// A shorter unboxed spelling, with no observer parameter, cannot be written in Rust today:
-/// it would need "`Subscribe<O>` for every `O`" in the return type, a binder over types
-/// (`for<O>`) that stable Rust does not have. A trait with a blanket impl can rename
-/// `Subscribe<O, Item = T>`, but not drop the `O`.
+/// it would need "`Subscribe<O>` for every `O`" in the return type or the bound, a binder over
+/// types (`for<O>`) that stable Rust does not have. A trait with a blanket impl can rename
+/// `Subscribe<O, Item = T>`, but not drop the `O`; [`SubscribeOwned<T>`] fixes `O` to one
+/// erased observer type instead, which is why it costs a box.
 #[diagnostic::on_unimplemented(
     message = "`{Self}` cannot be subscribed with an observer of type `{O}`",
     label = "cannot deliver to `{O}`",
     note = "to return an observable from a function, name the observer: `fn f<O: Observer<T>>() -> impl Subscribe<O, Item = T>`, or return `.boxed()` as a `BoxedObservable<'a, T>`",
+    note = "to take any observable of `T` in a function, bound it by `SubscribeOwned<T>` and subscribe it with `.subscribe_owned(move |v| ...)`",
     note = "otherwise check that the observer takes this observable's `Item`; where the chain crosses threads or time it must also be `Send + 'static`"
 )]
 pub trait Subscribe<O>: Observable {
@@ -170,6 +194,122 @@ pub trait Subscribe<O>: Observable {
     /// this returns.
     fn subscribe_observer(self, observer: O) -> Self::Subscription;
 }
+
+/// An observable of `T` that can be subscribed with an [`OwnedObserver<T>`]: the bound for a
+/// function that takes *any* observable of `T` and subscribes it with a closure.
+///
+/// Every observable of `T` that can be subscribed at all is one: a
+/// [`BoxedObservable<'static, T>`](crate::BoxedObservable) or a
+/// [`LocalBoxedObservable`](crate::LocalBoxedObservable), a chain built in place, one that
+/// crosses threads (`subscribe_on(NewThread)`), the result of a function that returns
+/// `impl Subscribe<O, Item = T>` for every `O`, and operators applied to any of these. It has a
+/// blanket impl; nothing implements it by hand.
+///
+/// # Examples
+///
+/// ```
+/// use rx::prelude::*;
+/// use rx::schedulers::NewThread;
+/// use std::sync::mpsc;
+///
+/// /// The sum of what `numbers` emits, waiting for it to complete on whatever thread.
+/// fn sum_all(numbers: impl SubscribeOwned<i32>) -> i32 {
+///     let (sender, receiver) = mpsc::channel();
+///     numbers.subscribe_owned(move |v| sender.send(v).unwrap());
+///     // The closure, and the sender with it, is dropped when the source completes.
+///     receiver.iter().sum()
+/// }
+///
+/// fn evens<O: Observer<i32>>(limit: usize) -> impl Subscribe<O, Item = i32> {
+///     rx::source::range(0, limit).filter(|v| v % 2 == 0)
+/// }
+///
+/// assert_eq!(sum_all(rx::source::from_iter([1, 2, 3])), 6);
+/// assert_eq!(sum_all(rx::source::from_iter([1, 2, 3]).boxed()), 6);
+/// assert_eq!(sum_all(rx::source::from_iter([1, 2, 3]).subscribe_on(NewThread)), 6);
+/// assert_eq!(sum_all(evens(6).map(|v| v * 10)), 60);
+/// ```
+///
+/// # Why the observer owns its state
+///
+/// An observable that may deliver later (one that is boxed, or crosses threads or time) keeps
+/// its observer after `subscribe` returns, so it cannot be given one that borrows the
+/// caller's stack; and Rust has no binder over types (`for<O> Subscribe<O>`), so a bound that
+/// takes every observable must fix one observer type. `OwnedObserver<T>` is that type: any
+/// `Send + 'static` observer, erased, for one allocation per subscribe and a virtual call per
+/// value.
+///
+/// What it does not cover:
+///
+/// - **A function that returns `impl Observable<Item = T>`.** That type promises no
+///   `Subscribe` at all, so its result is not subscribable by anyone; return
+///   `impl Subscribe<O, Item = T>` generic over `O`, or a
+///   [`BoxedObservable`](crate::BoxedObservable), instead.
+/// - **A closure that borrows locals.** Use [`Subscribe`] with an observer type of your own
+///   (see [Taking an observable](Subscribe#taking-an-observable)), which takes synchronous
+///   chains only and costs nothing; or move an `Arc`, a channel's sender, or the value itself
+///   into the closure, as above.
+#[diagnostic::on_unimplemented(
+    message = "`{Self}` cannot be subscribed with an `OwnedObserver<{T}>`, so it is not a `SubscribeOwned<{T}>`",
+    label = "not subscribable with an owned observer of `{T}`",
+    note = "a function that returns `impl Observable<Item = T>` hides its `Subscribe` impls: return `impl Subscribe<O, Item = T>` generic over `O: Observer<T>`, or `.boxed()` as a `BoxedObservable<'static, T>`",
+    note = "otherwise check that this observable's `Item` is `{T}`"
+)]
+pub trait SubscribeOwned<T>: Subscribe<OwnedObserver<T>, Item = T> {
+    /// Subscribes with a closure called for each value, on whatever thread the observable
+    /// delivers on. Completion is ignored; an error panics with its message, as
+    /// [`subscribe`](crate::ObservableExt::subscribe) does.
+    ///
+    /// # Panics
+    ///
+    /// When the observable terminates with an error, on the thread that delivers it.
+    fn subscribe_owned<N>(self, next: N) -> <Self as Subscribe<OwnedObserver<T>>>::Subscription
+    where
+        Self: Sized,
+        N: FnMut(T) + Send + 'static,
+    {
+        self.subscribe_observer(OwnedObserver::new(NextObserver::new(next)))
+    }
+
+    /// Subscribes with one closure for each kind of notification.
+    ///
+    /// ```
+    /// use rx::prelude::*;
+    /// use std::sync::mpsc;
+    ///
+    /// fn outcome(source: impl SubscribeOwned<i32>) -> Result<Vec<i32>, rx::Error> {
+    ///     let (sender, receiver) = mpsc::channel();
+    ///     let (done, end) = (sender.clone(), sender.clone());
+    ///     source.subscribe_owned_with(
+    ///         move |v| sender.send(Ok(v)).unwrap(),
+    ///         move |e| done.send(Err(e)).unwrap(),
+    ///         || drop(end),
+    ///     );
+    ///     receiver.iter().collect()
+    /// }
+    ///
+    /// assert_eq!(outcome(rx::source::from_iter([1, 2])).unwrap(), [1, 2]);
+    /// let failing = rx::source::just(1).concat_with(rx::source::throw(rx::Error::msg("no")));
+    /// assert_eq!(outcome(failing).unwrap_err().to_string(), "no");
+    /// ```
+    fn subscribe_owned_with<N, E, C>(
+        self,
+        next: N,
+        error: E,
+        completed: C,
+    ) -> <Self as Subscribe<OwnedObserver<T>>>::Subscription
+    where
+        Self: Sized,
+        N: FnMut(T) + Send + 'static,
+        E: FnOnce(crate::Error) + Send + 'static,
+        C: FnOnce() + Send + 'static,
+    {
+        self.subscribe_observer(OwnedObserver::new(FnObserver::new(next, error, completed)))
+    }
+}
+
+#[diagnostic::do_not_recommend]
+impl<T, S> SubscribeOwned<T> for S where S: Subscribe<OwnedObserver<T>, Item = T> {}
 
 /// When an observable may call its observer: the type of [`Observable::EMISSION`].
 ///

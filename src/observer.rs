@@ -124,6 +124,72 @@ macro_rules! boxed_dyn_observer {
 boxed_dyn_observer!();
 boxed_dyn_observer!(+ Send);
 
+/// An observer of `T` that owns everything it holds (it is `Send + 'static`), its type
+/// erased: the one observer type that every observable able to deliver later, on another
+/// thread, accepts. It is what [`SubscribeOwned`](crate::SubscribeOwned) subscribes with, so
+/// a function can take any observable of `T` under one bound.
+///
+/// Wrap any `Send + 'static` observer with [`new`](OwnedObserver::new), or let
+/// [`subscribe_owned`](crate::SubscribeOwned::subscribe_owned) and
+/// [`subscribe_owned_with`](crate::SubscribeOwned::subscribe_owned_with) wrap closures.
+///
+/// # Examples
+///
+/// ```
+/// use rx::prelude::*;
+/// use rx::observer::OwnedObserver;
+/// use rx::testing::TestObserver;
+///
+/// let observer = TestObserver::new();
+/// rx::source::from_iter([1, 2]).subscribe_observer(OwnedObserver::new(observer.clone()));
+/// observer.assert_values(&[1, 2]);
+/// observer.assert_completed();
+/// ```
+///
+/// # Performance
+///
+/// One allocation when it is made, and a virtual call per notification, as a
+/// [`boxed`](crate::ObservableExt::boxed) observable costs. A boxed observable boxes the
+/// observer it is given once more.
+pub struct OwnedObserver<T> {
+    inner: Box<dyn DynObserver<T> + Send>,
+}
+
+impl<T> OwnedObserver<T> {
+    /// Erases `observer`, which must own what it holds: it may be kept after `subscribe`
+    /// returns and be called from another thread.
+    pub fn new<O>(observer: O) -> Self
+    where
+        O: Observer<T> + Send + 'static,
+    {
+        OwnedObserver {
+            inner: Box::new(observer),
+        }
+    }
+}
+
+impl<T> Observer<T> for OwnedObserver<T> {
+    #[inline]
+    fn on_next(&mut self, value: T) {
+        DynObserver::on_next(&mut *self.inner, value)
+    }
+    fn on_error(self, error: Error) {
+        DynObserver::on_error(self.inner, error)
+    }
+    fn on_completed(self) {
+        DynObserver::on_completed(self.inner)
+    }
+    fn is_disposed(&self) -> bool {
+        DynObserver::is_disposed(&*self.inner)
+    }
+}
+
+impl<T> std::fmt::Debug for OwnedObserver<T> {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        f.write_str("OwnedObserver")
+    }
+}
+
 /// The observer behind [`ObservableExt::subscribe`](crate::ObservableExt::subscribe): calls a
 /// closure for each value, ignores completion and panics on error.
 #[derive(Clone, Debug)]
