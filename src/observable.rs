@@ -85,7 +85,8 @@ pub trait Observable {
 /// `impl Observable<Item = T>` alone promises only the item type, so the result cannot be
 /// subscribed. Add `Flavour = Shared, Subscription: Send` when the caller merges, zips or
 /// boxes the result: the handle's type is hidden too, and with it whether it is `Send` (or
-/// `Flavour = Local` where it need not be).
+/// `Flavour = Local` where it need not be). Add `+ Clone` when it is to be boxed with
+/// [`boxed`](crate::ObservableExt::boxed) or subscribed twice.
 ///
 /// ```
 /// use rx::prelude::*;

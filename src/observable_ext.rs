@@ -6,7 +6,7 @@
 use crate::Error;
 use crate::Notification;
 use crate::observable::{Observable, Subscribe};
-use crate::observer::{BoxedObserver, FnObserver, LocalBoxedObserver, NextObserver};
+use crate::observer::{FnObserver, LocalBoxedObserver, NextObserver};
 use crate::operators::*;
 
 /// The operators and the closure forms of `subscribe`, for every [`Observable`].
@@ -144,6 +144,53 @@ pub trait ObservableExt: Observable + Sized {
     /// observer.assert_values(&[1, 2, 3, 1, 2, 3, 1, 2, 3]);
     /// ```
     ///
+    /// # What it needs
+    ///
+    /// - **`Clone`** ([`Resubscribable`]): the box is subscribed again by cloning what it holds.
+    ///   An observable is `Clone` when its closures are, and a closure when what it captures
+    ///   is. Box one that is not with [`boxed_once`](ObservableExt::boxed_once), to subscribe
+    ///   it once.
+    /// - **`Send`, and a `Send` handle** ([`SendObservable`]): the box and its handle are
+    ///   `Send`. Box one that captures `Rc` or is built on a local subject with
+    ///   [`boxed_local`](ObservableExt::boxed_local).
+    ///
+    /// A function's result whose type is `impl Subscribe<O, Item = T>` promises neither, so
+    /// it says so to be boxed: `impl Subscribe<O, Item = T, Subscription: Send> + Clone`.
+    ///
+    /// ```
+    /// use rx::prelude::*;
+    /// use rx::BoxedObservable;
+    ///
+    /// fn evens<O>(limit: usize) -> impl Subscribe<O, Item = u32, Subscription: Send> + Clone
+    /// where
+    ///     O: Observer<u32>,
+    /// {
+    ///     rx::source::range(0, limit).filter(|v| v % 2 == 0)
+    /// }
+    ///
+    /// /// Keeps one pipeline and subscribes it once per call.
+    /// struct Report {
+    ///     numbers: BoxedObservable<'static, u32>,
+    /// }
+    ///
+    /// impl Report {
+    ///     fn values(&self) -> Vec<u32> {
+    ///         let (sender, receiver) = std::sync::mpsc::channel();
+    ///         self.numbers.clone().subscribe_owned(move |v| sender.send(v).unwrap());
+    ///         receiver.iter().collect()
+    ///     }
+    /// }
+    ///
+    /// let report = Report { numbers: evens(7).map(|v| v * 10).boxed() };
+    /// assert_eq!(report.values(), [0, 20, 40, 60]);
+    /// assert_eq!(report.values(), [0, 20, 40, 60]);
+    /// ```
+    ///
+    /// A `BoxedObservable<'static, T>` may hold a chain that keeps its observer after
+    /// `subscribe` returns, so it takes only observers that own their state, as
+    /// [`subscribe_owned`](crate::SubscribeOwned::subscribe_owned)'s closure does; a closure
+    /// that borrows locals needs a `BoxedObservable<'a, T>` whose `'a` those locals outlive.
+    ///
     /// # Performance
     ///
     /// One allocation for the observable and one for the observer on each subscribe, and a
@@ -151,13 +198,14 @@ pub trait ObservableExt: Observable + Sized {
     /// A clone allocates once and clones what the box holds.
     fn boxed<'a>(self) -> BoxedObservable<'a, Self::Item>
     where
-        Self: Clone + Send + 'a + Subscribe<BoxedObserver<'a, <Self as Observable>::Item>>,
-        <Self as Subscribe<BoxedObserver<'a, <Self as Observable>::Item>>>::Subscription: Send + 'a,
+        Self: Resubscribable + SendObservable<'a, <Self as Observable>::Item>,
     {
         BoxedObservable::new(self)
     }
 
-    /// Like [`boxed`](ObservableExt::boxed), for observables that are not `Send`.
+    /// Like [`boxed`](ObservableExt::boxed), for observables that are not `Send`. It needs
+    /// the observable `Clone` ([`Resubscribable`]), as `boxed` does;
+    /// [`boxed_local_once`](ObservableExt::boxed_local_once) boxes one that is not.
     ///
     /// Its handle is not `Send` either, so it cannot be an upstream of the operators that
     /// keep their upstreams' handles (merge, zip, concat, retry and their families), which
@@ -175,25 +223,30 @@ pub trait ObservableExt: Observable + Sized {
     /// ```
     fn boxed_local<'a>(self) -> LocalBoxedObservable<'a, Self::Item>
     where
-        Self: Clone + 'a + Subscribe<LocalBoxedObserver<'a, <Self as Observable>::Item>>,
+        Self: Resubscribable + 'a + Subscribe<LocalBoxedObserver<'a, <Self as Observable>::Item>>,
         <Self as Subscribe<LocalBoxedObserver<'a, <Self as Observable>::Item>>>::Subscription: 'a,
     {
         LocalBoxedObservable::new(self)
     }
 
     /// Like [`boxed`](ObservableExt::boxed), for an observable that is not `Clone`: the
-    /// result can be subscribed once, so it cannot be retried or repeated.
+    /// result can be subscribed once, so it cannot be retried or repeated. It still needs the
+    /// observable and its handle `Send` ([`SendObservable`]).
     ///
     /// ```
     /// use rx::prelude::*;
     /// use rx::operators::BoxedOnceObservable;
     /// use rx::testing::TestObserver;
     ///
-    /// // A `String` moved into the emitter: the closure is `FnOnce`, so not `Clone`.
-    /// let greeting = String::from("hello");
-    /// let once: BoxedOnceObservable<'_, String> =
-    ///     rx::source::create(move |mut e| { e.on_next(greeting); e.on_completed(); })
-    ///         .boxed_once();
+    /// // A channel's receiver moved into the emitter: it is not `Clone`, so neither is the
+    /// // closure nor the observable.
+    /// let (sender, receiver) = std::sync::mpsc::channel();
+    /// sender.send(String::from("hello")).unwrap();
+    /// let once: BoxedOnceObservable<'_, String> = rx::source::create(move |mut e| {
+    ///     receiver.try_iter().for_each(|v| e.on_next(v));
+    ///     e.on_completed();
+    /// })
+    /// .boxed_once();
     /// let observer = TestObserver::new();
     /// once.subscribe_observer(observer.clone());
     /// observer.assert_values(&["hello".to_string()]);
@@ -201,8 +254,7 @@ pub trait ObservableExt: Observable + Sized {
     /// ```
     fn boxed_once<'a>(self) -> BoxedOnceObservable<'a, Self::Item>
     where
-        Self: Send + 'a + Subscribe<BoxedObserver<'a, <Self as Observable>::Item>>,
-        <Self as Subscribe<BoxedObserver<'a, <Self as Observable>::Item>>>::Subscription: Send + 'a,
+        Self: SendObservable<'a, <Self as Observable>::Item>,
     {
         BoxedOnceObservable::new(self)
     }

@@ -11,6 +11,57 @@ use crate::observer::{BoxedObserver, LocalBoxedObserver, Observer};
 use crate::subscription::Subscription;
 use std::fmt;
 
+/// An observable that a box can subscribe more than once: one that is `Clone`. What
+/// [`boxed`](crate::ObservableExt::boxed) and
+/// [`boxed_local`](crate::ObservableExt::boxed_local) need, since a [`BoxedObservable`] is
+/// subscribed again (by `retry`, `repeat`, or once per request from a struct field) by
+/// cloning what it holds.
+///
+/// Sources and operators are `Clone` when their closures are, and a closure is `Clone` when
+/// what it captures is. What is not `Clone`: a closure that captures a value that is not (a
+/// channel's receiver, a `Cell` moved in), and a function's result whose type hides it
+/// (`impl Subscribe<O, Item = T>` without `+ Clone`). Box such an observable with
+/// [`boxed_once`](crate::ObservableExt::boxed_once) to subscribe it once.
+#[diagnostic::on_unimplemented(
+    message = "`{Self}` is not `Clone`, and a boxed observable is subscribed again by cloning what it holds",
+    label = "not `Clone`, so `boxed()` cannot box it",
+    note = "to box it for one subscription, use `.boxed_once()` (or `.boxed_local_once()`), which asks no `Clone`",
+    note = "a function that returns `impl Observable<Item = T>` or `impl Subscribe<O, Item = T>` hides `Clone`: return `impl Subscribe<O, Item = T, Subscription: Send> + Clone` generic over `O`",
+    note = "a closure is `Clone` when what it captures is: capture an `Arc` of what is not"
+)]
+pub trait Resubscribable: Observable + Clone {}
+
+#[diagnostic::do_not_recommend]
+impl<S: Observable + Clone> Resubscribable for S {}
+
+/// An observable of `T` that may be sent to another thread, with the handles it returns:
+/// what [`boxed`](crate::ObservableExt::boxed) and
+/// [`boxed_once`](crate::ObservableExt::boxed_once) need, since a [`BoxedObservable`] and its
+/// handle are `Send`.
+///
+/// A chain is `Send` when what its closures capture is; its handle is `Send` unless it is
+/// built on a [local subject](crate::subjects::local) or a `boxed_local()` observable. A
+/// function's result whose type hides it (`impl Subscribe<O, Item = T>`) promises a handle
+/// that may not be `Send`: add `Subscription: Send` to the return type. Box an observable
+/// that stays on its thread with [`boxed_local`](crate::ObservableExt::boxed_local).
+#[diagnostic::on_unimplemented(
+    message = "`{Self}` cannot be boxed into a `BoxedObservable<'a, {T}>`: it, or the handle it returns, is not `Send`, or it is not subscribable",
+    label = "not `Send`, or its handle is not",
+    note = "an observable that stays on its thread (it captures `Rc` or `RefCell`, or is built on a local subject) is boxed with `.boxed_local()`",
+    note = "a function that returns `impl Observable<Item = T>` or `impl Subscribe<O, Item = T>` hides its `Subscribe` impls or whether its handle is `Send`: return `impl Subscribe<O, Item = T, Subscription: Send> + Clone` generic over `O`",
+    note = "otherwise check that it is subscribable with an observer of `{T}`"
+)]
+pub trait SendObservable<'a, T>:
+    Subscribe<BoxedObserver<'a, T>, Subscription: Send + 'a> + Send + 'a
+{
+}
+
+#[diagnostic::do_not_recommend]
+impl<'a, T, S> SendObservable<'a, T> for S where
+    S: Subscribe<BoxedObserver<'a, T>, Subscription: Send + 'a> + Send + 'a
+{
+}
+
 macro_rules! boxed_observable {
     (
         $(#[$doc:meta])*

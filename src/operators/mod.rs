@@ -124,6 +124,7 @@ pub use as_blocking::{BlockingIter, BlockingObservable};
 pub use audit::Audit;
 pub use boxed::{
     BoxedObservable, BoxedOnceObservable, LocalBoxedObservable, LocalBoxedOnceObservable,
+    Resubscribable, SendObservable,
 };
 pub use buffer::Buffer;
 pub use buffer_with::{BufferWith, BufferWithNotifier};
