@@ -251,10 +251,11 @@ pub trait Subscribe<O>: Observable {
 ///   chains only and costs nothing; or move an `Arc`, a channel's sender, or the value itself
 ///   into the closure, as above.
 #[diagnostic::on_unimplemented(
-    message = "`{Self}` cannot be subscribed with an `OwnedObserver<{T}>`, so it is not a `SubscribeOwned<{T}>`",
-    label = "not subscribable with an owned observer of `{T}`",
+    message = "`{Self}` is not a `SubscribeOwned<{T}>`: it cannot be subscribed with an `OwnedObserver<{T}>`",
+    label = "not an observable of `{T}` that an owned observer can subscribe",
     note = "a function that returns `impl Observable<Item = T>` hides its `Subscribe` impls: return `impl Subscribe<O, Item = T>` generic over `O: Observer<T>`, or `.boxed()` as a `BoxedObservable<'static, T>`",
-    note = "otherwise check that this observable's `Item` is `{T}`"
+    note = "a chain that crosses threads (`subscribe_on`, `observe_on`, a timer) needs what its closures capture to be `Send`: capture `Arc` and `Mutex`, not `Rc` and `RefCell`",
+    note = "otherwise check that its `Item` is `{T}`, or convert it with `.map(..)`"
 )]
 pub trait SubscribeOwned<T>: Subscribe<OwnedObserver<T>, Item = T> {
     /// Subscribes with a closure called for each value, on whatever thread the observable

@@ -10,6 +10,16 @@
 //! - `local_subject_to_thread`: a local subject moved into a thread.
 //! - `local_chain_to_thread`: the handle of a chain built on a local subject moved into a thread.
 //! - `emission_override`: an observable outside the crate sets `Observable::EMISSION`.
+//!
+//! Generic code, taking or storing any observable:
+//!
+//! - `opaque_return_to_generic`: an `impl Observable` result given to a function bounded by
+//!   `SubscribeOwned<T>`.
+//! - `wrong_item_to_generic`: an observable of another item given to such a function.
+//! - `rc_chain_to_generic`: a chain that captures an `Rc` and crosses threads, given to one.
+//! - `boxed_not_clone`: `boxed()` on an observable that is not `Clone` (`boxed_once` is the fix).
+//! - `rc_chain_boxed`: `boxed()` on a chain that captures an `Rc` (`boxed_local` is the fix).
+//! - `generic_scheduler`: a time operator given a scheduler bounded by `Scheduler` alone.
 
 #[test]
 fn compile_fail() {
