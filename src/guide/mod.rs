@@ -5,7 +5,8 @@
 //!
 //! 1. [Concepts](concepts): observable, observer, subscription; cold and hot.
 //! 2. [Returning and accepting observables](returning_observables): observables in function
-//!    signatures.
+//!    signatures; taking any observable in one bound (`SubscribeOwned<T>`); storing one to
+//!    subscribe it several times.
 //! 3. [Choosing a scheduler](schedulers): where work runs, when to use which, what it costs.
 //! 4. [Errors and panics](errors): `rx::Error`, handling and recovering, and what a panic does.
 //! 5. [Threads, `Send`, and single-threaded pipelines](threads).
