@@ -23,7 +23,9 @@
 //! `impl Observable<Item = T>` cannot be subscribed). A function that *takes* one returns the
 //! operator struct it builds, with `impl FnMut` for the closure. Both cost nothing; the
 //! boxed forms cost an allocation per subscribe and a virtual call per value, and are the
-//! way to store observables or pass them between such functions.
+//! way to store observables or pass them between such functions. A function that
+//! *subscribes* any observable of `T` it is given, boxed, threaded or built in place, bounds
+//! it by [`SubscribeOwned<T>`](SubscribeOwned) and subscribes a closure that owns its state.
 //!
 //! ```
 //! use rx::prelude::*;
@@ -42,12 +44,19 @@
 //!     source.map(|v| v * v).boxed()
 //! }
 //!
+//! fn total(source: impl SubscribeOwned<u32>) -> u32 {
+//!     let (sender, receiver) = std::sync::mpsc::channel();
+//!     source.subscribe_owned(move |v| sender.send(v).unwrap());
+//!     receiver.iter().sum()
+//! }
+//!
 //! let mut seen = Vec::new();
 //! evens(6).map(|v| v + 1).subscribe(|v| seen.push(v));
 //! squared(rx::source::range(1, 3)).subscribe(|v| seen.push(v));
 //! squared_boxed(rx::source::range(0, 6).filter(|v| v % 2 == 0).boxed())
 //!     .subscribe(|v| seen.push(v));
 //! assert_eq!(seen, [1, 3, 5, 1, 4, 9, 0, 4, 16]);
+//! assert_eq!(total(evens(6)) + total(squared_boxed(rx::source::range(1, 3).boxed())), 6 + 14);
 //! ```
 //!
 //! Two limits of the unboxed forms, both from Rust's `impl Trait`: the handle type is hidden

@@ -23,7 +23,8 @@
 //!
 //! The question met first, a function that returns an observable, has a short answer (the
 //! whole of it in [chapter 2](returning_observables)): name the observer as a parameter and
-//! return `impl Subscribe<O, Item = T>`, or return `.boxed()`.
+//! return `impl Subscribe<O, Item = T>`, or return `.boxed()`. A function that takes any
+//! observable of `T` and subscribes it bounds it by `SubscribeOwned<T>`.
 //!
 //! ```
 //! use rx::BoxedObservable;

@@ -20,13 +20,14 @@ use std::fmt;
 /// Sources and operators are `Clone` when their closures are, and a closure is `Clone` when
 /// what it captures is. What is not `Clone`: a closure that captures a value that is not (a
 /// channel's receiver, a `Cell` moved in), and a function's result whose type hides it
-/// (`impl Subscribe<O, Item = T>` without `+ Clone`). Box such an observable with
+/// (`impl Subscribe<O, Item = T>`, or an operator over `impl FnMut(T) -> U`, without
+/// `+ Clone`). Box such an observable with
 /// [`boxed_once`](crate::ObservableExt::boxed_once) to subscribe it once.
 #[diagnostic::on_unimplemented(
     message = "`{Self}` is not `Clone`, and a boxed observable is subscribed again by cloning what it holds",
     label = "not `Clone`, so `boxed()` cannot box it",
     note = "to box it for one subscription, use `.boxed_once()` (or `.boxed_local_once()`), which asks no `Clone`",
-    note = "a function that returns `impl Observable<Item = T>` or `impl Subscribe<O, Item = T>` hides `Clone`: return `impl Subscribe<O, Item = T, Subscription: Send> + Clone` generic over `O`",
+    note = "a function's `impl ...` return type hides `Clone`: add `+ Clone`, as in `impl Subscribe<O, Item = T, Subscription: Send> + Clone` generic over `O`, or `impl FnMut(T) -> U + Clone`",
     note = "a closure is `Clone` when what it captures is: capture an `Arc` of what is not"
 )]
 pub trait Resubscribable: Observable + Clone {}
