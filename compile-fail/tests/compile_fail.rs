@@ -13,6 +13,8 @@
 //!
 //! Generic code, taking or storing any observable:
 //!
+//! - `generic_observable_bound`: a function bounded by `Observable<Item = T>` subscribes its
+//!   argument.
 //! - `opaque_return_to_generic`: an `impl Observable` result given to a function bounded by
 //!   `SubscribeOwned<T>`.
 //! - `wrong_item_to_generic`: an observable of another item given to such a function.
