@@ -19,6 +19,7 @@
 //!   `SubscribeOwned<T>`.
 //! - `wrong_item_to_generic`: an observable of another item given to such a function.
 //! - `rc_chain_to_generic`: a chain that captures an `Rc` and crosses threads, given to one.
+//! - `rc_chain_subscribe_on`: a chain that captures an `Rc`, subscribed with `subscribe_on`.
 //! - `boxed_not_clone`: `boxed()` on an observable that is not `Clone` (`boxed_once` is the fix).
 //! - `rc_chain_boxed`: `boxed()` on a chain that captures an `Rc` (`boxed_local` is the fix).
 //! - `generic_scheduler`: a time operator given a scheduler bounded by `Scheduler` alone.

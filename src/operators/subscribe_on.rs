@@ -68,7 +68,7 @@ impl<S: Observable, Sch> Observable for SubscribeOn<S, Sch> {
 impl<S, Sch, O> Subscribe<O> for SubscribeOn<S, Sch>
 where
     Sch: Scheduler,
-    S: Subscribe<SubscribeOnObserver<O>> + Send + 'static,
+    S: Subscribe<SubscribeOnObserver<O>> + crate::schedulers::ThreadObservable,
     S::Subscription: Send + 'static,
     O: Observer<<S as Observable>::Item> + crate::schedulers::ThreadObserver,
 {
@@ -112,7 +112,7 @@ fn schedule_subscription<W, S, O>(
 ) -> SubscribeOnSubscription<S::Subscription, W::TaskHandle>
 where
     W: Worker,
-    S: Subscribe<SubscribeOnObserver<O>> + Send + 'static,
+    S: Subscribe<SubscribeOnObserver<O>> + crate::schedulers::ThreadObservable,
     S::Subscription: Send + 'static,
     O: Observer<<S as Observable>::Item> + crate::schedulers::ThreadObserver,
 {

@@ -192,6 +192,30 @@ pub trait ThreadObserver: Send + 'static {}
 #[diagnostic::do_not_recommend]
 impl<O: Send + 'static> ThreadObserver for O {}
 
+/// An observable that an operator may subscribe on a scheduler's thread: any `Send + 'static`
+/// one.
+///
+/// [`subscribe_on`](crate::ObservableExt::subscribe_on) requires it of its source. It is
+/// `Send + 'static` under a name of its own so that a chain capturing an `Rc`, or built on a
+/// local subject, is reported with what to do about it.
+///
+/// ```
+/// use rx::schedulers::ThreadObservable;
+///
+/// fn crosses<S: ThreadObservable>(_: &S) -> bool { true }
+/// assert!(crosses(&rx::source::just(1)));
+/// ```
+#[diagnostic::on_unimplemented(
+    message = "`{Self}` must be `Send + 'static`: `subscribe_on` subscribes it on another thread",
+    label = "captures something that is not `Send`, or borrows",
+    note = "capture `Arc` and `Mutex` instead of `Rc` and `RefCell`, and move owned values in",
+    note = "a chain built on a local subject or a `boxed_local()` observable stays on its thread: build it on `rx::subjects::PublishSubject`, or box it with `boxed()`"
+)]
+pub trait ThreadObservable: Send + 'static {}
+
+#[diagnostic::do_not_recommend]
+impl<S: Send + 'static> ThreadObservable for S {}
+
 /// Runs tasks one at a time, in due order. Disposing the worker (it is a [`Subscription`])
 /// cancels every task on it; dropping it does not.
 pub trait Worker: Subscription + Clone + Send + Sync + 'static {
