@@ -151,6 +151,7 @@ pub mod sync;
 #[cfg(test)]
 mod test_kit;
 pub mod testing;
+pub mod time;
 
 pub use error::Error;
 pub use notification::Notification;

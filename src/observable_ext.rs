@@ -100,6 +100,7 @@ pub trait ObservableExt: Observable + Sized {
     ///
     /// One allocation per subscription for the queue between the threads, which is
     /// **unbounded**, and a lock per value; the waiting thread sleeps on a condition variable.
+    #[cfg(not(target_arch = "wasm32"))]
     #[doc(alias = "toBlocking")]
     #[doc(alias = "blockingIterable")]
     #[doc(alias = "blockingSubscribe")]
@@ -4585,7 +4586,7 @@ pub trait ObservableExt: Observable + Sized {
     ///
     /// As [`delay`](ObservableExt::delay); the queue holds what arrives before `at`.
     #[doc(alias = "delay")]
-    fn delay_until<Sch>(self, at: std::time::Instant, scheduler: Sch) -> Delay<Self, Sch>
+    fn delay_until<Sch>(self, at: crate::time::Instant, scheduler: Sch) -> Delay<Self, Sch>
     where
         Sch: crate::schedulers::Scheduler,
     {
@@ -4672,7 +4673,7 @@ pub trait ObservableExt: Observable + Sized {
     #[doc(alias = "delaySubscription")]
     fn delay_subscription_until<Sch>(
         self,
-        due: std::time::Instant,
+        due: crate::time::Instant,
         scheduler: Sch,
     ) -> DelaySubscription<Self, Sch>
     where

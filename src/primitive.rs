@@ -80,12 +80,27 @@ impl Condvar {
     }
 
     /// Waits until notified or until `deadline`; returns `true` on timeout.
+    #[cfg(not(target_arch = "wasm32"))]
     pub(crate) fn wait_until<T>(
         &self,
         guard: &mut MutexGuard<'_, T>,
-        deadline: std::time::Instant,
+        deadline: crate::time::Instant,
     ) -> bool {
         self.0.wait_until(guard, deadline).timed_out()
+    }
+
+    /// Waits until notified or until `deadline`; returns `true` on timeout. On wasm32 the
+    /// deadline is the browser's clock, which parking_lot does not take, so the wait is for
+    /// the time left; with one thread nothing waits on a condition variable anyway (the
+    /// public calls that would block are not compiled for wasm32).
+    #[cfg(target_arch = "wasm32")]
+    pub(crate) fn wait_until<T>(
+        &self,
+        guard: &mut MutexGuard<'_, T>,
+        deadline: crate::time::Instant,
+    ) -> bool {
+        let left = deadline.saturating_duration_since(crate::time::Instant::now());
+        self.0.wait_for(guard, left).timed_out()
     }
 
     pub(crate) fn notify_one(&self) {
@@ -146,7 +161,7 @@ impl Condvar {
     pub(crate) fn wait_until<'a, T>(
         &self,
         guard: &mut MutexGuard<'a, T>,
-        _deadline: std::time::Instant,
+        _deadline: crate::time::Instant,
     ) -> bool {
         self.wait(guard);
         false

@@ -264,11 +264,12 @@ mod timed {
     use crate::observable::{Observable, Subscribe};
     use crate::observer::Observer;
     use crate::schedulers::{Reschedule, Scheduler, Worker};
+    use crate::time::Instant;
     use parking_lot::Mutex;
     use std::fmt;
     use std::sync::Arc;
     use std::sync::atomic::{AtomicBool, Ordering};
-    use std::time::{Duration, Instant};
+    use std::time::Duration;
 
     /// An observer that records each notification with the time it arrived, measured on a
     /// scheduler's clock from the moment the observer was made: the companion of

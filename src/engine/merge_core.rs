@@ -1194,7 +1194,7 @@ impl<'c, 'a, O, T, X, F: Flavour> Locked<'c, 'a, O, T, X, F> {
             self.state.successions += 1;
         }
         let core = self.core;
-        let deadline = std::time::Instant::now() + PATIENCE;
+        let deadline = crate::time::Instant::now() + PATIENCE;
         let mut locked = self;
         loop {
             // `parked` before `state` is let go: the emitter notifies holding both, so the

@@ -32,6 +32,7 @@
 use crate::primitive::{Arc, AtomicBool, AtomicU64, AtomicUsize, Mutex, Ordering};
 use crate::schedulers::{Reschedule, Scheduler, Task, Worker};
 use crate::subscription::Subscription;
+use crate::time::Instant;
 use ::tokio::runtime::Handle;
 use ::tokio::time::{Instant as TokioInstant, Sleep};
 use std::cmp::Ordering as CmpOrdering;
@@ -41,7 +42,7 @@ use std::future::poll_fn;
 use std::panic::{self, AssertUnwindSafe};
 use std::pin::{Pin, pin};
 use std::task::{Context, Poll, Waker};
-use std::time::{Duration, Instant};
+use std::time::Duration;
 
 /// Due tasks the driver runs in one poll before it yields to the runtime.
 const BUDGET: usize = 64;

@@ -8,10 +8,11 @@ use crate::observer::Observer;
 use crate::primitive::Arc;
 use crate::schedulers::{DeferringScheduler, Reschedule, Scheduler, Worker};
 use crate::subscription::Subscription;
+use crate::time::Instant;
 use std::collections::VecDeque;
 use std::fmt;
 use std::mem;
-use std::time::{Duration, Instant};
+use std::time::Duration;
 
 /// Collects values into a `Vec` until a window of time ends or the `Vec` is full, whichever
 /// comes first; built by

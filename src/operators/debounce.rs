@@ -8,9 +8,10 @@ use crate::observer::Observer;
 use crate::primitive::Arc;
 use crate::schedulers::{Reschedule, Scheduler, Worker};
 use crate::subscription::Subscription;
+use crate::time::Instant;
 use std::fmt;
 use std::mem;
-use std::time::{Duration, Instant};
+use std::time::Duration;
 
 /// Emits a value only once no other has followed it for a while; built by
 /// [`ObservableExt::debounce`](crate::ObservableExt::debounce).

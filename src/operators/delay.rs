@@ -8,10 +8,11 @@ use crate::observer::Observer;
 use crate::primitive::Arc;
 use crate::schedulers::{Reschedule, Scheduler, Worker};
 use crate::subscription::Subscription;
+use crate::time::Instant;
 use std::collections::VecDeque;
 use std::fmt;
 use std::mem;
-use std::time::{Duration, Instant};
+use std::time::Duration;
 
 /// Shifts each value and the completion later in time; built by
 /// [`ObservableExt::delay`](crate::ObservableExt::delay) and

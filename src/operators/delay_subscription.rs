@@ -5,7 +5,8 @@ use super::subscribe_on::Start;
 use crate::observable::{Observable, Subscribe};
 use crate::operators::SubscribeOn;
 use crate::schedulers::Scheduler;
-use std::time::{Duration, Instant};
+use crate::time::Instant;
+use std::time::Duration;
 
 /// Subscribes to the source only after a delay, or at an instant; built by
 /// [`ObservableExt::delay_subscription`](crate::ObservableExt::delay_subscription) and

@@ -4,6 +4,7 @@
 mod all;
 mod amb;
 mod any;
+#[cfg(not(target_arch = "wasm32"))]
 mod as_blocking;
 mod audit;
 mod boxed;
@@ -120,6 +121,7 @@ pub use crate::engine::split_refs::SplitSubscription;
 pub use all::All;
 pub use amb::AmbWith;
 pub use any::Any;
+#[cfg(not(target_arch = "wasm32"))]
 pub use as_blocking::{BlockingIter, BlockingObservable};
 pub use audit::Audit;
 pub use boxed::{
@@ -246,6 +248,7 @@ pub mod observers {
     pub use super::all::AllObserver;
     pub use super::amb::AmbObserver;
     pub use super::any::AnyObserver;
+    #[cfg(not(target_arch = "wasm32"))]
     pub use super::as_blocking::BlockingObserver;
     pub use super::audit::AuditObserver;
     pub use super::buffer::BufferObserver;

@@ -20,8 +20,9 @@ use crate::observer::Observer;
 use crate::primitive::{Arc, AtomicBool, Mutex, Ordering};
 use crate::schedulers::{Reschedule, Scheduler, Worker};
 use crate::subscription::Subscription;
+use crate::time::Instant;
 use std::fmt;
-use std::time::{Duration, Instant};
+use std::time::Duration;
 
 /// Subscribes to the source from a task on a scheduler's worker; built by
 /// [`ObservableExt::subscribe_on`](crate::ObservableExt::subscribe_on).

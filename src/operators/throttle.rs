@@ -4,7 +4,8 @@ use crate::Error;
 use crate::observable::{Observable, Subscribe};
 use crate::observer::Observer;
 use crate::schedulers::Scheduler;
-use std::time::{Duration, Instant};
+use crate::time::Instant;
+use std::time::Duration;
 
 /// Emits the first value of each window and drops the rest; built by
 /// [`ObservableExt::throttle`](crate::ObservableExt::throttle).

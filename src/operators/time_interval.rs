@@ -4,7 +4,8 @@ use crate::Error;
 use crate::observable::{Observable, Subscribe};
 use crate::observer::Observer;
 use crate::schedulers::Scheduler;
-use std::time::{Duration, Instant};
+use crate::time::Instant;
+use std::time::Duration;
 
 /// Pairs each value with the time elapsed since the previous one; built by
 /// [`ObservableExt::time_interval`](crate::ObservableExt::time_interval).

@@ -8,9 +8,10 @@ use crate::observer::Observer;
 use crate::primitive::Arc;
 use crate::schedulers::{DeferringScheduler, Reschedule, Scheduler, Worker};
 use crate::subscription::Subscription;
+use crate::time::Instant;
 use std::collections::VecDeque;
 use std::fmt;
-use std::time::{Duration, Instant};
+use std::time::Duration;
 
 /// Fails with a [`TimeoutError`] when the source goes quiet for too long; built by
 /// [`ObservableExt::timeout`](crate::ObservableExt::timeout).

@@ -4,7 +4,7 @@ use crate::Error;
 use crate::observable::{Observable, Subscribe};
 use crate::observer::Observer;
 use crate::schedulers::Scheduler;
-use std::time::Instant;
+use crate::time::Instant;
 
 /// Pairs each value with the instant it arrived; built by
 /// [`ObservableExt::timestamp`](crate::ObservableExt::timestamp).

@@ -14,6 +14,9 @@
 //! and [`Counted::add_unowned`] adds a batch of them in one atomic operation, where `Arc`
 //! would take one per handle.
 
+// On wasm32 only the run loop and the test scheduler hold queues, and they need less of it.
+#![cfg_attr(target_arch = "wasm32", allow(dead_code))]
+
 use crate::primitive::{AtomicUsize, Ordering};
 use std::fmt;
 use std::marker::PhantomData;

@@ -6,13 +6,13 @@ use super::immediate::sleep_until;
 use super::{Reschedule, Scheduler, Task, Worker};
 use crate::primitive::{AtomicBool, AtomicPtr, AtomicUsize, Ordering};
 use crate::subscription::Subscription;
+use crate::time::Instant;
 use std::cell::{Cell as LocalCell, RefCell, UnsafeCell};
 use std::cmp::Ordering as CmpOrdering;
 use std::collections::{BinaryHeap, VecDeque};
 use std::fmt;
 use std::mem::{ManuallyDrop, MaybeUninit};
 use std::ptr;
-use std::time::Instant;
 
 /// Runs tasks on the thread that schedules them, through a queue on that thread (a
 /// trampoline), so that recursive scheduling never grows the stack.

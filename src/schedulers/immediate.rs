@@ -2,7 +2,7 @@
 
 use super::{Reschedule, Scheduler, Task, Worker};
 use crate::subscription::{Finished, Subscription};
-use std::time::Instant;
+use crate::time::Instant;
 
 /// Runs every task inline, on the thread that schedules it, before `schedule` returns.
 ///

@@ -21,6 +21,14 @@
 //! | [`RunLoop`] | on whichever thread calls [`RunLoop::dispatch`] | `dispatch` waits |
 //! | [`TestScheduler`] | on the thread advancing virtual time | virtual: nothing waits |
 //!
+//! On `wasm32` (a browser), where nothing may block and no thread can be started, the
+//! schedulers that sleep or wait ([`Immediate`], [`CurrentThread`], [`NewThread`],
+//! [`ThreadPool`], [`Computational`], and [`RunLoop`]'s waiting calls) are not compiled, so
+//! naming one is a compile error rather than a trap at run time; the browser's own event loop
+//! schedules there, through the schedulers of `rx::schedulers::web` (the `web` feature).
+//! [`RunLoop::run_until_idle`], [`TestScheduler`] and every time operator work there, on the
+//! clock of [`rx::time`](crate::time).
+//!
 //! The threaded schedulers and the run loop share one timed queue: a heap ordered by due time
 //! and a sequence number, whose driver waits until the *current* earliest task is due and
 //! re-arms when an earlier one is queued, without spinning. A cancelled task never runs and
@@ -49,28 +57,37 @@
 //! its handle reports disposed, and it never runs again. No lock is left poisoned.
 
 use crate::subscription::Subscription;
-use std::time::{Duration, Instant};
+use crate::time::Instant;
+use std::time::Duration;
 
 mod counted;
+#[cfg(not(target_arch = "wasm32"))]
 mod current_thread;
 mod erased;
+#[cfg(not(target_arch = "wasm32"))]
 mod immediate;
 mod keys;
+#[cfg(not(target_arch = "wasm32"))]
 mod new_thread;
 mod run_loop;
 mod slab;
 mod test_scheduler;
+#[cfg(not(target_arch = "wasm32"))]
 mod thread_pool;
 mod timed_queue;
 
 #[cfg(feature = "tokio")]
 #[cfg_attr(docsrs, doc(cfg(feature = "tokio")))]
 pub use crate::interop::tokio::{Tokio, TokioTask, TokioWorker};
+#[cfg(not(target_arch = "wasm32"))]
 pub use current_thread::{CurrentThread, CurrentThreadTask, CurrentThreadWorker};
+#[cfg(not(target_arch = "wasm32"))]
 pub use immediate::{Immediate, ImmediateWorker};
+#[cfg(not(target_arch = "wasm32"))]
 pub use new_thread::NewThread;
 pub use run_loop::RunLoop;
 pub use test_scheduler::TestScheduler;
+#[cfg(not(target_arch = "wasm32"))]
 pub use thread_pool::{Computational, ThreadPool};
 pub use timed_queue::{QueueWorker, QueuedTask};
 
@@ -153,12 +170,16 @@ pub trait Scheduler: Clone + Send + Sync + 'static {
 )]
 pub trait DeferringScheduler: Scheduler {}
 
+#[cfg(not(target_arch = "wasm32"))]
 #[diagnostic::do_not_recommend]
 impl DeferringScheduler for CurrentThread {}
+#[cfg(not(target_arch = "wasm32"))]
 #[diagnostic::do_not_recommend]
 impl DeferringScheduler for NewThread {}
+#[cfg(not(target_arch = "wasm32"))]
 #[diagnostic::do_not_recommend]
 impl DeferringScheduler for ThreadPool {}
+#[cfg(not(target_arch = "wasm32"))]
 #[diagnostic::do_not_recommend]
 impl DeferringScheduler for Computational {}
 #[diagnostic::do_not_recommend]

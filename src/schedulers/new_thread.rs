@@ -2,7 +2,7 @@
 
 use super::Scheduler;
 use super::timed_queue::{Owner, Queue, QueueWorker, spawn_thread};
-use std::time::Instant;
+use crate::time::Instant;
 
 /// Hands out workers that each own a new thread with its own timed queue.
 ///

@@ -3,9 +3,10 @@
 use super::Scheduler;
 use super::counted::Counted;
 use super::timed_queue::{Dispatch, Owner, Queue, QueueWorker};
+#[cfg(not(target_arch = "wasm32"))]
 use crate::subscription::Subscription;
+use crate::time::Instant;
 use std::fmt;
-use std::time::Instant;
 
 /// A timed queue that runs tasks only when the user asks, on the thread that asks: an event
 /// loop to embed in a program's own main loop, or to bring results back to one thread.
@@ -51,6 +52,7 @@ impl RunLoop {
 
     /// Runs the next task, waiting until one is queued and due. Waiting does not spin; a task
     /// queued meanwhile with an earlier due time is picked up at its own due time.
+    #[cfg(not(target_arch = "wasm32"))]
     pub fn dispatch(&self) {
         // The loop holds a driver handle, so the queue is not closed while it waits.
         let done = self.queue.dispatch(true);
@@ -109,6 +111,7 @@ impl RunLoop {
     /// observer.assert_values(&[0, 1, 2]);
     /// observer.assert_completed();
     /// ```
+    #[cfg(not(target_arch = "wasm32"))]
     pub fn run_until_disposed(&self, subscription: &impl Subscription) {
         while !subscription.is_disposed() {
             self.dispatch();

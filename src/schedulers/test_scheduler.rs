@@ -4,8 +4,9 @@ use super::Scheduler;
 use super::counted::Counted;
 use super::timed_queue::{Clock, Owner, Queue, QueueWorker};
 use crate::primitive::{Arc, AtomicBool, AtomicU64, Ordering};
+use crate::time::Instant;
 use std::fmt;
-use std::time::{Duration, Instant};
+use std::time::Duration;
 
 /// A scheduler on virtual time, for testing time-dependent pipelines without waiting.
 ///

@@ -4,10 +4,10 @@ use super::Scheduler;
 use super::counted::Counted;
 use super::timed_queue::{Lifeline, Owner, Queue, QueueWorker, spawn_thread};
 use crate::primitive::{Arc, AtomicUsize, Ordering};
+use crate::time::Instant;
 use std::fmt;
 use std::num::NonZeroUsize;
 use std::sync::OnceLock;
-use std::time::Instant;
 
 /// A pool of threads, each with its own timed queue; workers are handed out round-robin, so
 /// two workers may share a thread.

@@ -50,6 +50,9 @@
 //! The deciding step, [`State::next`], takes "now" from its caller, so the loom models in this
 //! file check push, pop, cancellation and wake-ups without a clock.
 
+// On wasm32 no queue has a thread of its own: what serves those is unused there.
+#![cfg_attr(target_arch = "wasm32", allow(dead_code, unused_imports))]
+
 use super::counted::Counted;
 use super::erased::{Boxed, ErasedTask};
 use super::keys::{Key, Keys};
@@ -58,9 +61,10 @@ use super::{Reschedule, Task, Worker};
 use crate::in_place::fits;
 use crate::primitive::{Arc, AtomicBool, AtomicU64, AtomicUsize, Condvar, Mutex, Ordering};
 use crate::subscription::Subscription;
+use crate::time::Instant;
 use std::fmt;
 use std::panic::{self, AssertUnwindSafe};
-use std::time::{Duration, Instant};
+use std::time::Duration;
 
 /// The id of no task, held by a handle refused at birth: its slot half is `u32::MAX`, an
 /// index the slab never gives (see [`Slab::insert`]).
@@ -948,6 +952,7 @@ pub(crate) enum Dispatch {
 /// Runs a worker thread over `queue` until the queue closes. A panicking task is reported by
 /// the panic hook (which prints it to stderr by default) and dropped; the thread goes on with
 /// the other tasks, as tokio's worker threads do.
+#[cfg(not(target_arch = "wasm32"))]
 pub(crate) fn spawn_thread(queue: Counted<Queue>, name: String) {
     std::thread::Builder::new()
         .name(name)

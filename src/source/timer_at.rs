@@ -4,7 +4,7 @@ use super::timer::fire_once;
 use crate::observable::{Observable, Subscribe};
 use crate::observer::Observer;
 use crate::schedulers::{Scheduler, Worker};
-use std::time::Instant;
+use crate::time::Instant;
 
 /// An observable that emits `0` at the instant `due` on `scheduler`'s clock, then completes:
 /// the absolute form of [`timer`](crate::source::timer) (RxJS's `timer(date)`). An instant

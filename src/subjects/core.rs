@@ -64,11 +64,12 @@ use crate::schedulers::Scheduler;
 use crate::subscription::Subscription;
 use crate::sync::imp::{Counter, Flag, Lock, RoleCell};
 use crate::sync::{Flavour, Local, Shared};
+use crate::time::Instant;
 use smallvec::SmallVec;
 use std::collections::VecDeque;
 use std::fmt;
 use std::mem;
-use std::time::{Duration, Instant};
+use std::time::Duration;
 
 /// A place in the observer table: an observer, or nothing ([`ErasedSink::vacant`]). Not an
 /// `Option`: the broadcast loop calls every slot as it is, without a test for the empty ones

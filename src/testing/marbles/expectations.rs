@@ -10,10 +10,11 @@ use crate::observable::{Observable, Subscribe};
 use crate::schedulers::TestScheduler;
 use crate::subscription::Subscription;
 use crate::testing::TimedObserver;
+use crate::time::Instant;
 use parking_lot::Mutex;
 use std::fmt::{self, Write as _};
 use std::sync::Arc;
-use std::time::{Duration, Instant};
+use std::time::Duration;
 
 impl Marbles {
     /// Subscribes `source` at the current frame, as soon as the scheduler runs and before the

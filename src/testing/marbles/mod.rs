@@ -111,10 +111,11 @@ pub use values::MarbleValues;
 
 use crate::Error;
 use crate::schedulers::{QueueWorker, Reschedule, Scheduler, TestScheduler, Worker};
+use crate::time::Instant;
 use parking_lot::Mutex;
 use std::fmt;
 use std::sync::Arc;
-use std::time::{Duration, Instant};
+use std::time::Duration;
 
 /// A marble-testing context: a [`TestScheduler`], the length of a frame, and frame zero.
 ///
