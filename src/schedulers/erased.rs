@@ -15,7 +15,8 @@
 //! The unsafe code is the erasure: `bytes` hold a live value of the type `table` was made
 //! for, from [`ErasedTask::new`] until `drop`, and nothing else reads or writes them. Moving an
 //! `ErasedTask` moves that value, which every Rust value allows (the task was moved into it
-//! by value, so it holds no pointer into itself). The task is [`Task`], so `Send`; nothing
+//! by value, so it holds no pointer into itself). The task is [`Task`], so `Send` (or the
+//! program has one thread: see [`MaybeSend`](super::MaybeSend)); nothing
 //! shares an `ErasedTask` between threads (it has no `&self` method), so it is `Send` and
 //! needs no `Sync`. The tests below check running, one drop per task, inline and boxed tasks,
 //! moving one and dropping it on another thread.
@@ -137,8 +138,9 @@ impl Drop for ErasedTask {
     }
 }
 
-// SAFETY: the value in `bytes` is a `Task`, so `Send`, and an `ErasedTask` hands out no
-// shared access to it.
+// SAFETY: the value in `bytes` is a `Task`, so `MaybeSend`: `Send`, or in a wasm32 build
+// without atomics, which has one thread, of any type (nothing can move to another thread
+// there); and an `ErasedTask` hands out no shared access to it.
 unsafe impl Send for ErasedTask {}
 
 impl fmt::Debug for ErasedTask {

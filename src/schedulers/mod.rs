@@ -103,21 +103,57 @@ pub enum Reschedule {
     After(Duration),
 }
 
-/// A unit of work a [`Worker`] runs; any `FnMut() -> Reschedule + Send + 'static` is one.
-pub trait Task: Send + 'static {
+/// A unit of work a [`Worker`] runs; any `FnMut() -> Reschedule + MaybeSend + 'static` is one:
+/// a `Send` closure, or on `wasm32` any closure (see [`MaybeSend`]).
+pub trait Task: MaybeSend + 'static {
     /// Runs the task once.
     fn run(&mut self) -> Reschedule;
 }
 
 impl<F> Task for F
 where
-    F: FnMut() -> Reschedule + Send + 'static,
+    F: FnMut() -> Reschedule + MaybeSend + 'static,
 {
     #[inline]
     fn run(&mut self) -> Reschedule {
         self()
     }
 }
+
+/// `Send` where a program may have several threads, and every type where it cannot: a
+/// `wasm32` build without the `atomics` target feature (a browser page, as built by default),
+/// whose one thread no value can leave.
+///
+/// The bound of what a scheduler runs ([`Task`]) and of the observers that the timer sources
+/// ([`interval`](crate::source::interval), [`timer`](crate::source::timer),
+/// [`timer_at`](crate::source::timer_at)) hand to one, so that in a browser a task or an
+/// observer may hold `Rc`s and DOM objects, which are not `Send`; natively it is `Send` and
+/// nothing changes. The operators whose subscription is a `Send` box of their state
+/// (`debounce`, `delay`, `timeout`, ...) still require [`ThreadObserver`].
+///
+/// ```
+/// use rx::schedulers::MaybeSend;
+///
+/// fn runs_anywhere<T: MaybeSend>(_: &T) {}
+/// runs_anywhere(&std::sync::Arc::new(1));
+/// ```
+#[cfg(not(all(target_arch = "wasm32", not(target_feature = "atomics"))))]
+pub trait MaybeSend: Send {}
+
+#[cfg(not(all(target_arch = "wasm32", not(target_feature = "atomics"))))]
+impl<T: Send + ?Sized> MaybeSend for T {}
+
+/// `Send` where a program may have several threads, and every type where it cannot: a
+/// `wasm32` build without the `atomics` target feature (a browser page, as built by default),
+/// whose one thread no value can leave.
+///
+/// The bound of what a scheduler runs ([`Task`]) and of the observers that the timer sources
+/// hand to one, so that in a browser a task or an observer may hold `Rc`s and DOM objects.
+#[cfg(all(target_arch = "wasm32", not(target_feature = "atomics")))]
+pub trait MaybeSend {}
+
+#[cfg(all(target_arch = "wasm32", not(target_feature = "atomics")))]
+impl<T: ?Sized> MaybeSend for T {}
 
 /// Hands out workers. A cheap `Clone + Send` value, so time operators can hold one.
 pub trait Scheduler: Clone + Send + Sync + 'static {

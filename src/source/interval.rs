@@ -94,7 +94,7 @@ impl<Sch> Observable for Interval<Sch> {
 impl<Sch, O> Subscribe<O> for Interval<Sch>
 where
     Sch: Scheduler,
-    O: Observer<u64> + Send + 'static,
+    O: Observer<u64> + crate::schedulers::MaybeSend + 'static,
 {
     type Subscription = <Sch::Worker as Worker>::TaskHandle;
 

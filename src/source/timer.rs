@@ -62,7 +62,7 @@ impl<Sch> Observable for Timer<Sch> {
 impl<Sch, O> Subscribe<O> for Timer<Sch>
 where
     Sch: Scheduler,
-    O: Observer<u64> + Send + 'static,
+    O: Observer<u64> + crate::schedulers::MaybeSend + 'static,
 {
     type Subscription = <Sch::Worker as Worker>::TaskHandle;
 
@@ -75,9 +75,11 @@ where
 }
 
 /// The task of a timer: `0` then completion, to an observer that still wants them.
-pub(crate) fn fire_once<O>(observer: O) -> impl FnMut() -> Reschedule + Send + 'static
+pub(crate) fn fire_once<O>(
+    observer: O,
+) -> impl FnMut() -> Reschedule + crate::schedulers::MaybeSend + 'static
 where
-    O: Observer<u64> + Send + 'static,
+    O: Observer<u64> + crate::schedulers::MaybeSend + 'static,
 {
     let mut observer = Some(observer);
     move || {

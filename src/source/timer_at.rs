@@ -63,7 +63,7 @@ impl<Sch> Observable for TimerAt<Sch> {
 impl<Sch, O> Subscribe<O> for TimerAt<Sch>
 where
     Sch: Scheduler,
-    O: Observer<u64> + Send + 'static,
+    O: Observer<u64> + crate::schedulers::MaybeSend + 'static,
 {
     type Subscription = <Sch::Worker as Worker>::TaskHandle;
 
