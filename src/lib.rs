@@ -116,6 +116,7 @@
 //! |---|---|
 //! | `stream` | `futures_core::Stream` interop: `source::from_stream`, `ObservableExt::into_stream` |
 //! | `tokio` | `schedulers::Tokio`, a scheduler over a tokio runtime |
+//! | `web` | on wasm32 only: `schedulers::web` (`setTimeout`, microtasks, animation frames), `source::from_event`, `source::animation_frames` |
 //!
 //! # Guide
 //!

@@ -75,6 +75,9 @@ mod test_scheduler;
 #[cfg(not(target_arch = "wasm32"))]
 mod thread_pool;
 mod timed_queue;
+#[cfg(all(target_arch = "wasm32", feature = "web"))]
+#[cfg_attr(docsrs, doc(cfg(all(target_arch = "wasm32", feature = "web"))))]
+pub mod web;
 
 #[cfg(feature = "tokio")]
 #[cfg_attr(docsrs, doc(cfg(feature = "tokio")))]
@@ -198,11 +201,23 @@ pub trait Scheduler: Clone + Send + Sync + 'static {
 /// fn defers<S: DeferringScheduler>(_: &S) -> bool { true }
 /// assert!(defers(&TestScheduler::new()) && defers(&RunLoop::new()) && defers(&NewThread));
 /// ```
-#[diagnostic::on_unimplemented(
-    message = "`{Self}` is not known to queue tasks, and this operator needs a scheduler that runs them later",
-    label = "not a `DeferringScheduler`",
-    note = "use a scheduler that runs tasks later: `NewThread`, `ThreadPool`, `RunLoop`, or `TestScheduler` in tests",
-    note = "in generic code, bound the scheduler with `Sch: rx::schedulers::DeferringScheduler`"
+#[cfg_attr(
+    not(target_arch = "wasm32"),
+    diagnostic::on_unimplemented(
+        message = "`{Self}` is not known to queue tasks, and this operator needs a scheduler that runs them later",
+        label = "not a `DeferringScheduler`",
+        note = "use a scheduler that runs tasks later: `NewThread`, `ThreadPool`, `RunLoop`, or `TestScheduler` in tests",
+        note = "in generic code, bound the scheduler with `Sch: rx::schedulers::DeferringScheduler`"
+    )
+)]
+#[cfg_attr(
+    target_arch = "wasm32",
+    diagnostic::on_unimplemented(
+        message = "`{Self}` is not known to queue tasks, and this operator needs a scheduler that runs them later",
+        label = "not a `DeferringScheduler`",
+        note = "in a browser, use `rx::schedulers::web::Timeout`, `Microtask` or `AnimationFrame` (the `web` feature), or `TestScheduler` in tests",
+        note = "in generic code, bound the scheduler with `Sch: rx::schedulers::DeferringScheduler`"
+    )
 )]
 pub trait DeferringScheduler: Scheduler {}
 
@@ -239,10 +254,21 @@ impl DeferringScheduler for Tokio {}
 /// fn crosses<O: ThreadObserver>(_: &O) -> bool { true }
 /// assert!(crosses(&TestObserver::<i32>::new()));
 /// ```
-#[diagnostic::on_unimplemented(
-    message = "`{Self}` must be `Send + 'static`: this chain delivers values on another thread",
-    label = "captures something that is not `Send`, or borrows",
-    note = "capture `Arc` and `Mutex` instead of `Rc` and `RefCell`, and move owned values in; or deliver on this thread (`CurrentThread`, `RunLoop`)"
+#[cfg_attr(
+    not(target_arch = "wasm32"),
+    diagnostic::on_unimplemented(
+        message = "`{Self}` must be `Send + 'static`: this chain delivers values on another thread",
+        label = "captures something that is not `Send`, or borrows",
+        note = "capture `Arc` and `Mutex` instead of `Rc` and `RefCell`, and move owned values in; or deliver on this thread (`CurrentThread`, `RunLoop`)"
+    )
+)]
+#[cfg_attr(
+    target_arch = "wasm32",
+    diagnostic::on_unimplemented(
+        message = "`{Self}` must be `Send + 'static`: this operator keeps its observer in thread-safe state",
+        label = "captures something that is not `Send`, or borrows",
+        note = "in a browser, wrap the observer in `rx::schedulers::web::OnPage` (the `web` feature): the page has one thread"
+    )
 )]
 pub trait ThreadObserver: Send + 'static {}
 

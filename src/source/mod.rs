@@ -22,6 +22,8 @@ mod range;
 mod throw;
 mod timer;
 mod timer_at;
+#[cfg(all(target_arch = "wasm32", feature = "web"))]
+mod web;
 mod zip;
 mod zip_all;
 
@@ -50,5 +52,10 @@ pub use range::{Range, RangeInteger, range};
 pub use throw::{Throw, throw};
 pub use timer::{Timer, timer};
 pub use timer_at::{TimerAt, timer_at};
+#[cfg(all(target_arch = "wasm32", feature = "web"))]
+#[cfg_attr(docsrs, doc(cfg(all(target_arch = "wasm32", feature = "web"))))]
+pub use web::{
+    AnimationFrames, EventSubscription, FramesSubscription, FromEvent, animation_frames, from_event,
+};
 pub use zip::zip;
 pub use zip_all::zip_all;
