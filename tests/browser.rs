@@ -119,19 +119,18 @@ async fn a_timeout_task_runs_at_its_due_time() {
     let ran_at = Log::default();
     let start = Instant::now();
     let log = ran_at.clone();
-    let handle = worker.schedule_after(ms(60), move || {
+    let handle = worker.schedule_after(ms(200), move || {
         log.push(Instant::now());
         Reschedule::Done
     });
     assert!(ran_at.get().is_empty(), "nothing runs inside schedule");
     sleep(20).await;
     assert!(ran_at.get().is_empty(), "not before its due time");
-    sleep(400).await;
+    sleep(600).await;
     let ran_at = ran_at.get();
     assert_eq!(ran_at.len(), 1);
     let waited = ran_at[0] - start;
-    assert!(waited >= ms(60), "ran after {waited:?}");
-    assert!(waited < ms(400), "ran after {waited:?}");
+    assert!(waited >= ms(200), "ran after {waited:?}");
     assert!(handle.is_disposed());
 }
 
@@ -141,7 +140,7 @@ async fn a_task_queued_earlier_than_the_pending_one_runs_at_its_own_time() {
     let worker = Timeout.worker();
     let order = Log::default();
     let (late, early) = (order.clone(), order.clone());
-    worker.schedule_after(ms(300), move || {
+    worker.schedule_after(ms(600), move || {
         late.push("late");
         Reschedule::Done
     });
@@ -149,9 +148,9 @@ async fn a_task_queued_earlier_than_the_pending_one_runs_at_its_own_time() {
         early.push("early");
         Reschedule::Done
     });
-    sleep(150).await;
+    sleep(200).await;
     assert_eq!(order.get(), ["early"]);
-    sleep(400).await;
+    sleep(700).await;
     assert_eq!(order.get(), ["early", "late"]);
     assert_eq!(pending_timeouts(), 0, "nothing left in the page");
 }
@@ -358,16 +357,16 @@ async fn an_animation_frame_task_due_later_waits_for_its_time_then_a_frame() {
     let ran_at = Log::default();
     let log = ran_at.clone();
     let start = Instant::now();
-    AnimationFrame.worker().schedule_after(ms(50), move || {
+    AnimationFrame.worker().schedule_after(ms(200), move || {
         log.push(Instant::now());
         Reschedule::Done
     });
     sleep(30).await;
     assert!(ran_at.get().is_empty());
-    sleep(500).await;
+    sleep(700).await;
     let ran_at = ran_at.get();
     assert_eq!(ran_at.len(), 1);
-    assert!(ran_at[0] - start >= ms(50));
+    assert!(ran_at[0] - start >= ms(200));
 }
 
 // ------------------------------------------------------------------------------ sources
@@ -468,11 +467,11 @@ fn each_subscription_has_a_listener_of_its_own() {
 #[wasm_bindgen_test]
 async fn interval_on_each_browser_scheduler() {
     let a = TestObserver::new();
-    rx::source::interval(ms(20), Timeout)
+    rx::source::interval(ms(50), Timeout)
         .take(3)
         .subscribe_observer(a.clone());
     let b = TestObserver::new();
-    rx::source::interval(ms(20), Microtask)
+    rx::source::interval(ms(50), Microtask)
         .take(3)
         .subscribe_observer(b.clone());
     let c = TestObserver::new();
@@ -480,7 +479,7 @@ async fn interval_on_each_browser_scheduler() {
         .take(3)
         .subscribe_observer(c.clone());
     sleep(40).await;
-    assert!(a.value_count() < 3);
+    assert!(a.value_count() < 3 && b.value_count() < 3);
     sleep(800).await;
     for observer in [a, b, c] {
         observer.assert_values(&[0, 1, 2]);
@@ -508,7 +507,7 @@ async fn timer_fires_once_at_its_time() {
     let start = Instant::now();
     let stamps = Log::default();
     let log = stamps.clone();
-    rx::source::timer(ms(50), Timeout)
+    rx::source::timer(ms(200), Timeout)
         .map(move |v| {
             log.push(Instant::now());
             v
@@ -516,10 +515,10 @@ async fn timer_fires_once_at_its_time() {
         .subscribe_observer(observer.clone());
     sleep(20).await;
     observer.assert_values(&[]);
-    sleep(300).await;
+    sleep(600).await;
     observer.assert_values(&[0]);
     observer.assert_completed();
-    assert!(stamps.get()[0] - start >= ms(50));
+    assert!(stamps.get()[0] - start >= ms(200));
 }
 
 #[wasm_bindgen_test]
@@ -528,7 +527,7 @@ async fn debounce_emits_the_last_value_of_a_burst() {
     let observer = TestObserver::new();
     subject
         .observable()
-        .debounce(ms(80), Timeout)
+        .debounce(ms(250), Timeout)
         .subscribe_observer(observer.clone());
     subject.on_next(1);
     sleep(10).await;
@@ -537,7 +536,7 @@ async fn debounce_emits_the_last_value_of_a_burst() {
     subject.on_next(3);
     sleep(30).await;
     observer.assert_values(&[]);
-    sleep(300).await;
+    sleep(600).await;
     observer.assert_values(&[3]);
     subject.on_next(4);
     subject.on_completed();
@@ -578,13 +577,13 @@ async fn throttle_lets_the_first_value_of_each_window_through() {
     let observer = TestObserver::new();
     subject
         .observable()
-        .throttle(ms(100), Timeout)
+        .throttle(ms(300), Timeout)
         .subscribe_observer(observer.clone());
     subject.on_next(1);
     subject.on_next(2);
     sleep(10).await;
     subject.on_next(3);
-    sleep(250).await;
+    sleep(500).await;
     subject.on_next(4);
     subject.on_next(5);
     observer.assert_values(&[1, 4]);
@@ -597,27 +596,27 @@ async fn timeout_errors_when_nothing_comes_in_time() {
     let ended = std::sync::Arc::new(std::sync::Mutex::new(None));
     let end = ended.clone();
     rx::source::never()
-        .timeout(ms(50), Timeout)
+        .timeout(ms(200), Timeout)
         .finally(move || *end.lock().unwrap() = Some(Instant::now()))
         .subscribe_observer(observer.clone());
     sleep(20).await;
     observer.assert_not_terminated();
-    sleep(300).await;
+    sleep(600).await;
     assert!(observer.error().is_some(), "{:?}", observer.notifications());
     let ended = ended.lock().unwrap().expect("the chain ended");
-    assert!(ended - start >= ms(50));
+    assert!(ended - start >= ms(200));
 }
 
 #[wasm_bindgen_test]
 async fn delay_shifts_each_value_by_its_delay() {
     let observer = TestObserver::new();
     rx::source::from_iter([1, 2, 3])
-        .delay(ms(50), Timeout)
+        .delay(ms(200), Timeout)
         .subscribe_observer(observer.clone());
     observer.assert_values(&[]);
     sleep(20).await;
     observer.assert_values(&[]);
-    sleep(300).await;
+    sleep(600).await;
     observer.assert_values(&[1, 2, 3]);
     observer.assert_completed();
 }
