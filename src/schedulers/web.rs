@@ -22,7 +22,7 @@
 //! page between runs, as each RxJS action does with a timer of its own.
 //!
 //! The page has one thread, so tasks need not be `Send` (see
-//! [`MaybeSend`](super::MaybeSend)): a task may hold `Rc`s and DOM objects. The workers,
+//! [`MaybeSend`]): a task may hold `Rc`s and DOM objects. The workers,
 //! handles and subscriptions here are `Send` and `Sync` all the same, as the traits require:
 //! with one thread nothing can reach them from another. For the same reason this module does
 //! not build with the `atomics` target feature (wasm threads).
