@@ -8,6 +8,7 @@
 
 #![cfg(all(target_arch = "wasm32", feature = "web"))]
 
+use rx::operators::ThrottleConfig;
 use rx::prelude::*;
 use rx::schedulers::web::{AnimationFrame, Microtask, OnPage, Timeout};
 use rx::schedulers::{Reschedule, Scheduler, TestScheduler, Worker};
@@ -671,4 +672,84 @@ fn test_scheduler_drives_interval_and_timeout() {
     sch.advance_by(ms(1));
     assert!(timed_out.error().is_some());
     assert_eq!(sch.elapsed(), ms(130));
+}
+
+// The diagrams below are cases of the native marble suite, run here on the browser's clock
+// (the test scheduler's start is `performance.now()`).
+
+fn marbles() -> (TestScheduler, Marbles) {
+    let sch = TestScheduler::new();
+    let m = Marbles::new(&sch);
+    (sch, m)
+}
+
+#[wasm_bindgen_test]
+fn marbles_throttle_with_and_audit() {
+    let (sch, m) = marbles();
+    let both = ThrottleConfig {
+        leading: true,
+        trailing: true,
+    };
+    let e1 = m.hot("  -a-xy-----b--x--cxxx--|");
+    let t = m.time("   ----|                 ");
+    m.expect(e1.clone().throttle_with(t, both, sch.clone()))
+        .to_be("-a---y----b---x---x---(x|)");
+    e1.assert_subscriptions(&["^---------------------!"]);
+
+    let (sch, m) = marbles();
+    let e1 = m.hot("  -a-x-y----b---x-cx---|");
+    let t = m.time("   -----|               ");
+    m.expect(e1.clone().audit(t, sch.clone()))
+        .to_be("------y--------x-----(x|)");
+    e1.assert_subscriptions(&["^--------------------!"]);
+}
+
+#[wasm_bindgen_test]
+fn marbles_buffer_with_time_or_count() {
+    let (sch, m) = marbles();
+    let e1 = m.hot("  ---a---b---c---d---e---f---g-----|   ");
+    let t = m.time("  ----------|                          ");
+    m.expect(e1.clone().buffer_with_time_or_count(t, 3, sch.clone()))
+        .to_be_with(
+            "----------w--------x---------y---(z|)",
+            [
+                ('w', vec!['a', 'b']),
+                ('x', vec!['c', 'd', 'e']),
+                ('y', vec!['f', 'g']),
+                ('z', vec![]),
+            ],
+        );
+    e1.assert_subscriptions(&["^--------------------------------!   "]);
+}
+
+#[wasm_bindgen_test]
+fn marbles_timer_at_and_delay_until() {
+    let (sch, m) = marbles();
+    let due = sch.now() + m.time("----|");
+    m.expect(rx::source::timer_at(due, sch.clone()).map(|_| 'a'))
+        .to_be("----(a|)");
+
+    let (sch, m) = marbles();
+    let e1 = m.hot("  --a--a---a----a----a------------b---b---b---b--|");
+    let t = m.time("  --------------------|                           ");
+    m.expect(e1.clone().delay_until(sch.now() + t, sch.clone()))
+        .to_be("--------------------(aaaaa)-----b---b---b---b--|");
+    e1.assert_subscriptions(&["^----------------------------------------------!"]);
+}
+
+#[wasm_bindgen_test]
+fn marbles_sample_with_and_timeout() {
+    let (_, m) = marbles();
+    let e1 = m.hot("  ---a----b---c----------d-----|   ");
+    let e2 = m.hot("  -----x----------x---x------x---| ");
+    m.expect(e1.clone().sample_with(e2.clone()))
+        .to_be("-----a----------c----------d-|   ");
+    e1.assert_subscriptions(&["^----------------------------!   "]);
+
+    let (sch, m) = marbles();
+    let e1 = m.hot("  ---a---b---c------d---e---|");
+    m.expect(e1.clone().timeout(ms(5), sch.clone()))
+        .with_error(rx::Error::msg("the source signalled nothing for 5ms"))
+        .to_be("---a---b---c----#");
+    e1.assert_subscriptions(&["^---------------!"]);
 }

@@ -86,4 +86,18 @@
 //! a [`DeferringScheduler`](crate::schedulers::DeferringScheduler): given `Immediate` they do
 //! not compile. Use a thread scheduler or a run loop for periodic work.
 //!
+//! ## In a browser
+//!
+//! A wasm32 page has one thread and must never block, so the schedulers that sleep or start
+//! threads are not compiled there. The browser's event loop schedules instead, through the
+//! `web` feature's `rx::schedulers::web`: `Timeout` (`setTimeout`, RxJS's `asyncScheduler`),
+//! `Microtask` (`queueMicrotask`, RxJS's `asapScheduler`) and `AnimationFrame`
+//! (`requestAnimationFrame`). Time is [`rx::time::Instant`](crate::time::Instant), which is
+//! `performance.now()` there and `std::time::Instant` everywhere else, so the time operators
+//! and the [`TestScheduler`](crate::schedulers::TestScheduler) work unchanged. Tasks, and
+//! the observers of `interval` and `timer`, may hold `Rc`s and DOM objects; the operators that
+//! keep their observer in thread-safe state (`debounce`, `delay`, `timeout`, ...) take one
+//! wrapped in `rx::schedulers::web::OnPage`. DOM events are a source, `from_event(&target,
+//! "input")`, and so are animation frames, `animation_frames()`.
+//!
 //! Next: [errors and panics](super::errors).
