@@ -98,6 +98,7 @@
 //! | [`operators`] | the operator structs; their documentation is on [`ObservableExt`] |
 //! | [`schedulers`] | `Immediate`, `CurrentThread`, `NewThread`, `RunLoop`, `ThreadPool`, `Computational`, `TestScheduler` |
 //! | [`subjects`] | `PublishSubject`, `BehaviorSubject`, `ReplaySubject`, `AsyncSubject` |
+//! | [`backpressure`] | bounds on hand-offs between threads: `Bounded`, `Overflow`, `BufferOverflow` |
 //! | [`interop`] | futures `Future` and `Stream`, tokio |
 //! | [`testing`] | `TestObserver`, timed recording and marble diagrams on virtual time |
 //!
@@ -133,6 +134,7 @@
 #![deny(unsafe_op_in_unsafe_fn)]
 #![doc(test(attr(deny(warnings))))]
 
+pub mod backpressure;
 mod engine;
 mod error;
 pub mod guide;

@@ -4937,6 +4937,127 @@ pub trait ObservableExt: Observable + Sized {
         ObserveOn::new(self, scheduler)
     }
 
+    /// [`observe_on`](ObservableExt::observe_on) with a bounded queue: at most
+    /// `bound.capacity()` values wait for the worker, and `bound`'s
+    /// [`Overflow`](crate::backpressure::Overflow) strategy says what happens to a value
+    /// that finds the queue full (see [`backpressure`](crate::backpressure)):
+    ///
+    /// ```text
+    /// burst of 0..10 before the worker runs, capacity 4:
+    /// Block       0 1 2 3 4 5 6 7 8 9    (the producer waits; needs it on another thread)
+    /// DropNewest  0 1 2 3                (dropped: 4 5 6 7 8 9)
+    /// DropOldest  6 7 8 9                (dropped: 0 1 2 3 4 5)
+    /// KeepLatest  0 1 2 9                (dropped: 3 4 5 6 7 8)
+    /// Error       0 1 2 3 #BufferOverflow (dropped: 4; upstream disposed)
+    /// ```
+    ///
+    /// Every dropped value goes to the bound's [`on_drop`](crate::backpressure::Bounded::on_drop)
+    /// callback, and the handle counts them:
+    /// [`dropped`](crate::operators::ObserveOnBoundedSubscription::dropped),
+    /// [`queued`](crate::operators::ObserveOnBoundedSubscription::queued) and
+    /// [`peak_queued`](crate::operators::ObserveOnBoundedSubscription::peak_queued).
+    ///
+    /// # Examples
+    ///
+    /// Each strategy on virtual time, the whole burst arriving before the worker runs:
+    ///
+    /// ```
+    /// use rx::backpressure::{Bounded, BufferOverflow, Overflow};
+    /// use rx::prelude::*;
+    /// use rx::schedulers::TestScheduler;
+    /// use rx::testing::TestObserver;
+    /// use std::sync::{Arc, Mutex};
+    ///
+    /// fn burst(overflow: Overflow) -> (TestObserver<i32>, Vec<i32>) {
+    ///     let sch = TestScheduler::new();
+    ///     let o = TestObserver::new();
+    ///     let dropped = Arc::new(Mutex::new(Vec::new()));
+    ///     let log = dropped.clone();
+    ///     let bound = Bounded::new(4).on_full(overflow).on_drop(move |v| log.lock().unwrap().push(v));
+    ///     let handle = rx::source::from_iter(0..10)
+    ///         .observe_on_bounded(sch.clone(), bound)
+    ///         .subscribe_observer(o.clone());
+    ///     sch.run();
+    ///     assert!(handle.peak_queued() <= 4);
+    ///     let dropped = dropped.lock().unwrap().clone();
+    ///     assert_eq!(handle.dropped(), dropped.len() as u64);
+    ///     (o, dropped)
+    /// }
+    ///
+    /// let (o, dropped) = burst(Overflow::DropNewest);
+    /// o.assert_values(&[0, 1, 2, 3]);
+    /// assert_eq!(dropped, [4, 5, 6, 7, 8, 9]);
+    ///
+    /// let (o, dropped) = burst(Overflow::DropOldest);
+    /// o.assert_values(&[6, 7, 8, 9]);
+    /// assert_eq!(dropped, [0, 1, 2, 3, 4, 5]);
+    ///
+    /// let (o, dropped) = burst(Overflow::KeepLatest);
+    /// o.assert_values(&[0, 1, 2, 9]);
+    /// assert_eq!(dropped, [3, 4, 5, 6, 7, 8]);
+    ///
+    /// let (o, dropped) = burst(Overflow::Error);
+    /// o.assert_values(&[0, 1, 2, 3]);
+    /// assert!(o.error().unwrap().is::<BufferOverflow>());
+    /// assert_eq!(dropped, [4]); // and the source was told to stop
+    /// ```
+    ///
+    /// Blocking a producer on another thread: nothing is lost, the order is kept, and no
+    /// more than the capacity ever waits.
+    ///
+    /// ```
+    /// use rx::backpressure::Bounded;
+    /// use rx::prelude::*;
+    /// use rx::schedulers::NewThread;
+    ///
+    /// let values: Vec<_> = rx::source::from_iter(0..1000)
+    ///     .subscribe_on(NewThread)
+    ///     .observe_on_bounded(NewThread, Bounded::new(16))
+    ///     .as_blocking()
+    ///     .into_iter()
+    ///     .collect::<Result<_, _>>()
+    ///     .unwrap();
+    /// assert_eq!(values, (0..1000).collect::<Vec<_>>());
+    /// ```
+    ///
+    /// # Errors
+    ///
+    /// Under [`Overflow::Error`](crate::backpressure::Overflow::Error), a
+    /// [`BufferOverflow`](crate::backpressure::BufferOverflow) after the values queued. Under
+    /// [`Overflow::Block`](crate::backpressure::Overflow::Block), a
+    /// [`WouldDeadlock`](crate::backpressure::WouldDeadlock) when the producer finds the
+    /// queue full on the thread the worker delivers on (as the thread that last ran the
+    /// delivering task; before the worker first runs it, a producer that has waited a second
+    /// is taken to be on it). Either way upstream is disposed and the value that did not fit
+    /// goes to `on_drop`.
+    ///
+    /// # Scheduler
+    ///
+    /// As for `observe_on`; the delivering task is also scheduled once at subscribe, so the
+    /// worker's thread is known early. With [`Immediate`](crate::schedulers::Immediate)
+    /// notifications are delivered directly: nothing waits, nothing is dropped.
+    ///
+    /// # Performance
+    ///
+    /// As for `observe_on`, with one more allocation per subscription (the upstream handle's
+    /// slot). The queue grows on demand up to the capacity. A blocked producer parks its
+    /// thread and is woken when half the queue is free, so a fast producer and a slow
+    /// consumer hand over in batches of half the capacity.
+    #[doc(alias = "observeOn")]
+    #[doc(alias = "onBackpressureBuffer")]
+    #[doc(alias = "onBackpressureDrop")]
+    #[doc(alias = "onBackpressureLatest")]
+    fn observe_on_bounded<Sch>(
+        self,
+        scheduler: Sch,
+        bound: crate::backpressure::Bounded<Self::Item>,
+    ) -> ObserveOnBounded<Self, Sch>
+    where
+        Sch: crate::schedulers::Scheduler,
+    {
+        ObserveOnBounded::new(self, scheduler, bound)
+    }
+
     /// Subscribes to the source from a task on a worker of `scheduler`, so the subscription
     /// itself, and everything a synchronous source does in it, runs there. Notifications are
     /// then delivered wherever the source emits them.
@@ -5769,7 +5890,7 @@ pub trait ObservableExt: Observable + Sized {
     /// backpressure, so values the consumer has not taken yet are queued, however many. A
     /// synchronous source runs to its end, queued whole, inside this call; an endless one
     /// never returns. Use [`into_stream_bounded`](ObservableExt::into_stream_bounded) to put
-    /// a limit on it.
+    /// a limit on it, and say what happens beyond it.
     ///
     /// The subscription is made when this is called, so values emitted before the first poll
     /// are kept. Dropping the stream disposes the subscription. See
@@ -5827,55 +5948,84 @@ pub trait ObservableExt: Observable + Sized {
         crate::interop::IntoStream::new(self, None)
     }
 
-    /// Like [`into_stream`](ObservableExt::into_stream), with a buffer of at most `capacity`
-    /// values. Available with the `stream` feature.
-    ///
-    /// A value that arrives while `capacity` values wait in the buffer is dropped, and the
-    /// stream ends, after the values buffered, with a
-    /// [`BufferOverflow`](crate::interop::BufferOverflow) error; the source is told to stop
-    /// at once, and its subscription is disposed when the consumer takes the error. (RxJava's
-    /// `onBackpressureBuffer(capacity)` does the same.) The producer is never blocked:
-    /// blocking would deadlock a source that emits on the consumer's own thread.
-    ///
-    /// A synchronous source with more than `capacity` values therefore always overflows:
-    /// bound it with [`take`](ObservableExt::take), or use the unbounded form.
+    /// Like [`into_stream`](ObservableExt::into_stream), with a buffer of at most
+    /// `bound.capacity()` values, and `bound`'s
+    /// [`Overflow`](crate::backpressure::Overflow) strategy for a value that arrives while
+    /// it is full (the vocabulary of
+    /// [`observe_on_bounded`](ObservableExt::observe_on_bounded); see
+    /// [`backpressure`](crate::backpressure)). Available with the `stream` feature.
     ///
     /// ```text
-    /// source:                  -1-2-3-4-5-|   (faster than the consumer)
-    /// into_stream_bounded(3):  Ok(1), Ok(2), Ok(3), Err(BufferOverflow)
+    /// source: -1-2-3-4-5-|   (all before the consumer polls), capacity 3:
+    /// Block        Ok(1), Ok(2), Ok(3), Ok(4), Ok(5)   (the producer waits for polls)
+    /// DropNewest   Ok(1), Ok(2), Ok(3)
+    /// DropOldest   Ok(3), Ok(4), Ok(5)
+    /// KeepLatest   Ok(1), Ok(2), Ok(5)
+    /// Error        Ok(1), Ok(2), Ok(3), Err(BufferOverflow)
     /// ```
+    ///
+    /// Under [`Overflow::Error`](crate::backpressure::Overflow::Error) the source is told to
+    /// stop at once, and its subscription is disposed when the consumer takes the error
+    /// (RxJava's `onBackpressureBuffer(capacity)`). A synchronous source with more than
+    /// `capacity` values therefore always overflows: bound it with
+    /// [`take`](ObservableExt::take), or use a strategy that drops.
+    ///
+    /// Under [`Overflow::Block`](crate::backpressure::Overflow::Block) the producer waits
+    /// until the consumer polls. A synchronous source that fills the buffer while the stream
+    /// is being created, and a producer on the thread that last polled, would wait forever:
+    /// the stream ends with [`WouldDeadlock`](crate::backpressure::WouldDeadlock) instead.
+    /// A producer that fills the buffer before the first poll waits for it.
     ///
     /// # Examples
     ///
     /// ```
     /// use futures::executor::block_on_stream;
-    /// use rx::interop::BufferOverflow;
+    /// use rx::backpressure::{Bounded, BufferOverflow, Overflow};
     /// use rx::prelude::*;
     ///
-    /// let fits: Vec<_> = block_on_stream(rx::source::from_iter(1..=3).into_stream_bounded(3))
-    ///     .collect();
-    /// assert_eq!(fits, [Ok(1), Ok(2), Ok(3)]);
+    /// let stream = |overflow| {
+    ///     let bound = Bounded::new(3).on_full(overflow);
+    ///     block_on_stream(rx::source::from_iter(1..=5).into_stream_bounded(bound))
+    /// };
+    /// let values = |overflow| stream(overflow).map(Result::unwrap).collect::<Vec<_>>();
+    /// assert_eq!(values(Overflow::DropNewest), [1, 2, 3]);
+    /// assert_eq!(values(Overflow::DropOldest), [3, 4, 5]);
+    /// assert_eq!(values(Overflow::KeepLatest), [1, 2, 5]);
     ///
-    /// let mut overflows = block_on_stream(rx::source::from_iter(1..=5).into_stream_bounded(3));
+    /// let mut overflows = stream(Overflow::Error);
     /// assert_eq!(overflows.by_ref().take(3).count(), 3);
     /// assert!(overflows.next().unwrap().unwrap_err().is::<BufferOverflow>());
     /// assert_eq!(overflows.next(), None);
     /// ```
     ///
-    /// # Panics
+    /// A producer on another thread, blocked while three values wait:
     ///
-    /// When `capacity` is zero.
+    /// ```
+    /// use futures::executor::block_on_stream;
+    /// use rx::backpressure::Bounded;
+    /// use rx::prelude::*;
+    /// use rx::schedulers::NewThread;
+    ///
+    /// let source = rx::source::from_iter(0..100).subscribe_on(NewThread);
+    /// let values: Vec<_> = block_on_stream(source.into_stream_bounded(Bounded::new(3)))
+    ///     .collect::<Result<_, _>>()
+    ///     .unwrap();
+    /// assert_eq!(values, (0..100).collect::<Vec<_>>());
+    /// ```
     ///
     /// # Performance
     ///
     /// As for [`into_stream`](ObservableExt::into_stream); the buffer grows on demand up to
-    /// `capacity`, and is not allocated up front.
+    /// the capacity, and is not allocated up front. Under `Block` each poll reads the
+    /// thread's id, and a blocked producer is woken once half the buffer is free.
     #[cfg(feature = "stream")]
     #[cfg_attr(docsrs, doc(cfg(feature = "stream")))]
     #[doc(alias = "onBackpressureBuffer")]
+    #[doc(alias = "onBackpressureDrop")]
+    #[doc(alias = "onBackpressureLatest")]
     fn into_stream_bounded(
         self,
-        capacity: usize,
+        bound: crate::backpressure::Bounded<<Self as Observable>::Item>,
     ) -> crate::interop::IntoStream<
         <Self as Observable>::Item,
         <Self as Subscribe<crate::interop::StreamObserver<<Self as Observable>::Item>>>::Subscription,
@@ -5883,7 +6033,7 @@ pub trait ObservableExt: Observable + Sized {
     where
         Self: Subscribe<crate::interop::StreamObserver<<Self as Observable>::Item>>,
     {
-        crate::interop::IntoStream::new(self, Some(capacity))
+        crate::interop::IntoStream::new(self, Some(bound))
     }
 }
 

@@ -4,6 +4,7 @@
 use futures::StreamExt;
 use futures::executor::{block_on, block_on_stream};
 use futures::stream;
+use rx::backpressure::{Bounded, Overflow};
 use rx::interop::{BufferOverflow, IntoStream, StreamObserver};
 use rx::prelude::*;
 use rx::schedulers::{Immediate, NewThread, TestScheduler};
@@ -69,7 +70,9 @@ fn merged_threaded_sources_arrive_whole_on_a_tokio_runtime() {
 fn a_consumer_that_keeps_up_with_a_threaded_source_fits_a_small_buffer() {
     // The source waits for each value to be taken before sending the next.
     let subject = PublishSubject::new();
-    let mut stream = subject.observable().into_stream_bounded(1);
+    let mut stream = subject
+        .observable()
+        .into_stream_bounded(Bounded::new(1).on_full(Overflow::Error));
     let (ack_tx, ack_rx) = std::sync::mpsc::channel::<()>();
     let mut input = subject.observer();
     let producer = std::thread::spawn(move || {
@@ -90,8 +93,8 @@ fn a_consumer_that_keeps_up_with_a_threaded_source_fits_a_small_buffer() {
 #[test]
 fn a_consumer_that_falls_behind_gets_the_buffered_values_then_the_overflow() {
     let sch = TestScheduler::new();
-    let mut stream =
-        rx::source::interval(Duration::from_secs(1), sch.clone()).into_stream_bounded(4);
+    let mut stream = rx::source::interval(Duration::from_secs(1), sch.clone())
+        .into_stream_bounded(Bounded::new(4).on_full(Overflow::Error));
     sch.advance_by(Duration::from_secs(10));
     let items: Vec<_> = block_on_stream(&mut stream).collect();
     assert_eq!(items[..4], [Ok(0), Ok(1), Ok(2), Ok(3)]);

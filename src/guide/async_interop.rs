@@ -45,8 +45,9 @@
 //!
 //! `into_stream()` turns an observable into a `futures_core::Stream` of `Result<T,
 //! rx::Error>`. Rx has no backpressure, so the stream buffers what the consumer has not taken
-//! yet, without bound; `into_stream_bounded(n)` ends with a `BufferOverflow` error instead of
-//! growing past `n`. `from_stream(stream, scheduler)` polls a stream on a scheduler, as
+//! yet, without bound; `into_stream_bounded(Bounded::new(n))` holds at most `n`, and its
+//! [`Overflow`](crate::backpressure::Overflow) strategy blocks the producer, drops values,
+//! or ends the stream with a `BufferOverflow` error. `from_stream(stream, scheduler)` polls a stream on a scheduler, as
 //! `from_future` polls a future.
 //!
 #![cfg_attr(feature = "stream", doc = "```")]

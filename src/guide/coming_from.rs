@@ -31,7 +31,8 @@
 //! | time | `debounce`, `throttle`, `throttle_with`, `audit`, `sample`, `sample_with`, `timeout`, `timeout_with`, `buffer_with_time`, `buffer_with_time_or_count` | `debounceTime`, `throttleTime`, `throttleTime(t, s, config)`, `auditTime`, `sampleTime`, `sample(notifier)`, `timeout`, `timeout({ each, with })`, `bufferTime`, `bufferTime(t, null, count)` | `debounce`, `throttleFirst`, `sample`, `sample(sampler)`, `timeout`, `timeout(t, unit, s, fallback)`, `buffer(time)`, `buffer(time, unit, count)` | `debounce`, `throttle`, `timeout` |
 //! | error handling | `on_error_resume_next`, `on_error_return`, `map_err`, `retry`, `retry_forever`, `repeat`, `repeat_forever` | `catchError`, `retry(count)`, `retry()`, `repeat(count)`, `repeat()` | `onErrorResumeNext`, `onErrorReturn`, `retry(times)`, `retry()`, `repeat(times)`, `repeat()` | `on_error_resume_next`, `retry`, `repeat` |
 //! | multicasting | `publish`, `ref_count`, `share`, `share_with`, `replay`, `share_replay`, `share_replay_retained`, `multicast`, `publish_local`, `replay_local`, `share_local`, `share_replay_local` | `connectable`, `share`, `share(config)`, `shareReplay` (as `share_replay_retained`), `multicast` | `publish`, `refCount`, `share`, `replay`, `replay(n).refCount()` | `publish`, `ref_count`, `share`, `multicast` |
-//! | async bridges | `first_value`, `last_value`, `into_stream`, `into_stream_bounded` | `firstValueFrom`, `lastValueFrom` | `firstOrErrorStage`, `lastOrErrorStage`, `toFlowable` | — |
+//! | async bridges | `first_value`, `last_value`, `into_stream` | `firstValueFrom`, `lastValueFrom` | `firstOrErrorStage`, `lastOrErrorStage`, `toFlowable` | — |
+//! | backpressure | `observe_on_bounded`, `into_stream_bounded` | — | `onBackpressureBuffer`, `onBackpressureDrop`, `onBackpressureLatest`, `onBackpressureBuffer(n, onOverflow, DROP_OLDEST)`, `observeOn(s, delayError, bufferSize)` | — |
 //! | subjects | `PublishSubject`, `BehaviorSubject`, `ReplaySubject`, `AsyncSubject` | `Subject`, `BehaviorSubject`, `ReplaySubject`, `AsyncSubject` | same | `publish_subject`, `behavior_subject`, `replay_subject` |
 //! | schedulers | `Immediate`, `CurrentThread`, `NewThread`, `RunLoop`, `ThreadPool`, `Computational`, `TestScheduler`, `Tokio` | `queueScheduler`, `asyncScheduler`, `TestScheduler` | `Schedulers.trampoline()`, `newThread()`, `computation()`, `from(executor)`, `TestScheduler` | `immediate`, `current_thread`, `new_thread`, `run_loop`, `thread_pool`, `computational` |
 //!
@@ -56,9 +57,12 @@
 //!   capture; see [threads](super::threads).
 //! - **Subjects are serialised**: notifications from several threads are delivered one at a
 //!   time (RxJava's `toSerialized()`, built in), and the first terminal notification wins.
-//! - **No backpressure**, as RxJava's `Observable` (not `Flowable`): the queues of
-//!   `observe_on`, `as_blocking` and `into_stream` are unbounded; `into_stream_bounded` ends
-//!   with `BufferOverflow` (RxJava's `MissingBackpressureException`).
+//! - **No backpressure by default**, as RxJava's `Observable` (not `Flowable`): the queues
+//!   of `observe_on`, `as_blocking` and `into_stream` are unbounded. Where a hand-off crosses
+//!   threads, `observe_on_bounded` and `into_stream_bounded` bound it with RxJava's
+//!   `onBackpressure*` strategies, chosen by [`Overflow`](crate::backpressure::Overflow):
+//!   block the producer, drop the newest, drop the oldest, keep the latest, or fail with
+//!   `BufferOverflow` (RxJava's `MissingBackpressureException`).
 //!
 //! **Operators**
 //!

@@ -78,8 +78,10 @@
 //! slower than its producer, a queue absorbs the difference, **without bound**: `observe_on`,
 //! `as_blocking`, `into_stream`, the merging operators (when values arrive faster than the
 //! downstream takes them), the queue of inner observables of `concat_map` and `merge_max`,
-//! and a subject's queue of notifications sent while a delivery runs. `into_stream_bounded`
-//! is the bounded form: it ends with an error instead of growing. Bound the producer
+//! and a subject's queue of notifications sent while a delivery runs. `observe_on_bounded`
+//! and `into_stream_bounded` are the bounded forms: at a [`Bounded`](crate::backpressure::Bounded)
+//! capacity they block the producer, drop values, or fail, as RxJava's `onBackpressure*`
+//! operators do (see [`backpressure`](crate::backpressure)). Bound the producer
 //! (`take`, `sample`, `throttle`, `buffer_with_time`) where the consumer may lag for long.
 //!
 //! ## Measuring

@@ -11,13 +11,23 @@
 //! between them unseen: no wake-up is lost. The producer wakes only after releasing the
 //! lock, and takes the waker, so a burst of values costs one wake until the consumer polls
 //! again.
+//!
+//! A bounded stream keeps its values in a [`BoundedQueue`], which applies the bound's
+//! [`Overflow`] strategy. Under [`Overflow::Block`] a producer that finds the queue full
+//! registers its thread under the lock, wakes the consumer, and parks; the consumer's poll
+//! unparks it, under the same lock, once half the queue is free, and dropping the stream
+//! unparks it too. The consumer's thread is the thread of its last poll, and while the stream
+//! is being created it is the creating thread (nothing can poll a stream that does not exist
+//! yet): a producer that would block on it is refused with [`WouldDeadlock`].
 
 use crate::Error;
+use crate::backpressure::{
+    Bounded, BoundedQueue, BufferOverflow, Dropped, Offer, Overflow, WouldDeadlock,
+};
 use crate::observer::Observer;
 use crate::primitive::{Arc, AtomicBool, Mutex, Ordering};
 use crate::subscription::Subscription;
 use futures_core::{FusedStream, Stream};
-use std::collections::VecDeque;
 use std::fmt;
 use std::pin::Pin;
 use std::task::{Context, Poll, Waker};
@@ -41,33 +51,38 @@ pub struct IntoStream<T, U: Subscription> {
 }
 
 impl<T, U: Subscription> IntoStream<T, U> {
-    /// Subscribes `source` with an observer that buffers up to `capacity` values (`None`:
-    /// no limit).
-    ///
-    /// # Panics
-    ///
-    /// When `capacity` is `Some(0)`.
-    pub(crate) fn new<S>(source: S, capacity: Option<usize>) -> Self
+    /// Subscribes `source` with an observer that buffers values within `bound` (`None`: no
+    /// limit).
+    pub(crate) fn new<S>(source: S, bound: Option<Bounded<T>>) -> Self
     where
         S: crate::Subscribe<StreamObserver<T>, Subscription = U>,
     {
-        assert!(
-            capacity != Some(0),
-            "into_stream_bounded: the capacity must be at least 1"
-        );
+        let (mut values, dropped) = match bound {
+            Some(bound) => bound.into_parts(),
+            None => (BoundedQueue::unbounded(), Dropped::none()),
+        };
+        let blocks = values.capacity() != usize::MAX && values.overflow() == Overflow::Block;
+        if blocks {
+            values.consumer = Some(std::thread::current().id());
+        }
         let channel = Arc::new(Channel {
             state: Mutex::new(State {
-                values: VecDeque::new(),
+                values,
                 end: None,
                 waker: None,
             }),
-            capacity: capacity.unwrap_or(usize::MAX),
+            blocks,
             closed: AtomicBool::new(false),
         });
         let subscription = source.subscribe_observer(StreamObserver {
             channel: channel.clone(),
+            dropped,
             finished: false,
         });
+        if blocks {
+            // Created: the consumer's thread is now whichever polls.
+            channel.state.lock().values.consumer = None;
+        }
         IntoStream {
             channel,
             subscription,
@@ -85,7 +100,10 @@ impl<T, U: Subscription> Stream for IntoStream<T, U> {
             return Poll::Ready(None);
         }
         let mut state = this.channel.state.lock();
-        if let Some(value) = state.values.pop_front() {
+        if this.channel.blocks {
+            state.values.consumer = Some(std::thread::current().id());
+        }
+        if let Some(value) = state.values.pop() {
             return Poll::Ready(Some(Ok(value)));
         }
         if let Some(end) = state.end.take() {
@@ -135,7 +153,11 @@ impl<T, U: Subscription> Drop for IntoStream<T, U> {
         self.subscription.dispose();
         // What was buffered and not taken goes now, not when upstream lets go of its
         // observer; and outside the lock, since a value's destructor may do anything.
-        let values = std::mem::take(&mut self.channel.state.lock().values);
+        let values = {
+            let mut state = self.channel.state.lock();
+            state.values.wake();
+            state.values.take_all()
+        };
         drop(values);
     }
 }
@@ -148,61 +170,16 @@ impl<T, U: Subscription> fmt::Debug for IntoStream<T, U> {
     }
 }
 
-/// The error that ends a stream made by
-/// [`into_stream_bounded`](crate::ObservableExt::into_stream_bounded) when a value arrives
-/// while its buffer is full: the consumer fell behind a source that cannot wait (RxJava's
-/// `MissingBackpressureException`).
-///
-/// # Examples
-///
-/// ```
-/// use futures::executor::block_on_stream;
-/// use rx::interop::BufferOverflow;
-/// use rx::prelude::*;
-///
-/// let mut items = block_on_stream(rx::source::from_iter(0..).into_stream_bounded(2));
-/// assert_eq!(items.next(), Some(Ok(0)));
-/// assert_eq!(items.next(), Some(Ok(1)));
-/// let error = items.next().unwrap().unwrap_err();
-/// assert_eq!(error.downcast_ref::<BufferOverflow>().unwrap().capacity(), 2);
-/// assert_eq!(items.next(), None);
-/// ```
-#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
-#[doc(alias = "MissingBackpressureException")]
-#[cfg_attr(docsrs, doc(cfg(feature = "stream")))]
-pub struct BufferOverflow {
-    capacity: usize,
-}
-
-impl BufferOverflow {
-    /// The capacity of the buffer that overflowed.
-    pub fn capacity(&self) -> usize {
-        self.capacity
-    }
-}
-
-impl fmt::Display for BufferOverflow {
-    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
-        write!(
-            f,
-            "a value arrived while the stream's buffer held its capacity of {} values",
-            self.capacity
-        )
-    }
-}
-
-impl std::error::Error for BufferOverflow {}
-
 struct Channel<T> {
     state: Mutex<State<T>>,
-    /// `usize::MAX` when unbounded.
-    capacity: usize,
+    /// Bounded under `Overflow::Block`: polls note the consumer's thread.
+    blocks: bool,
     /// The stream is gone: upstream should stop. Read without the lock, before each value.
     closed: AtomicBool,
 }
 
 struct State<T> {
-    values: VecDeque<T>,
+    values: BoundedQueue<T>,
     /// How the sequence ended, once it has: `Ok` on completion.
     end: Option<Result<(), Error>>,
     /// The consumer's waker, taken by the producer that wakes it.
@@ -225,6 +202,8 @@ impl<T> Channel<T> {
 #[cfg_attr(docsrs, doc(cfg(feature = "stream")))]
 pub struct StreamObserver<T> {
     channel: Arc<Channel<T>>,
+    /// The bound's `on_drop` callback.
+    dropped: Dropped<T>,
     /// Terminated, or overflowed: nothing more is taken.
     finished: bool,
 }
@@ -234,26 +213,49 @@ impl<T> Observer<T> for StreamObserver<T> {
         if self.is_disposed() {
             return;
         }
-        let mut state = self.channel.state.lock();
-        // Checked again under the lock: a stream dropped meanwhile has drained the buffer
-        // already, and nothing must be left in it.
-        let rejected = if self.channel.closed.load(Ordering::Acquire) {
-            Some(value)
-        } else if state.values.len() < self.channel.capacity {
-            state.values.push_back(value);
-            None
-        } else {
-            self.finished = true;
-            state.end = Some(Err(Error::new(BufferOverflow {
-                capacity: self.channel.capacity,
-            })));
-            Some(value)
-        };
-        let waker = state.waker.take();
-        drop(state);
-        drop(rejected);
-        if let Some(waker) = waker {
-            waker.wake();
+        let mut value = value;
+        loop {
+            let mut state = self.channel.state.lock();
+            // Checked again under the lock: a stream dropped meanwhile has drained the buffer
+            // already, and nothing must be left in it.
+            if self.channel.closed.load(Ordering::Acquire) {
+                drop(state);
+                return drop(value);
+            }
+            let (dropped, full) = match state.values.offer(value) {
+                Offer::Queued => (None, None),
+                Offer::Dropped(old) => (Some(old), None),
+                Offer::Overflowed(rejected) => {
+                    self.finished = true;
+                    let capacity = state.values.capacity();
+                    state.end = Some(Err(Error::new(BufferOverflow { capacity })));
+                    (Some(rejected), None)
+                }
+                Offer::WouldDeadlock(rejected) => {
+                    self.finished = true;
+                    let capacity = state.values.capacity();
+                    state.end = Some(Err(Error::new(WouldDeadlock { capacity })));
+                    (Some(rejected), None)
+                }
+                Offer::Full { value, .. } => (None, Some(value)),
+            };
+            let waker = state.waker.take();
+            drop(state);
+            if let Some(waker) = waker {
+                waker.wake();
+            }
+            if let Some(dropped) = dropped {
+                self.dropped.report(dropped);
+            }
+            match full {
+                None => return,
+                Some(back) => {
+                    // Registered under the lock: a poll that frees room, or the stream's drop,
+                    // unparks this thread, before or after it parks.
+                    value = back;
+                    std::thread::park();
+                }
+            }
         }
     }
 
@@ -299,8 +301,8 @@ impl<T> fmt::Debug for StreamObserver<T> {
 
 #[cfg(all(test, not(loom)))]
 mod tests {
-    use super::BufferOverflow;
     use crate::Error;
+    use crate::backpressure::{Bounded, BufferOverflow, Overflow, WouldDeadlock};
     use crate::prelude::*;
     use crate::schedulers::{NewThread, TestScheduler};
     use crate::source::{empty, from_iter, interval, throw, timer};
@@ -416,7 +418,9 @@ mod tests {
             p.fetch_add(1, Ordering::SeqCst);
             v
         });
-        let items: Vec<_> = block_on_stream(source.into_stream_bounded(3)).collect();
+        let items: Vec<_> =
+            block_on_stream(source.into_stream_bounded(Bounded::new(3).on_full(Overflow::Error)))
+                .collect();
         assert_eq!(items.len(), 4);
         assert_eq!(items[..3], [Ok(0), Ok(1), Ok(2)]);
         let error = items[3].as_ref().unwrap_err();
@@ -431,7 +435,9 @@ mod tests {
     #[test]
     fn a_bounded_stream_that_keeps_up_never_overflows() {
         let subject = PublishSubject::new();
-        let mut stream = subject.observable().into_stream_bounded(1);
+        let mut stream = subject
+            .observable()
+            .into_stream_bounded(Bounded::new(1).on_full(Overflow::Error));
         let mut input = subject.observer();
         for n in 0..10 {
             input.on_next(n);
@@ -444,7 +450,9 @@ mod tests {
     #[test]
     fn overflow_disposes_upstream_when_the_error_is_taken() {
         let subject = PublishSubject::new();
-        let mut stream = subject.observable().into_stream_bounded(1);
+        let mut stream = subject
+            .observable()
+            .into_stream_bounded(Bounded::new(1).on_full(Overflow::Error));
         let mut input = subject.observer();
         input.on_next(1);
         input.on_next(2);
@@ -463,7 +471,116 @@ mod tests {
     #[test]
     #[should_panic(expected = "capacity must be at least 1")]
     fn a_zero_capacity_panics() {
-        let _ = from_iter([1]).into_stream_bounded(0);
+        let _ = from_iter([1]).into_stream_bounded(Bounded::new(0).on_full(Overflow::Error));
+    }
+
+    /// Collects the stream of a burst of `0..10` into a buffer of 4, and what `on_drop` got.
+    fn burst(overflow: Overflow) -> (Vec<Result<i32, Error>>, Vec<i32>) {
+        let dropped = Arc::new(std::sync::Mutex::new(Vec::new()));
+        let log = dropped.clone();
+        let bound = Bounded::new(4)
+            .on_full(overflow)
+            .on_drop(move |v| log.lock().unwrap().push(v));
+        let items = block_on_stream(from_iter(0..10).into_stream_bounded(bound)).collect();
+        let dropped = dropped.lock().unwrap().clone();
+        (items, dropped)
+    }
+
+    #[test]
+    fn each_strategy_drops_what_its_marble_says() {
+        let ok = |values: &[i32]| values.iter().map(|v| Ok(*v)).collect::<Vec<_>>();
+        assert_eq!(
+            burst(Overflow::DropNewest),
+            (ok(&[0, 1, 2, 3]), vec![4, 5, 6, 7, 8, 9])
+        );
+        assert_eq!(
+            burst(Overflow::DropOldest),
+            (ok(&[6, 7, 8, 9]), vec![0, 1, 2, 3, 4, 5])
+        );
+        assert_eq!(
+            burst(Overflow::KeepLatest),
+            (ok(&[0, 1, 2, 9]), vec![3, 4, 5, 6, 7, 8])
+        );
+        let (items, dropped) = burst(Overflow::Error);
+        assert_eq!(items[..4], ok(&[0, 1, 2, 3]));
+        assert!(items[4].as_ref().unwrap_err().is::<BufferOverflow>());
+        assert_eq!(items.len(), 5);
+        assert_eq!(dropped, [4]);
+    }
+
+    #[test]
+    fn block_while_the_stream_is_created_is_refused() {
+        let (items, dropped) = burst(Overflow::Block);
+        assert_eq!(items.len(), 5);
+        let error = items[4].as_ref().unwrap_err();
+        assert_eq!(error.downcast_ref::<WouldDeadlock>().unwrap().capacity(), 4);
+        assert_eq!(dropped, [4]);
+    }
+
+    #[test]
+    fn block_on_the_thread_that_polls_is_refused() {
+        let subject = PublishSubject::new();
+        let mut stream = subject.observable().into_stream_bounded(Bounded::new(2));
+        let mut input = subject.observer();
+        input.on_next(1);
+        assert_eq!(block_on(stream.next()), Some(Ok(1)));
+        input.on_next(2);
+        input.on_next(3);
+        input.on_next(4); // full, and this thread polls: refused
+        assert_eq!(block_on(stream.next()), Some(Ok(2)));
+        assert_eq!(block_on(stream.next()), Some(Ok(3)));
+        assert!(
+            block_on(stream.next())
+                .unwrap()
+                .unwrap_err()
+                .is::<WouldDeadlock>()
+        );
+        assert!(!subject.has_observers());
+    }
+
+    #[test]
+    fn block_waits_for_the_consumer_on_another_thread_and_loses_nothing() {
+        let subject = PublishSubject::new();
+        let stream = subject.observable().into_stream_bounded(Bounded::new(4));
+        let consumer = std::thread::spawn(move || {
+            block_on_stream(stream)
+                .map(|item| {
+                    std::thread::sleep(Duration::from_micros(20));
+                    item.unwrap()
+                })
+                .collect::<Vec<_>>()
+        });
+        let mut input = subject.observer();
+        for v in 0..2000 {
+            input.on_next(v);
+        }
+        input.on_completed();
+        assert_eq!(consumer.join().unwrap(), (0..2000).collect::<Vec<_>>());
+    }
+
+    #[test]
+    fn dropping_the_stream_wakes_a_blocked_producer() {
+        let subject = PublishSubject::new();
+        let mut stream = subject.observable().into_stream_bounded(Bounded::new(1));
+        let mut input = subject.observer();
+        input.on_next(0);
+        assert_eq!(block_on(stream.next()), Some(Ok(0)));
+        // The consumer's thread is now this one; poll once from another to move it there.
+        let stream = std::thread::spawn(move || {
+            let mut cx = Context::from_waker(Waker::noop());
+            assert_eq!(stream.poll_next_unpin(&mut cx), Poll::Pending);
+            stream
+        })
+        .join()
+        .unwrap();
+        let producer = std::thread::spawn(move || {
+            input.on_next(1);
+            input.on_next(2); // blocks until the stream is dropped
+        });
+        std::thread::sleep(Duration::from_millis(20));
+        drop(stream);
+        producer.join().unwrap();
+        assert!(!subject.has_observers());
     }
 
     #[test]
@@ -499,6 +616,7 @@ mod tests {
 
 #[cfg(all(test, loom))]
 mod loom_tests {
+    use crate::backpressure::{Bounded, Overflow};
     use crate::prelude::*;
     use crate::primitive::thread;
     use crate::source::create_owned;
@@ -520,7 +638,7 @@ mod loom_tests {
                     emitter.on_completed();
                 }));
             })
-            .into_stream_bounded(2);
+            .into_stream_bounded(Bounded::new(2).on_full(Overflow::Error));
             let items = loom::future::block_on(async {
                 let mut items = Vec::new();
                 while let Some(item) = poll_fn(|cx| Pin::new(&mut stream).poll_next(cx)).await {

@@ -26,11 +26,14 @@
 //! - `into_stream` buffers the values the consumer has not taken yet, **without bound**. A
 //!   synchronous source (`from_iter`, say) runs to its end, queued whole, when the stream is
 //!   created; an endless synchronous source never lets it return.
-//! - `into_stream_bounded(capacity)` buffers at most `capacity` values; a value arriving
-//!   while the buffer is full ends the stream, after the values buffered, with a
-//!   `BufferOverflow` error (RxJava's `MissingBackpressureException`), and stops the
-//!   source. It never blocks the producer: blocking would deadlock a source that emits on
-//!   the consumer's own thread.
+//! - `into_stream_bounded(bound)` buffers at most `bound.capacity()` values, and the bound's
+//!   [`Overflow`](crate::backpressure::Overflow) strategy says what a value arriving while
+//!   the buffer is full does: block the producer until the consumer polls (refused with
+//!   `WouldDeadlock` where the producer runs on the consumer's thread), drop the newest,
+//!   drop the oldest, keep the latest, or end the stream, after the values buffered, with a
+//!   `BufferOverflow` error (RxJava's `MissingBackpressureException`) that stops the source.
+//!   The vocabulary is [`observe_on_bounded`](crate::ObservableExt::observe_on_bounded)'s:
+//!   see [`backpressure`](crate::backpressure).
 //!
 //! These subscribe when they are created, not when first polled, so values emitted in
 //! between (by a subject, say) are kept; dropping the future or the stream disposes the
@@ -69,8 +72,11 @@ mod last_value;
 pub(crate) mod tokio;
 mod value_future;
 
+/// Also at [`rx::backpressure::BufferOverflow`](crate::backpressure::BufferOverflow).
+#[doc(no_inline)]
+pub use crate::backpressure::BufferOverflow;
 pub use first_value::{FirstValue, FirstValueObserver};
 #[cfg(feature = "stream")]
 #[cfg_attr(docsrs, doc(cfg(feature = "stream")))]
-pub use into_stream::{BufferOverflow, IntoStream, StreamObserver};
+pub use into_stream::{IntoStream, StreamObserver};
 pub use last_value::{LastValue, LastValueObserver};
