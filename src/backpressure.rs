@@ -274,7 +274,7 @@ type OnDrop<T> = Box<dyn FnMut(T) + Send>;
 
 impl<T> Dropped<T> {
     /// No callback: dropped values are just dropped.
-    pub(crate) fn none() -> Self {
+    pub(crate) const fn none() -> Self {
         Dropped(None)
     }
 
@@ -330,6 +330,7 @@ impl<T> BoundedQueue<T> {
         }
     }
 
+    #[cfg(feature = "stream")]
     pub(crate) fn unbounded() -> Self {
         Self::new(usize::MAX, Overflow::Block)
     }
@@ -338,10 +339,12 @@ impl<T> BoundedQueue<T> {
         self.capacity
     }
 
+    #[cfg(feature = "stream")]
     pub(crate) fn overflow(&self) -> Overflow {
         self.overflow
     }
 
+    #[cfg(feature = "stream")]
     pub(crate) fn len(&self) -> usize {
         self.values.len()
     }

@@ -10,6 +10,7 @@
 //! A full run: `cargo bench -p rx-benches`. One group, or one case:
 //! `cargo bench -p rx-benches -- 'Filtering Operators'`.
 
+mod boundaries;
 mod harness;
 mod memory;
 mod operators;
@@ -58,6 +59,7 @@ fn main() {
     subjects::subjects(&mut criterion);
     subjects::scenarios(&mut criterion);
     scaling::scaling(&mut criterion);
+    boundaries::boundaries(&mut criterion);
 
     criterion.final_summary();
 
