@@ -54,8 +54,9 @@ use std::thread::{self, Thread, ThreadId};
 #[non_exhaustive]
 pub enum Overflow {
     /// The producer waits until the consumer has taken values: nothing is lost, the order is
-    /// kept, and memory stays bounded. The waiting thread is woken when half the buffer is
-    /// free, so a fast producer is woken once per half-buffer rather than once per value.
+    /// kept, and memory stays bounded. The waiting thread yields a few times, retrying, then
+    /// parks, and is woken when half the buffer is free, so a fast producer is woken once per
+    /// half-buffer rather than once per value.
     ///
     /// A producer on the consumer's own thread would wait forever, since the consumer can only
     /// run once it returns. The hand-off recognises that thread and fails with

@@ -14,7 +14,8 @@
 //!
 //! A bounded stream keeps its values in a [`BoundedQueue`], which applies the bound's
 //! [`Overflow`] strategy. Under [`Overflow::Block`] a producer that finds the queue full
-//! registers its thread under the lock, wakes the consumer, and parks; the consumer's poll
+//! registers its thread under the lock, wakes the consumer, and parks (after yielding its
+//! thread a few times, retrying); the consumer's poll
 //! unparks it, under the same lock, once half the queue is free, and dropping the stream
 //! unparks it too. The consumer's thread is the thread of its last poll, and while the stream
 //! is being created it is the creating thread (nothing can poll a stream that does not exist
@@ -31,6 +32,9 @@ use futures_core::{FusedStream, Stream};
 use std::fmt;
 use std::pin::Pin;
 use std::task::{Context, Poll, Waker};
+
+/// How many times a producer that found the buffer full yields its thread before it parks.
+const YIELDS_BEFORE_PARKING: u32 = 8;
 
 /// An observable's values as a [`Stream`]; built by
 /// [`ObservableExt::into_stream`](crate::ObservableExt::into_stream) and
@@ -214,6 +218,7 @@ impl<T> Observer<T> for StreamObserver<T> {
             return;
         }
         let mut value = value;
+        let mut yields = 0;
         loop {
             let mut state = self.channel.state.lock();
             // Checked again under the lock: a stream dropped meanwhile has drained the buffer
@@ -251,9 +256,15 @@ impl<T> Observer<T> for StreamObserver<T> {
                 None => return,
                 Some(back) => {
                     // Registered under the lock: a poll that frees room, or the stream's drop,
-                    // unparks this thread, before or after it parks.
+                    // unparks this thread, before or after it parks. A consumer on another
+                    // core frees room within microseconds: yield a few times first.
                     value = back;
-                    std::thread::park();
+                    if yields < YIELDS_BEFORE_PARKING {
+                        yields += 1;
+                        std::thread::yield_now();
+                    } else {
+                        std::thread::park();
+                    }
                 }
             }
         }

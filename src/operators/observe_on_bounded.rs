@@ -8,8 +8,10 @@
 //!
 //! # Blocking, and the consumer's thread
 //!
-//! Under [`Overflow::Block`](crate::backpressure::Overflow::Block) the producer registers its thread under the lock and parks; the
-//! delivering task unparks it, under the same lock, once half the queue is free, and so does
+//! Under [`Overflow::Block`](crate::backpressure::Overflow::Block) the producer registers
+//! its thread under the lock and parks, after yielding its thread a few times and retrying
+//! (a consumer on another core frees room within microseconds); the delivering task unparks
+//! it, under the same lock, once half the queue is free, and so does
 //! whatever closes the subscription. A wake-up cannot be lost: the check for room and the
 //! registration happen under the lock the consumer pops under, and an unpark that comes
 //! before the park makes the park return at once.
@@ -40,6 +42,9 @@ use std::time::{Duration, Instant};
 /// How long a producer that filled the queue under `Overflow::Block` waits for the
 /// delivering task's first run, before it is taken to be on the worker's thread.
 pub(crate) const FIRST_RUN_GRACE: Duration = Duration::from_secs(1);
+
+/// How many times a producer that found the queue full yields its thread before it parks.
+const YIELDS_BEFORE_PARKING: u32 = 8;
 
 /// Delivers every notification on a scheduler's worker through a bounded queue; built by
 /// [`ObservableExt::observe_on_bounded`](crate::ObservableExt::observe_on_bounded).
@@ -292,6 +297,7 @@ where
         }
         let mut value = value;
         let mut waiting_since: Option<Instant> = None;
+        let mut yields = 0;
         loop {
             let (offer, start) = shared.drain.with(|state| {
                 let offer = state.queue.offer(value);
@@ -324,7 +330,14 @@ where
                         return;
                     }
                     if consumer_known {
-                        std::thread::park();
+                        // A consumer on another core frees room within microseconds: yield a
+                        // few times before parking, which costs two context switches.
+                        if yields < YIELDS_BEFORE_PARKING {
+                            yields += 1;
+                            std::thread::yield_now();
+                        } else {
+                            std::thread::park();
+                        }
                         continue;
                     }
                     let since = *waiting_since.get_or_insert_with(Instant::now);
