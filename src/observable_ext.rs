@@ -4926,7 +4926,8 @@ pub trait ObservableExt: Observable + Sized {
     ///
     /// One allocation per subscription for the shared state, and a queue that is
     /// **unbounded**: it grows while upstream emits faster than the worker delivers (Rx has no
-    /// backpressure; RxJava's `Observable.observeOn` queues the same way). A lock per
+    /// backpressure; RxJava's `Observable.observeOn` queues the same way);
+    /// [`observe_on_bounded`](ObservableExt::observe_on_bounded) bounds it. A lock per
     /// notification. The delivering task is scheduled once per burst (an allocation in the
     /// scheduler), not once per value: it takes everything queued before it ends.
     #[doc(alias = "observeOn")]
