@@ -671,7 +671,8 @@ mod tests {
         std::thread::sleep(ms(100));
         handle.dispose();
         producer.join().unwrap();
-        gate.send(()).unwrap();
+        // The worker may still hold 0, waiting; if it never got it, nobody listens.
+        let _ = gate.send(());
         assert!(!subject.has_observers());
     }
 
