@@ -35,9 +35,10 @@ use crate::observer::Observer;
 use crate::primitive::{Arc, Mutex};
 use crate::schedulers::{Reschedule, Scheduler, ThreadObserver, Worker};
 use crate::subscription::Subscription;
+use crate::time::Instant;
 use std::fmt;
 use std::mem;
-use std::time::{Duration, Instant};
+use std::time::Duration;
 
 /// How long a producer that filled the queue under `Overflow::Block` waits for the
 /// delivering task's first run, before it is taken to be on the worker's thread.
