@@ -12,6 +12,22 @@
 //! nothing is; whoever finds it busy (another thread, or a re-entrant call on this one) just
 //! leaves its update in the state, where the current deliverer picks it up before it lets go.
 //!
+//! # A periodic task never holds upstream's thread
+//!
+//! A periodic task (the span boundaries of `window_with_time`, `buffer_with_time`) queues its
+//! events at its own pace, whoever delivers them. When upstream's thread is the deliverer and
+//! delivering an event takes longer than the period (a downstream that does real work per
+//! window, a slowed machine), every event it delivers lets the task queue another, and the
+//! loop above never ends: upstream's thread is kept delivering boundaries, never returns to
+//! upstream, and upstream's further values and its terminal notification are never heard of,
+//! while the queue grows without bound. So a periodic task queues through
+//! [`tick_with`](Drain::tick_with), which counts what it queued while a caller from outside
+//! the worker delivered; once it queued twice during one such caller's loop (which has then
+//! lasted longer than a period), that caller stops after the event it is delivering and
+//! hands the rest over to the task's next run. Until then callers from outside only update
+//! the state. The task delivers on its worker, where it cannot queue more while it delivers,
+//! so the backlog ends.
+//!
 //! # Flavour
 //!
 //! A `Drain` is thread-safe only: its upstream must have `Send` handles, so the time
@@ -26,7 +42,7 @@
 
 use crate::notification::Notification;
 use crate::observer::Observer;
-use crate::primitive::{AtomicBool, Mutex, Ordering};
+use crate::primitive::{AtomicBool, Mutex, MutexGuard, Ordering};
 use crate::schedulers::Worker;
 use crate::subscription::Subscription;
 
@@ -59,6 +75,14 @@ struct Inner<O, St> {
     observer: Option<O>,
     /// A deliverer holds the observer; updates are left for it to deliver.
     busy: bool,
+    /// The deliverer is a caller from outside the worker ([`Drain::drain_with`]).
+    outside: bool,
+    /// How many times [`Drain::tick_with`] queued while the caller from outside delivered
+    /// (counted up to two).
+    ticks_meanwhile: u8,
+    /// The caller from outside handed what is ready over to the periodic task's next run:
+    /// callers from outside only update the state until it has run.
+    handed_over: bool,
     /// The upstream handle, stored once `subscribe_observer` returns it (Rx.NET's
     /// single-assignment disposable), so a timer or a disposal can cancel upstream. Erased,
     /// because its type depends on the observer that holds this `Drain`; a zero-sized handle
@@ -83,6 +107,9 @@ impl<W: Worker, O, St> Drain<W, O, St> {
             inner: Mutex::new(Inner {
                 observer: Some(observer),
                 busy: false,
+                outside: false,
+                ticks_meanwhile: 0,
+                handed_over: false,
                 upstream: None,
                 state,
             }),
@@ -149,6 +176,9 @@ impl<W: Worker, O, St> Drain<W, O, St> {
     /// `closed` flag alone, never by asking downstream: a downstream that loses interest
     /// between two deliveries is noticed before the next one, which closes the subscription
     /// (cancelling upstream actively) instead.
+    ///
+    /// Called from outside the worker (upstream's observer) or by a task that is not
+    /// periodic; a periodic task calls [`tick_with`](Self::tick_with).
     pub(crate) fn drain_with<T>(&self, update: impl FnOnce(&mut St))
     where
         O: Observer<T>,
@@ -156,8 +186,56 @@ impl<W: Worker, O, St> Drain<W, O, St> {
     {
         let mut inner = self.inner.lock();
         update(&mut inner.state);
+        if inner.handed_over {
+            // The periodic task delivers what is ready, this update included.
+            return;
+        }
+        self.deliver(inner, true);
+    }
+
+    /// Updates the state under the lock, then delivers whatever is ready, from the periodic
+    /// task of the operator: a task that runs again as long as the drain is open.
+    ///
+    /// Finding a caller from outside the worker delivering, it counts the update it leaves
+    /// for it; the second one during that caller's loop makes it hand the rest over to this
+    /// task's next run (see the module's docs). Finding no one delivering, it delivers what
+    /// is ready, what was handed over included.
+    pub(crate) fn tick_with<T>(&self, update: impl FnOnce(&mut St))
+    where
+        O: Observer<T>,
+        St: Ready<T>,
+    {
+        let mut inner = self.inner.lock();
+        update(&mut inner.state);
+        if inner.busy {
+            if inner.outside {
+                inner.ticks_meanwhile = inner.ticks_meanwhile.saturating_add(1);
+            }
+            return;
+        }
+        inner.handed_over = false;
+        self.deliver(inner, false);
+    }
+
+    /// The delivery loop of [`drain_with`](Self::drain_with) and
+    /// [`tick_with`](Self::tick_with): `outside` for a caller from outside the worker.
+    fn deliver<'a, T>(&'a self, mut inner: MutexGuard<'a, Inner<O, St>>, outside: bool)
+    where
+        O: Observer<T>,
+        St: Ready<T>,
+    {
+        if !inner.busy {
+            // Counted afresh for each caller's loop.
+            inner.ticks_meanwhile = 0;
+        }
         loop {
             if inner.busy || inner.observer.is_none() {
+                return;
+            }
+            if outside && inner.ticks_meanwhile >= 2 {
+                // The periodic task queues faster than this caller delivers: its next run
+                // delivers the rest, on the worker.
+                inner.handed_over = true;
                 return;
             }
             let Some(notification) = inner.state.next_ready() else {
@@ -167,6 +245,7 @@ impl<W: Worker, O, St> Drain<W, O, St> {
                 unreachable!("checked above")
             };
             inner.busy = true;
+            inner.outside = outside;
             match notification {
                 Notification::Next(value) => {
                     drop(inner);

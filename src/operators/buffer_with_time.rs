@@ -68,7 +68,7 @@ where
         let mut due = drain.worker().now() + window;
         let tick_drain = drain.clone();
         drain.worker().schedule_at(due, move || {
-            tick_drain.drain_with(|state| {
+            tick_drain.tick_with(|state| {
                 let full = mem::take(&mut state.buffer);
                 state.ready.push_back(full);
             });

@@ -84,7 +84,7 @@ where
         drain.worker().schedule_at(first, move || {
             let now = tick_drain.worker().now();
             let mut next = now;
-            tick_drain.drain_with(|state| {
+            tick_drain.tick_with(|state| {
                 if now >= state.deadline {
                     let full = mem::take(&mut state.buffer);
                     state.ready.push_back(full);

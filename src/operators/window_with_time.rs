@@ -119,7 +119,7 @@ where
         let mut due = drain.worker().now() + span;
         let tick_drain = drain.clone();
         drain.worker().schedule_at(due, move || {
-            tick_drain.drain_with(|events| events.0.push_back(Notification::Next(Event::Tick)));
+            tick_drain.tick_with(|events| events.0.push_back(Notification::Next(Event::Tick)));
             if tick_drain.is_closed() {
                 return Reschedule::Done;
             }
@@ -265,9 +265,11 @@ impl<W, O, T> fmt::Debug for WindowWithTimeObserver<W, O, T> {
 mod tests {
     use crate::Notification::{Completed, Next};
     use crate::prelude::*;
-    use crate::schedulers::TestScheduler;
+    use crate::schedulers::{RunLoop, TestScheduler};
     use crate::source::{empty, interval};
+    use crate::subjects::PublishSubject;
     use crate::testing::{TestObserver, TimedObserver, cold};
+    use std::sync::atomic::{AtomicBool, AtomicUsize, Ordering};
     use std::sync::{Arc, Mutex};
     use std::time::Duration;
 
@@ -357,6 +359,76 @@ mod tests {
         sch.advance_by(ms(100));
         assert!(sch.is_empty());
         assert_eq!(*values.lock().unwrap(), [0, 1, 2, 3]);
+    }
+
+    /// Boundaries queued faster than upstream's thread delivers them must not keep that
+    /// thread delivering for ever. Each delivery here runs the loop's task, which is overdue
+    /// (a 1 µs span, the loop run 1 ms late), so each one queues the next boundary, as a
+    /// worker thread would while a slow delivery is under way. After the second boundary
+    /// queued during its loop, upstream's call hands the rest over to the task's next run and
+    /// returns; upstream's further calls only queue until that run delivers them, in order.
+    #[test]
+    fn upstreams_thread_hands_boundaries_queued_meanwhile_over_to_the_worker() {
+        let run_loop = RunLoop::new();
+        let input = PublishSubject::new();
+        let armed = Arc::new(AtomicBool::new(false));
+        let budget = Arc::new(AtomicUsize::new(100));
+        let tick_inside = {
+            let (run_loop, armed, budget) = (run_loop.clone(), armed.clone(), budget.clone());
+            move || {
+                if armed.load(Ordering::SeqCst) && budget.load(Ordering::SeqCst) > 0 {
+                    budget.fetch_sub(1, Ordering::SeqCst);
+                    run_loop.dispatch_if_ready();
+                }
+            }
+        };
+        let windows: Arc<Mutex<Vec<TestObserver<i32>>>> = Arc::default();
+        let outer = TestObserver::new();
+        let w = windows.clone();
+        input
+            .observable()
+            .window_with_time(Duration::from_micros(1), run_loop.clone())
+            .map(move |window| {
+                let observer = TestObserver::new();
+                let tick = tick_inside.clone();
+                window
+                    .tap(move |_| tick())
+                    .subscribe_observer(observer.clone());
+                tick_inside();
+                let mut w = w.lock().unwrap();
+                w.push(observer);
+                w.len() - 1
+            })
+            .subscribe_observer(outer.clone());
+        let opened = || windows.lock().unwrap().len();
+        assert_eq!(opened(), 1);
+        // The first thousand boundaries are due.
+        std::thread::sleep(ms(1));
+        armed.store(true, Ordering::SeqCst);
+        let mut input = input.observer();
+        input.on_next(1);
+        // The value ran the task, whose boundary opened the second window, which ran it
+        // again: that second boundary is left to the task.
+        assert_eq!(opened(), 2);
+        assert_eq!(budget.load(Ordering::SeqCst), 98);
+        input.on_next(2);
+        input.on_completed();
+        assert_eq!(opened(), 2);
+        outer.assert_values(&[0, 1]);
+        assert!(!outer.is_terminated());
+        // The task's next run delivers what was left, in order; its own boundary comes after
+        // the completion and is dropped.
+        assert!(run_loop.dispatch_if_ready());
+        outer.assert_values(&[0, 1, 2]);
+        outer.assert_completed();
+        let windows = windows.lock().unwrap();
+        windows[0].assert_values(&[1]);
+        windows[0].assert_completed();
+        windows[1].assert_values(&[]);
+        windows[1].assert_completed();
+        windows[2].assert_values(&[2]);
+        windows[2].assert_completed();
+        assert!(run_loop.is_empty());
     }
 
     #[test]
