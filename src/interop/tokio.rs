@@ -281,7 +281,7 @@ impl Core {
                 budget -= 1;
                 let entry = pop(&mut state);
                 drop(state);
-                self.run(entry);
+                self.run(entry, now);
                 now = now.max(self::now());
                 continue;
             }
@@ -300,16 +300,19 @@ impl Core {
         }
     }
 
-    /// Runs a popped entry's task, outside every lock, and queues it again if it asks to be.
-    fn run(&self, entry: Entry) {
+    /// Runs a popped entry's task, outside every lock, and queues it again if it asks to be:
+    /// not before `now`, the instant it was popped at, so that a periodic task that fell
+    /// behind runs again behind the tasks due when it was popped rather than ahead of them
+    /// (as the timed queue's `Queue::run`).
+    fn run(&self, entry: Entry, now: Instant) {
         let Entry { cell, .. } = entry;
         // A panicking task was reported by the panic hook, and its cell marked itself
         // finished while unwinding: go on with the other tasks.
         let next = panic::catch_unwind(AssertUnwindSafe(|| cell.run())).unwrap_or(None);
         let due = match next {
             None => return,
-            Some(Reschedule::At(due)) => due,
-            Some(Reschedule::After(delay)) => now() + delay,
+            Some(Reschedule::At(due)) => due.max(now),
+            Some(Reschedule::After(delay)) => self::now() + delay,
             Some(Reschedule::Done) => unreachable!("a finished task is not rescheduled"),
         };
         // The driver itself is running: no need to wake it.

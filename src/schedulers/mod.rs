@@ -101,6 +101,11 @@ pub enum Reschedule {
     Done,
     /// Run the task again at this instant. Periodic tasks compute it from their previous due
     /// time so they do not drift.
+    ///
+    /// An instant already past runs the task again at once, but on a worker with a queue (all
+    /// but [`Immediate`] and [`CurrentThread`]) behind the tasks that were due when this run
+    /// began: a periodic task that falls behind, its runs longer than its period, does not
+    /// keep the other tasks of its thread from running.
     At(Instant),
     /// Run the task again this long after now.
     After(Duration),

@@ -206,6 +206,37 @@ mod tests {
         later.dispose();
     }
 
+    /// A periodic task behind its schedule (here always: it asks for an instant before its
+    /// first run) runs again behind the task that was due when it was popped, not ahead of it
+    /// for as long as it stays behind.
+    #[test]
+    fn a_periodic_task_asking_for_a_past_instant_lets_the_tasks_due_run() {
+        let run_loop = RunLoop::new();
+        let (tx, rx) = mpsc::channel();
+        let worker = run_loop.worker();
+        let past = worker.now();
+        let periodic = {
+            let tx = tx.clone();
+            worker.schedule(move || {
+                tx.send("periodic").unwrap();
+                Reschedule::At(past)
+            })
+        };
+        worker.schedule(move || {
+            tx.send("once").unwrap();
+            Reschedule::Done
+        });
+        for _ in 0..4 {
+            assert!(run_loop.dispatch_if_ready());
+        }
+        assert_eq!(
+            rx.try_iter().collect::<Vec<_>>(),
+            ["periodic", "once", "periodic", "periodic"]
+        );
+        periodic.dispose();
+        assert!(run_loop.is_empty());
+    }
+
     #[test]
     fn run_until_disposed_returns_at_once_for_an_ended_subscription() {
         let run_loop = RunLoop::new();

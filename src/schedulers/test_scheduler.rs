@@ -159,7 +159,7 @@ impl TestScheduler {
     fn run_until(&self, instant: Instant) {
         while let Some(entry) = self.queue().pop_due(instant) {
             self.queue().advance_virtual_now(entry.due());
-            self.queue().run(entry);
+            self.queue().run(entry, self.now());
         }
     }
 

@@ -43,7 +43,9 @@
 //!   so it may schedule, cancel or dispose anything, itself included. The slot stays
 //!   occupied meanwhile (a running task keeps its index), and a cancel that finds it empty
 //!   marks it cancelled: the driver then drops the task when it returns instead of putting
-//!   it back.
+//!   it back. A task put back at an instant before the one it was popped at (a periodic task
+//!   behind its schedule) is put back at that one, behind the tasks that were due then, so
+//!   that it cannot keep them waiting for as long as it stays behind.
 //! - **Drops outside the lock.** Dropping a task or a worker may drop a worker, which may
 //!   close its queue; so neither is ever dropped while the queue lock is held.
 //!
@@ -775,10 +777,10 @@ impl Queue {
     /// from here with the queue consistent and no lock held.
     pub(crate) fn dispatch(&self, block: bool) -> Dispatch {
         let mut state = self.state.lock();
-        let entry = loop {
+        let (entry, now) = loop {
             let now = self.now();
             match state.next(now) {
-                Next::Run(entry) => break entry,
+                Next::Run(entry) => break (entry, now),
                 Next::Stale(removed) => {
                     // Dropping a worker may close a queue: never under the lock.
                     drop(state);
@@ -796,7 +798,7 @@ impl Queue {
         if pass_on {
             self.ready.notify_one();
         }
-        self.run(entry);
+        self.run(entry, now);
         Dispatch::Ran
     }
 
@@ -850,7 +852,12 @@ impl Queue {
 
     /// Runs a popped entry and queues it again if it asks to be; otherwise (or if it was
     /// cancelled while it ran) drops it and frees its slot.
-    pub(crate) fn run(&self, entry: Entry) {
+    ///
+    /// `now` is the instant it was popped at. A task that asks to run again at an instant
+    /// before it (a periodic task that fell behind, each run longer than its period) is
+    /// queued at `now`: behind every task that was due when it was popped, rather than
+    /// ahead of them for as long as it stays behind, which would be for ever.
+    pub(crate) fn run(&self, entry: Entry, now: Instant) {
         let Entry {
             slot, tag, task, ..
         } = entry;
@@ -867,7 +874,7 @@ impl Queue {
                 drop(finish);
                 return;
             }
-            Reschedule::At(due) => due,
+            Reschedule::At(due) => due.max(now),
             Reschedule::After(delay) => self.now() + delay,
         };
         let mut state = self.state.lock();
