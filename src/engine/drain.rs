@@ -417,6 +417,36 @@ mod loom_tests {
         });
     }
 
+    /// A periodic task queueing while upstream's thread delivers: whether or not that thread
+    /// hands over, the task's next run delivers what is left, in the order queued, once.
+    #[test]
+    fn a_periodic_task_racing_upstreams_delivery_loses_nothing() {
+        loom::model(|| {
+            let (drain, log, drops) = setup();
+            let other = drain.clone();
+            let t = thread::spawn(move || {
+                other.tick_with(|queue| queue.0.push_back(Notification::Next(10)));
+                other.tick_with(|queue| queue.0.push_back(Notification::Next(11)));
+            });
+            push(&drain, Notification::Next(1));
+            push(&drain, Notification::Next(2));
+            t.join().unwrap();
+            push(&drain, Notification::Completed);
+            // The task's next run.
+            drain.tick_with(|queue| queue.0.push_back(Notification::Next(12)));
+            let log = log.lock();
+            let position = |value| log.iter().position(|n| *n == Notification::Next(value));
+            for value in [1, 2, 10, 11] {
+                assert!(position(value).is_some(), "{value} was delivered");
+            }
+            assert!(position(1) < position(2) && position(10) < position(11));
+            assert_eq!(log.len(), 5);
+            assert_eq!(log[4], Notification::Completed);
+            assert!(drain.is_closed());
+            assert_eq!(drops.load(Ordering::SeqCst), 1);
+        });
+    }
+
     #[test]
     fn close_racing_a_delivery_drops_the_observer_once() {
         loom::model(|| {
