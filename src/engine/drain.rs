@@ -14,19 +14,19 @@
 //!
 //! # A periodic task never holds upstream's thread
 //!
-//! A periodic task (the span boundaries of `window_with_time`, `buffer_with_time`) queues its
-//! events at its own pace, whoever delivers them. When upstream's thread is the deliverer and
-//! delivering an event takes longer than the period (a downstream that does real work per
-//! window, a slowed machine), every event it delivers lets the task queue another, and the
-//! loop above never ends: upstream's thread is kept delivering boundaries, never returns to
-//! upstream, and upstream's further values and its terminal notification are never heard of,
-//! while the queue grows without bound. So a periodic task queues through
-//! [`tick_with`](Drain::tick_with), which counts what it queued while a caller from outside
-//! the worker delivered; once it queued twice during one such caller's loop (which has then
-//! lasted longer than a period), that caller stops after the event it is delivering and
-//! hands the rest over to the task's next run. Until then callers from outside only update
-//! the state. The task delivers on its worker, where it cannot queue more while it delivers,
-//! so the backlog ends.
+//! A periodic task (the span boundaries of `window_with_time`, `buffer_with_time` and
+//! `buffer_with_time_or_count`) queues its events at its own pace, whoever delivers them.
+//! When upstream's thread is the deliverer and delivering an event takes longer than the
+//! period (a downstream that does real work per window, a slowed machine), every event it
+//! delivers lets the task queue another, and the loop above never ends: upstream's thread is
+//! kept delivering boundaries, never returns to upstream, and upstream's further values and
+//! its terminal notification are never heard of, while the queue grows without bound. So a
+//! periodic task queues through [`tick_with`](Drain::tick_with), which counts what it queued
+//! while a caller from outside the worker delivered; once it queued twice during one such
+//! caller's loop (a loop that has lasted about a period, or longer), that caller stops after
+//! the event it is delivering and hands the rest over to the task's next run. Until then
+//! callers from outside only update the state. The task delivers on its worker, where it
+//! cannot queue more while it delivers, so the backlog ends.
 //!
 //! # Flavour
 //!
