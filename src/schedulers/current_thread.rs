@@ -1182,8 +1182,9 @@ mod tests {
             w.schedule(push(&l, 2));
             w.schedule_at(past, push(&l, 3));
             // Once a timed task is queued, a task due now is ordered by the clock: after the
-            // one due in the past, before one due later.
-            w.schedule_at(Instant::now() + Duration::from_millis(2), push(&l, 7));
+            // one due in the past, before one due later (later by a margin no preemption
+            // between these two calls, and no interpreter running them, comes near).
+            w.schedule_at(Instant::now() + Duration::from_millis(200), push(&l, 7));
             w.schedule(push(&l, 4));
             let (w2, l2) = (w.clone(), l.clone());
             let mut runs = 0;
