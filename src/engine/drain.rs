@@ -42,7 +42,7 @@
 
 use crate::notification::Notification;
 use crate::observer::Observer;
-use crate::primitive::{AtomicBool, Mutex, MutexGuard, Ordering};
+use crate::primitive::{AtomicBool, Mutex, Ordering};
 use crate::schedulers::Worker;
 use crate::subscription::Subscription;
 
@@ -179,18 +179,13 @@ impl<W: Worker, O, St> Drain<W, O, St> {
     ///
     /// Called from outside the worker (upstream's observer) or by a task that is not
     /// periodic; a periodic task calls [`tick_with`](Self::tick_with).
+    #[inline]
     pub(crate) fn drain_with<T>(&self, update: impl FnOnce(&mut St))
     where
         O: Observer<T>,
         St: Ready<T>,
     {
-        let mut inner = self.inner.lock();
-        update(&mut inner.state);
-        if inner.handed_over {
-            // The periodic task delivers what is ready, this update included.
-            return;
-        }
-        self.deliver(inner, true);
+        self.deliver(update, true);
     }
 
     /// Updates the state under the lock, then delivers whatever is ready, from the periodic
@@ -200,30 +195,37 @@ impl<W: Worker, O, St> Drain<W, O, St> {
     /// for it; the second one during that caller's loop makes it hand the rest over to this
     /// task's next run (see the module's docs). Finding no one delivering, it delivers what
     /// is ready, what was handed over included.
+    #[inline]
     pub(crate) fn tick_with<T>(&self, update: impl FnOnce(&mut St))
+    where
+        O: Observer<T>,
+        St: Ready<T>,
+    {
+        self.deliver(update, false);
+    }
+
+    /// [`drain_with`](Self::drain_with) when `outside` (a caller from outside the worker),
+    /// else [`tick_with`](Self::tick_with).
+    fn deliver<T>(&self, update: impl FnOnce(&mut St), outside: bool)
     where
         O: Observer<T>,
         St: Ready<T>,
     {
         let mut inner = self.inner.lock();
         update(&mut inner.state);
-        if inner.busy {
-            if inner.outside {
-                inner.ticks_meanwhile = inner.ticks_meanwhile.saturating_add(1);
-            }
+        if outside && inner.handed_over {
+            // The periodic task delivers what is ready, this update included.
             return;
         }
-        inner.handed_over = false;
-        self.deliver(inner, false);
-    }
-
-    /// The delivery loop of [`drain_with`](Self::drain_with) and
-    /// [`tick_with`](Self::tick_with): `outside` for a caller from outside the worker.
-    fn deliver<'a, T>(&'a self, mut inner: MutexGuard<'a, Inner<O, St>>, outside: bool)
-    where
-        O: Observer<T>,
-        St: Ready<T>,
-    {
+        if !outside {
+            if inner.busy {
+                if inner.outside {
+                    inner.ticks_meanwhile = inner.ticks_meanwhile.saturating_add(1);
+                }
+                return;
+            }
+            inner.handed_over = false;
+        }
         if !inner.busy {
             // Counted afresh for each caller's loop.
             inner.ticks_meanwhile = 0;
