@@ -1,7 +1,7 @@
 //! The bytes a small type-erased value sits in, by value beside a table of its functions:
 //! a timed queue's tasks (`schedulers::erased`), a merge's kept upstream handles
-//! (`operators::engine::kept`), a subject's observers (`subjects::sink`) and a group's or a
-//! window's subscriber (`operators::engine::held_observer`). Each keeps a
+//! (`engine::kept`), a subject's observers (`subjects::sink`) and a group's or a
+//! window's subscriber (`engine::held_observer`). Each keeps a
 //! value that [`fits`] in [`Bytes`] and boxes a larger one; this module is what they share.
 
 use std::mem::{self, MaybeUninit};
