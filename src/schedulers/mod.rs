@@ -19,6 +19,7 @@
 //! | [`ThreadPool`] | a fixed set of threads; workers spread round-robin | each thread waits on its queue |
 //! | [`Computational`] | a process-wide pool, one thread per core | as `ThreadPool` |
 //! | [`RunLoop`] | on whichever thread calls [`RunLoop::dispatch`] | `dispatch` waits |
+//! | [`EventLoop`] | on the thread that owns it: a GUI's event loop | the loop sleeps until [`EventLoop::next_due`]; other threads' schedules call its wake callback |
 //! | [`TestScheduler`] | on the thread advancing virtual time | virtual: nothing waits |
 //!
 //! On `wasm32` (a browser), where nothing may block and no thread can be started, the
@@ -65,6 +66,8 @@ mod counted;
 mod current_thread;
 mod erased;
 #[cfg(not(target_arch = "wasm32"))]
+mod event_loop;
+#[cfg(not(target_arch = "wasm32"))]
 mod immediate;
 mod keys;
 #[cfg(not(target_arch = "wasm32"))]
@@ -84,6 +87,8 @@ pub mod web;
 pub use crate::interop::tokio::{Tokio, TokioTask, TokioWorker};
 #[cfg(not(target_arch = "wasm32"))]
 pub use current_thread::{CurrentThread, CurrentThreadTask, CurrentThreadWorker};
+#[cfg(not(target_arch = "wasm32"))]
+pub use event_loop::{EventLoop, EventLoopHandle, EventLoopWorker, OnLoop};
 #[cfg(not(target_arch = "wasm32"))]
 pub use immediate::{Immediate, ImmediateWorker};
 #[cfg(not(target_arch = "wasm32"))]
@@ -250,7 +255,9 @@ impl DeferringScheduler for Tokio {}
 ///
 /// Operators that deliver on a worker of a scheduler (`observe_on`, `subscribe_on`, `delay`,
 /// `debounce`, `timeout`, `sample`, `buffer_with_time`) require it of their observer. It is `Send + 'static` under a name of its own so that a closure capturing
-/// an `Rc` or a borrow is reported with what to do about it.
+/// an `Rc` or a borrow is reported with what to do about it. A chain that an [`EventLoop`]
+/// delivers on its own thread takes an observer holding `Rc`s wrapped in an [`OnLoop`]
+/// ([`EventLoop::pin`]).
 ///
 /// ```
 /// use rx::schedulers::ThreadObserver;
@@ -264,7 +271,8 @@ impl DeferringScheduler for Tokio {}
     diagnostic::on_unimplemented(
         message = "`{Self}` must be `Send + 'static`: this chain delivers values on another thread",
         label = "captures something that is not `Send`, or borrows",
-        note = "capture `Arc` and `Mutex` instead of `Rc` and `RefCell`, and move owned values in; or deliver on this thread (`CurrentThread`, `RunLoop`)"
+        note = "capture `Arc` and `Mutex` instead of `Rc` and `RefCell`, and move owned values in",
+        note = "on the thread of an `rx::schedulers::EventLoop` (a GUI's loop) that delivers this chain, wrap the observer with `EventLoop::pin`"
     )
 )]
 #[cfg_attr(

@@ -802,6 +802,45 @@ impl Queue {
         Dispatch::Ran
     }
 
+    /// The sequence number the next push takes: a task queued from now on has one at least
+    /// this large.
+    pub(crate) fn next_seq(&self) -> u64 {
+        self.state.lock().next_seq
+    }
+
+    /// Runs the earliest task if it is due at `now` and was queued (or last asked to run
+    /// again) before the push numbered `limit`; otherwise returns [`Dispatch::Idle`]. Never
+    /// waits. A driver that takes `limit` from [`next_seq`](Queue::next_seq) when it starts a
+    /// turn then runs each task at most once in that turn, even one that asks to run again
+    /// at a time already past.
+    pub(crate) fn dispatch_queued_before(&self, now: Instant, limit: u64) -> Dispatch {
+        let mut state = self.state.lock();
+        let entry = loop {
+            match state.keys.peek() {
+                Some(top) if state.slot_of(&top).is_none() => {
+                    // A tombstone: plain data, dropped here.
+                    state.keys.pop();
+                    continue;
+                }
+                Some(top) if top.seq >= limit => return Dispatch::Idle,
+                _ => {}
+            }
+            match state.next(now) {
+                Next::Run(entry) => break entry,
+                Next::Stale(removed) => {
+                    drop(state);
+                    removed.drop_outside_lock();
+                    state = self.state.lock();
+                }
+                Next::Closed => return Dispatch::Closed,
+                Next::Wait(_) => return Dispatch::Idle,
+            }
+        };
+        drop(state);
+        self.run(entry);
+        Dispatch::Ran
+    }
+
     /// Waits until `deadline` (the top's due time, or forever if the queue is empty), or
     /// until a new top, a driver's pop or closing wakes it. Woken otherwise (to plan giving
     /// kept memory back, or spuriously) while the top is still the one it waited for, it
