@@ -17,7 +17,8 @@
 //! | [`NewThread`](crate::schedulers::NewThread) | a new thread per worker | a long-running or blocking producer that deserves a thread | a thread spawn per worker; an allocation per task |
 //! | [`ThreadPool`](crate::schedulers::ThreadPool) | a fixed set of threads, workers spread round-robin | many producers on a few threads (a pool you size) | threads made once; an allocation per task |
 //! | [`Computational`](crate::schedulers::Computational) | a process-wide pool, one thread per core | CPU-bound work, without managing a pool | as `ThreadPool` |
-//! | [`RunLoop`](crate::schedulers::RunLoop) | whichever thread calls [`dispatch`](crate::schedulers::RunLoop::dispatch) | bringing results back to one thread: a UI or main loop | an allocation per task; `dispatch` waits without spinning |
+//! | [`RunLoop`](crate::schedulers::RunLoop) | whichever thread calls [`dispatch`](crate::schedulers::RunLoop::dispatch) | bringing results back to one thread: a main loop of the program's own | an allocation per task; `dispatch` waits without spinning |
+//! | [`EventLoop`](crate::schedulers::EventLoop) | the thread that owns it, when its loop calls [`dispatch_ready`](crate::schedulers::EventLoop::dispatch_ready) | a native GUI's event loop (winit, glib, egui): observers may hold `Rc`s ([guide](super::threads#inside-a-guis-event-loop)) | as `RunLoop`; the loop sleeps until [`next_due`](crate::schedulers::EventLoop::next_due), and other threads wake it through a callback |
 //! | [`TestScheduler`](crate::schedulers::TestScheduler) | the thread advancing virtual time | tests: time passes only when the test says so | nothing waits; an allocation per task |
 //! | `Tokio` (feature `tokio`) | a task spawned on a tokio runtime per worker | pipelines inside a tokio program, futures that need tokio's reactor | a tokio task per worker; tokio's timer for delays |
 //!
