@@ -6,6 +6,7 @@ use super::{Reschedule, Scheduler, Task, Worker};
 use crate::primitive::{Arc, Condvar, Mutex};
 use crate::subscription::Subscription;
 use crate::time::Instant;
+use std::any::Any;
 use std::fmt;
 use std::marker::PhantomData;
 use std::mem::ManuallyDrop;
@@ -185,6 +186,7 @@ impl EventLoop {
     /// turn of the loop always ends. Call [`next_due`](EventLoop::next_due) afterwards to know
     /// how long to sleep.
     pub fn dispatch_ready(&self) -> usize {
+        drop_strays();
         let now = Instant::now();
         let limit = self.queue.next_seq();
         let mut ran = 0;
@@ -241,11 +243,13 @@ impl EventLoop {
     /// Wraps `value` so that it may be handed to operators that require `Send`
     /// (`interval`, `debounce`, `observe_on` on this loop's [`handle`](EventLoop::handle)):
     /// an observer that holds `Rc`s or widgets. See [`OnLoop`].
-    pub fn pin<T>(&self, value: T) -> OnLoop<T> {
+    pub fn pin<T: 'static>(&self, value: T) -> OnLoop<T> {
         OnLoop::new(value)
     }
 
-    /// Queues `task` (which need not be `Send`) to run on this loop after `delay`.
+    /// Queues `task` (which need not be `Send`) to run on this loop after `delay`. Its
+    /// handle is `Send`: cancelled from another thread, the task is dropped at the loop's
+    /// next turn, on the loop's thread (see [`OnLoop`]).
     ///
     /// ```
     /// use rx::schedulers::{EventLoop, Reschedule};
@@ -389,21 +393,65 @@ impl fmt::Debug for EventLoopWorker {
 /// What it holds is reached only on the thread that made it: [`get`](OnLoop::get),
 /// [`get_mut`](OnLoop::get_mut), [`into_inner`](OnLoop::into_inner) and the observer's
 /// `on_next`, `on_error` and `on_completed` panic on any other (`is_disposed` answers
-/// `false` there). Dropped on another thread, it leaks what it holds rather than drop it
-/// there: a task on the loop cancelled from another thread leaks its observer.
-pub struct OnLoop<T> {
+/// `false` there). Dropped on another thread, it hands what it holds back to its own thread,
+/// to be dropped there by the next turn of an [`EventLoop`] on that thread
+/// ([`dispatch_ready`](EventLoop::dispatch_ready)): so a task on the loop cancelled from
+/// another thread, and the observer it holds, are dropped on the loop's thread. Should no
+/// loop run there again, it is leaked.
+pub struct OnLoop<T: 'static> {
     value: ManuallyDrop<T>,
     thread: ThreadId,
 }
 
 // SAFETY: the value is reached only on `thread` (every access checks it, and panics
-// elsewhere), and dropped only there (elsewhere it is leaked), so moving the wrapper to
-// another thread moves nothing that thread can use.
+// elsewhere), and dropped only there (elsewhere it is moved, untouched, to `STRAYS`), so
+// moving the wrapper to another thread moves nothing that thread can use.
 unsafe impl<T> Send for OnLoop<T> {}
 // SAFETY: as for `Send`: a shared reference on another thread reaches nothing of the value.
 unsafe impl<T> Sync for OnLoop<T> {}
 
-impl<T> OnLoop<T> {
+/// The values of [`OnLoop`]s dropped on another thread than their own, each waiting for its
+/// own thread to drop it ([`drop_strays`]). A lock of std's: no user code runs under it.
+static STRAYS: std::sync::Mutex<Vec<Stray>> = std::sync::Mutex::new(Vec::new());
+
+/// How many values `STRAYS` holds, read without the lock at every turn of a loop. Relaxed:
+/// a value counted late is dropped at the next turn; the lock orders the rest.
+static STRAY_COUNT: std::sync::atomic::AtomicUsize = std::sync::atomic::AtomicUsize::new(0);
+
+/// A value of an [`OnLoop`] on its way back to its thread.
+struct Stray {
+    thread: ThreadId,
+    /// Kept only to be dropped.
+    _value: Box<dyn Any>,
+}
+
+// SAFETY: a stray's value was moved (a copy of its bytes, which touches nothing it points
+// to) into its box on a foreign thread, and is dropped only on `thread` (`drop_strays`).
+unsafe impl Send for Stray {}
+
+/// Drops the values of [`OnLoop`]s of this thread that were dropped on another.
+fn drop_strays() {
+    use std::sync::atomic::Ordering::Relaxed;
+    if STRAY_COUNT.load(Relaxed) == 0 {
+        return;
+    }
+    let here = thread::current().id();
+    let mine: Vec<Stray> = {
+        let mut strays = STRAYS
+            .lock()
+            .unwrap_or_else(std::sync::PoisonError::into_inner);
+        let (mine, others) = std::mem::take(&mut *strays)
+            .into_iter()
+            .partition(|stray| stray.thread == here);
+        *strays = others;
+        STRAY_COUNT.store(strays.len(), Relaxed);
+        mine
+    };
+    // Outside the lock: the drops are user code, which may drop other `OnLoop`s.
+    drop(mine);
+}
+
+impl<T: 'static> OnLoop<T> {
     /// Wraps `value`, pinned to the calling thread.
     pub fn new(value: T) -> Self {
         OnLoop {
@@ -449,25 +497,39 @@ impl<T> OnLoop<T> {
     }
 }
 
-impl<T> Drop for OnLoop<T> {
+impl<T: 'static> Drop for OnLoop<T> {
     fn drop(&mut self) {
+        // SAFETY: taken once, here, and never reached again.
+        let value = unsafe { ManuallyDrop::take(&mut self.value) };
         if self.is_on_its_thread() {
-            // SAFETY: dropped once, here, and never reached again.
-            unsafe { ManuallyDrop::drop(&mut self.value) }
+            drop(value);
+            return;
         }
-        // Elsewhere the value is leaked: dropping it there could touch an `Rc`'s count
-        // from two threads.
+        if !std::mem::needs_drop::<T>() {
+            return;
+        }
+        // Dropping it here could touch an `Rc`'s count from two threads: it goes back to
+        // its own thread, moved but not touched.
+        let stray = Stray {
+            thread: self.thread,
+            _value: Box::new(value),
+        };
+        let mut strays = STRAYS
+            .lock()
+            .unwrap_or_else(std::sync::PoisonError::into_inner);
+        strays.push(stray);
+        STRAY_COUNT.store(strays.len(), std::sync::atomic::Ordering::Relaxed);
     }
 }
 
-impl<T: Clone> Clone for OnLoop<T> {
+impl<T: Clone + 'static> Clone for OnLoop<T> {
     #[track_caller]
     fn clone(&self) -> Self {
         OnLoop::new(self.get().clone())
     }
 }
 
-impl<T: fmt::Debug> fmt::Debug for OnLoop<T> {
+impl<T: fmt::Debug + 'static> fmt::Debug for OnLoop<T> {
     fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
         if self.is_on_its_thread() {
             f.debug_tuple("OnLoop").field(self.get()).finish()
@@ -477,7 +539,7 @@ impl<T: fmt::Debug> fmt::Debug for OnLoop<T> {
     }
 }
 
-impl<T, O: crate::Observer<T>> crate::Observer<T> for OnLoop<O> {
+impl<T, O: crate::Observer<T> + 'static> crate::Observer<T> for OnLoop<O> {
     #[inline]
     fn on_next(&mut self, value: T) {
         self.get_mut().on_next(value)
@@ -499,7 +561,7 @@ impl<T, O: crate::Observer<T>> crate::Observer<T> for OnLoop<O> {
     }
 }
 
-impl<S: Subscription> Subscription for OnLoop<S> {
+impl<S: Subscription + 'static> Subscription for OnLoop<S> {
     #[inline]
     fn dispose(&self) {
         self.get().dispose()

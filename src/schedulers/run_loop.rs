@@ -9,7 +9,9 @@ use crate::time::Instant;
 use std::fmt;
 
 /// A timed queue that runs tasks only when the user asks, on the thread that asks: an event
-/// loop to embed in a program's own main loop, or to bring results back to one thread.
+/// loop to embed in a program's own main loop, or to bring results back to one thread. For a
+/// GUI's event loop, which owns its thread and must be told when to wake, use
+/// [`EventLoop`](super::EventLoop).
 ///
 /// Workers handed out by [`worker`](Scheduler::worker) share the loop's queue; they may
 /// schedule from any thread. Tasks run in due order, first-in first-out for equal due times,

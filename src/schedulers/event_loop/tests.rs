@@ -209,7 +209,7 @@ fn timers_and_observe_on_take_pinned_observers_holding_rcs() {
 }
 
 #[test]
-fn a_pinned_value_is_reached_only_on_its_thread_and_leaked_elsewhere() {
+fn a_pinned_value_is_reached_and_dropped_only_on_its_thread() {
     let rc = Rc::new(());
     let pinned = OnLoop::new(rc.clone());
     assert_eq!(Rc::strong_count(pinned.get()), 2);
@@ -223,9 +223,12 @@ fn a_pinned_value_is_reached_only_on_its_thread_and_leaked_elsewhere() {
     });
     assert!(!reached);
     assert_eq!(Rc::strong_count(&rc), 2);
+    // Dropped by the next turn of a loop on its own thread.
+    EventLoop::new().dispatch_ready();
+    assert_eq!(Rc::strong_count(&rc), 1);
     let pinned = OnLoop::new(rc.clone());
     drop(pinned);
-    assert_eq!(Rc::strong_count(&rc), 2);
+    assert_eq!(Rc::strong_count(&rc), 1);
     assert!(Rc::ptr_eq(&OnLoop::new(rc.clone()).into_inner(), &rc));
 }
 
@@ -249,4 +252,24 @@ fn dropping_the_loop_drops_its_tasks_and_refuses_new_ones() {
     assert!(dropped.get());
     assert!(task.is_disposed());
     assert!(handle.worker().schedule(done).is_disposed());
+}
+
+#[test]
+fn a_local_task_cancelled_from_another_thread_is_dropped_at_the_next_turn() {
+    let ui = EventLoop::new();
+    let captured = Rc::new(());
+    let held = captured.clone();
+    let task = ui.schedule_local(HOUR, move || {
+        let _ = &held;
+        Reschedule::Done
+    });
+    elsewhere(move || task.dispose());
+    assert!(ui.is_empty());
+    assert_eq!(
+        Rc::strong_count(&captured),
+        2,
+        "not dropped on the other thread"
+    );
+    assert_eq!(ui.dispatch_ready(), 0);
+    assert_eq!(Rc::strong_count(&captured), 1);
 }
