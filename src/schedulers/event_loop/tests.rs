@@ -273,3 +273,24 @@ fn a_local_task_cancelled_from_another_thread_is_dropped_at_the_next_turn() {
     assert_eq!(ui.dispatch_ready(), 0);
     assert_eq!(Rc::strong_count(&captured), 1);
 }
+
+#[test]
+fn results_of_another_thread_are_delivered_on_the_loop_to_a_pinned_observer() {
+    let (ui, wakes) = counting();
+    let main = thread::current().id();
+    let seen = Rc::new(RefCell::new(Vec::new()));
+    let s = seen.clone();
+    crate::source::from_iter(1..=3)
+        .map(move |v| (v, thread::current().id() != main))
+        .subscribe_on(crate::schedulers::NewThread)
+        .observe_on(ui.handle())
+        .subscribe_observer(ui.pin(NextObserver::new(move |(v, elsewhere)| {
+            assert_eq!(thread::current().id(), main);
+            s.borrow_mut().push((v, elsewhere));
+        })));
+    while seen.borrow().len() < 3 {
+        ui.dispatch_timeout(HOUR);
+    }
+    assert_eq!(*seen.borrow(), [(1, true), (2, true), (3, true)]);
+    assert!(wakes.load(SeqCst) >= 1);
+}
