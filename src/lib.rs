@@ -96,7 +96,7 @@
 //! |---|---|
 //! | [`source`] | where pipelines start: `just`, `from_iter`, `create`, `timer`, `interval`, ... |
 //! | [`operators`] | the operator structs; their documentation is on [`ObservableExt`] |
-//! | [`schedulers`] | `Immediate`, `CurrentThread`, `NewThread`, `RunLoop`, `ThreadPool`, `Computational`, `TestScheduler` |
+//! | [`schedulers`] | `Immediate`, `CurrentThread`, `NewThread`, `RunLoop`, `EventLoop`, `ThreadPool`, `Computational`, `TestScheduler` |
 //! | [`subjects`] | `PublishSubject`, `BehaviorSubject`, `ReplaySubject`, `AsyncSubject` |
 //! | [`backpressure`] | bounds on hand-offs between threads: `Bounded`, `Overflow`, `BufferOverflow` |
 //! | [`interop`] | futures `Future` and `Stream`, tokio |

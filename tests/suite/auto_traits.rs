@@ -24,6 +24,10 @@ assert_impl_all!(RunLoop: Send, Sync, Clone);
 assert_impl_all!(ThreadPool: Send, Sync, Clone);
 assert_impl_all!(Computational: Send, Sync, Clone);
 assert_impl_all!(TestScheduler: Send, Sync, Clone);
+assert_impl_all!(rx::schedulers::EventLoopHandle: Send, Sync, Clone);
+assert_impl_all!(rx::schedulers::EventLoopWorker: Send, Sync, Clone);
+assert_not_impl_any!(rx::schedulers::EventLoop: Send, Sync);
+assert_impl_all!(rx::schedulers::OnLoop<Rc<Cell<i32>>>: Send, Sync, Clone);
 
 assert_impl_all!(PublishSubject<i32>: Send, Sync, Clone);
 assert_impl_all!(BehaviorSubject<i32>: Send, Sync, Clone);
