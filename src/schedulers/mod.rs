@@ -24,9 +24,10 @@
 //!
 //! On `wasm32` (a browser), where nothing may block and no thread can be started, the
 //! schedulers that sleep or wait ([`Immediate`], [`CurrentThread`], [`NewThread`],
-//! [`ThreadPool`], [`Computational`], and [`RunLoop`]'s waiting calls) are not compiled, so
-//! naming one is a compile error rather than a trap at run time; the browser's own event loop
-//! schedules there, through the schedulers of `rx::schedulers::web` (the `web` feature).
+//! [`ThreadPool`], [`Computational`], [`EventLoop`], and [`RunLoop`]'s waiting calls) are not
+//! compiled, so naming one is a compile error rather than a trap at run time; the browser's
+//! own event loop schedules there, through the schedulers of `rx::schedulers::web` (the `web`
+//! feature).
 //! [`RunLoop::run_until_idle`], [`TestScheduler`] and every time operator work there, on the
 //! clock of [`rx::time`](crate::time).
 //!
