@@ -837,7 +837,7 @@ impl Queue {
             }
         };
         drop(state);
-        self.run(entry);
+        self.run(entry, now);
         Dispatch::Ran
     }
 
