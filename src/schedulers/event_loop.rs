@@ -180,9 +180,9 @@ impl EventLoop {
     }
 
     /// Runs the tasks due now, in due order (first-in first-out for equal due times), and
-    /// returns how many ran; never waits. Each task runs at most once per call: when one asks
-    /// to run again at a time already past (a tick of an `interval` that fell behind), the
-    /// call ends before it, and it runs in the next call with the tasks due after it, so a
+    /// returns how many ran; never waits. Each task runs at most once per call: one that asks
+    /// to run again at a time already past (a tick of an `interval` that fell behind) is
+    /// queued behind the tasks that were due when it ran, and runs in the next call, so a
     /// turn of the loop always ends. Call [`next_due`](EventLoop::next_due) afterwards to know
     /// how long to sleep.
     pub fn dispatch_ready(&self) -> usize {
