@@ -36,7 +36,7 @@ fn main() {
 mod page {
     use rx::observer::NextObserver;
     use rx::prelude::*;
-    use rx::schedulers::web::{OnPage, Timeout};
+    use rx::schedulers::web::{OnPage, SetTimeout};
     use std::time::Duration;
     use wasm_bindgen::JsCast;
     use web_sys::{Document, HtmlElement, HtmlInputElement};
@@ -83,14 +83,14 @@ mod page {
         // Dropping the handle leaves the search running, for as long as the page.
         let _search = rx::source::from_event(&input, "input")
             .map(move |_| field.value().trim().to_lowercase())
-            .debounce(DEBOUNCE, Timeout)
+            .debounce(DEBOUNCE, SetTimeout)
             .distinct_until_changed()
             .tap(move |_| show(&spin, true))
             .switch_map(|query: String| {
                 // The lookup: answers after 100 to 900 ms. A newer query disposes this one's
                 // timer, so a late answer for an old query never shows.
                 let delay = Duration::from_millis(100 + (js_sys::Math::random() * 800.0) as u64);
-                rx::source::timer(delay, Timeout).map(move |_| {
+                rx::source::timer(delay, SetTimeout).map(move |_| {
                     let found: Vec<&'static str> = NAMES
                         .split_whitespace()
                         .filter(|name| !query.is_empty() && name.contains(query.as_str()))

@@ -10,7 +10,7 @@
 
 use rx::operators::ThrottleConfig;
 use rx::prelude::*;
-use rx::schedulers::web::{AnimationFrame, Microtask, OnPage, Timeout};
+use rx::schedulers::web::{AnimationFrame, Microtask, OnPage, SetTimeout};
 use rx::schedulers::{Reschedule, Scheduler, TestScheduler, Worker};
 use rx::subjects::PublishSubject;
 use rx::testing::TestObserver;
@@ -116,7 +116,7 @@ impl<T: Clone> Log<T> {
 
 #[wasm_bindgen_test]
 async fn a_timeout_task_runs_at_its_due_time() {
-    let worker = Timeout.worker();
+    let worker = SetTimeout.worker();
     let ran_at = Log::default();
     let start = Instant::now();
     let log = ran_at.clone();
@@ -138,7 +138,7 @@ async fn a_timeout_task_runs_at_its_due_time() {
 #[wasm_bindgen_test]
 async fn a_task_queued_earlier_than_the_pending_one_runs_at_its_own_time() {
     track();
-    let worker = Timeout.worker();
+    let worker = SetTimeout.worker();
     let order = Log::default();
     let (late, early) = (order.clone(), order.clone());
     worker.schedule_after(ms(600), move || {
@@ -158,7 +158,7 @@ async fn a_task_queued_earlier_than_the_pending_one_runs_at_its_own_time() {
 
 #[wasm_bindgen_test]
 async fn tasks_due_together_run_first_in_first_out() {
-    let worker = Timeout.worker();
+    let worker = SetTimeout.worker();
     let order = Log::default();
     let due = worker.now() + ms(10);
     for n in 0..5 {
@@ -175,7 +175,7 @@ async fn tasks_due_together_run_first_in_first_out() {
 #[wasm_bindgen_test]
 async fn a_task_reschedules_itself_through_its_return_value() {
     track();
-    let worker = Timeout.worker();
+    let worker = SetTimeout.worker();
     let runs = Log::default();
     let log = runs.clone();
     let start = Instant::now();
@@ -205,7 +205,7 @@ async fn a_task_reschedules_itself_through_its_return_value() {
 #[wasm_bindgen_test]
 async fn disposing_a_task_clears_its_timeout_and_drops_it() {
     track();
-    let worker = Timeout.worker();
+    let worker = SetTimeout.worker();
     let captured = Rc::new(());
     let ran = Log::default();
     let (c, log) = (captured.clone(), ran.clone());
@@ -231,7 +231,7 @@ async fn disposing_a_task_clears_its_timeout_and_drops_it() {
 #[wasm_bindgen_test]
 async fn disposing_the_earliest_task_rearms_for_the_next() {
     track();
-    let worker = Timeout.worker();
+    let worker = SetTimeout.worker();
     let ran = Log::default();
     let (a, b) = (ran.clone(), ran.clone());
     let first = worker.schedule_after(ms(20), move || {
@@ -253,7 +253,7 @@ async fn disposing_the_earliest_task_rearms_for_the_next() {
 async fn disposing_the_worker_cancels_its_tasks_and_clears_the_page() {
     track();
     for worker in [
-        Timeout.worker(),
+        SetTimeout.worker(),
         Microtask.worker(),
         AnimationFrame.worker(),
     ] {
@@ -281,7 +281,7 @@ async fn disposing_the_worker_cancels_its_tasks_and_clears_the_page() {
 async fn a_dropped_worker_still_runs_its_tasks() {
     let ran = Log::default();
     let log = ran.clone();
-    Timeout.worker().schedule_after(ms(10), move || {
+    SetTimeout.worker().schedule_after(ms(10), move || {
         log.push(1);
         Reschedule::Done
     });
@@ -293,7 +293,7 @@ async fn a_dropped_worker_still_runs_its_tasks() {
 async fn microtasks_run_after_the_current_task_and_before_timeouts() {
     let order = Log::default();
     let (t, m) = (order.clone(), order.clone());
-    Timeout.worker().schedule(move || {
+    SetTimeout.worker().schedule(move || {
         t.push("timeout");
         Reschedule::Done
     });
@@ -468,7 +468,7 @@ fn each_subscription_has_a_listener_of_its_own() {
 #[wasm_bindgen_test]
 async fn interval_on_each_browser_scheduler() {
     let a = TestObserver::new();
-    rx::source::interval(ms(50), Timeout)
+    rx::source::interval(ms(50), SetTimeout)
         .take(3)
         .subscribe_observer(a.clone());
     let b = TestObserver::new();
@@ -493,7 +493,7 @@ async fn interval_takes_an_observer_that_is_not_send() {
     track();
     let seen = Log::default();
     let log = seen.clone();
-    let handle = rx::source::interval(ms(10), Timeout).subscribe(move |n| log.push(n));
+    let handle = rx::source::interval(ms(10), SetTimeout).subscribe(move |n| log.push(n));
     sleep(200).await;
     handle.dispose();
     assert_eq!(pending_timeouts(), 0);
@@ -508,7 +508,7 @@ async fn timer_fires_once_at_its_time() {
     let start = Instant::now();
     let stamps = Log::default();
     let log = stamps.clone();
-    rx::source::timer(ms(200), Timeout)
+    rx::source::timer(ms(200), SetTimeout)
         .map(move |v| {
             log.push(Instant::now());
             v
@@ -528,7 +528,7 @@ async fn debounce_emits_the_last_value_of_a_burst() {
     let observer = TestObserver::new();
     subject
         .observable()
-        .debounce(ms(250), Timeout)
+        .debounce(ms(250), SetTimeout)
         .subscribe_observer(observer.clone());
     subject.on_next(1);
     sleep(10).await;
@@ -557,7 +557,7 @@ async fn debounce_from_dom_events_to_an_observer_that_is_not_send() {
             count += 1;
             count
         })
-        .debounce(ms(60), Timeout)
+        .debounce(ms(60), SetTimeout)
         .subscribe_observer(OnPage(rx::observer::NextObserver::new(move |n| {
             log.push(n)
         })));
@@ -578,7 +578,7 @@ async fn throttle_lets_the_first_value_of_each_window_through() {
     let observer = TestObserver::new();
     subject
         .observable()
-        .throttle(ms(300), Timeout)
+        .throttle(ms(300), SetTimeout)
         .subscribe_observer(observer.clone());
     subject.on_next(1);
     subject.on_next(2);
@@ -597,7 +597,7 @@ async fn timeout_errors_when_nothing_comes_in_time() {
     let ended = std::sync::Arc::new(std::sync::Mutex::new(None));
     let end = ended.clone();
     rx::source::never()
-        .timeout(ms(200), Timeout)
+        .timeout(ms(200), SetTimeout)
         .finally(move || *end.lock().unwrap() = Some(Instant::now()))
         .subscribe_observer(observer.clone());
     sleep(20).await;
@@ -612,7 +612,7 @@ async fn timeout_errors_when_nothing_comes_in_time() {
 async fn delay_shifts_each_value_by_its_delay() {
     let observer = TestObserver::new();
     rx::source::from_iter([1, 2, 3])
-        .delay(ms(200), Timeout)
+        .delay(ms(200), SetTimeout)
         .subscribe_observer(observer.clone());
     observer.assert_values(&[]);
     sleep(20).await;

@@ -4,7 +4,7 @@
 
 #![cfg(all(target_arch = "wasm32", feature = "web"))]
 
-use rx::schedulers::web::{Microtask, Timeout};
+use rx::schedulers::web::{Microtask, SetTimeout};
 use rx::schedulers::{Reschedule, Scheduler, Worker};
 use std::cell::RefCell;
 use std::rc::Rc;
@@ -40,7 +40,7 @@ async fn sleep(ms: u32) {
 #[wasm_bindgen_test]
 async fn a_panicking_task_surfaces_as_an_error_of_the_page_and_the_rest_still_run() {
     watch_errors();
-    for worker in [Timeout.worker(), Microtask.worker()] {
+    for worker in [SetTimeout.worker(), Microtask.worker()] {
         let ran = Rc::new(RefCell::new(Vec::new()));
         let (a, b) = (ran.clone(), ran.clone());
         worker.schedule_after(Duration::from_millis(10), move || {

@@ -91,7 +91,7 @@
 //!
 //! A wasm32 page has one thread and must never block, so the schedulers that sleep or start
 //! threads are not compiled there. The browser's event loop schedules instead, through the
-//! `web` feature's `rx::schedulers::web`: `Timeout` (`setTimeout`, RxJS's `asyncScheduler`),
+//! `web` feature's `rx::schedulers::web`: `SetTimeout` (`setTimeout`, RxJS's `asyncScheduler`),
 //! `Microtask` (`queueMicrotask`, RxJS's `asapScheduler`) and `AnimationFrame`
 //! (`requestAnimationFrame`). Time is [`rx::time::Instant`](crate::time::Instant), which is
 //! `performance.now()` there and `std::time::Instant` everywhere else, so the time operators

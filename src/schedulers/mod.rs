@@ -226,7 +226,7 @@ pub trait Scheduler: Clone + Send + Sync + 'static {
     diagnostic::on_unimplemented(
         message = "`{Self}` is not known to queue tasks, and this operator needs a scheduler that runs them later",
         label = "not a `DeferringScheduler`",
-        note = "in a browser, use `rx::schedulers::web::Timeout`, `Microtask` or `AnimationFrame` (the `web` feature), or `TestScheduler` in tests",
+        note = "in a browser, use `rx::schedulers::web::SetTimeout`, `Microtask` or `AnimationFrame` (the `web` feature), or `TestScheduler` in tests",
         note = "in generic code, bound the scheduler with `Sch: rx::schedulers::DeferringScheduler`"
     )
 )]

@@ -2,8 +2,8 @@
 //!
 //! | scheduler | a task due now runs | a task due later runs |
 //! |---|---|---|
-//! | [`Timeout`] | in a `setTimeout(.., 0)` callback (RxJS's `asyncScheduler`) | in a `setTimeout` callback at its due time |
-//! | [`Microtask`] | in a `queueMicrotask` callback, before the browser renders or handles input (RxJS's `asapScheduler`) | as with [`Timeout`] |
+//! | [`SetTimeout`] | in a `setTimeout(.., 0)` callback (RxJS's `asyncScheduler`) | in a `setTimeout` callback at its due time |
+//! | [`Microtask`] | in a `queueMicrotask` callback, before the browser renders or handles input (RxJS's `asapScheduler`) | as with [`SetTimeout`] |
 //! | [`AnimationFrame`] | in the next `requestAnimationFrame` callback (RxJS's `animationFrameScheduler`) | in the first frame at or after its due time |
 //!
 //! They implement [`Scheduler`] and [`Worker`] as the other schedulers do: a worker runs its
@@ -39,12 +39,12 @@
 //!
 //! ```ignore
 //! use rx::prelude::*;
-//! use rx::schedulers::web::{AnimationFrame, Timeout};
+//! use rx::schedulers::web::{AnimationFrame, SetTimeout};
 //! use std::time::Duration;
 //!
 //! // Every second, on a timer of the page; the observer may hold DOM objects.
 //! let clock = document.get_element_by_id("clock").unwrap();
-//! let ticks = rx::source::interval(Duration::from_secs(1), Timeout)
+//! let ticks = rx::source::interval(Duration::from_secs(1), SetTimeout)
 //!     .subscribe(move |n| clock.set_text_content(Some(&n.to_string())));
 //! // Later, from an event handler: clears the pending `setTimeout`.
 //! ticks.dispose();
@@ -100,12 +100,12 @@ extern "C" {
 ///
 /// ```ignore
 /// use rx::prelude::*;
-/// use rx::schedulers::web::{OnPage, Timeout};
+/// use rx::schedulers::web::{OnPage, SetTimeout};
 /// use std::time::Duration;
 ///
 /// let status = document.get_element_by_id("status").unwrap(); // not `Send`
 /// rx::source::just("saved")
-///     .delay(Duration::from_millis(300), Timeout)
+///     .delay(Duration::from_millis(300), SetTimeout)
 ///     .subscribe_observer(OnPage(rx::observer::NextObserver::new(move |text: &str| {
 ///         status.set_text_content(Some(text))
 ///     })));
@@ -178,23 +178,23 @@ impl<S: Subscription> Subscription for OnPage<S> {
 ///
 /// ```ignore
 /// use rx::prelude::*;
-/// use rx::schedulers::web::Timeout;
+/// use rx::schedulers::web::SetTimeout;
 /// use std::time::Duration;
 ///
 /// let search = rx::source::from_event(&input, "input")
 ///     .map(move |_| input.value())
-///     .debounce(Duration::from_millis(250), Timeout)
+///     .debounce(Duration::from_millis(250), SetTimeout)
 ///     .subscribe_observer(rx::schedulers::web::OnPage(rx::observer::NextObserver::new(show)));
 /// ```
 #[derive(Clone, Copy, Debug, Default, PartialEq, Eq, Hash)]
 #[doc(alias = "asyncScheduler")]
-pub struct Timeout;
+pub struct SetTimeout;
 
 /// Runs tasks due now from `queueMicrotask` callbacks: RxJS's `asapScheduler`.
 ///
 /// A task due now runs once the current JavaScript task (an event handler, a timer's
 /// callback) has returned, before the browser renders or handles the next event; a task due
-/// later is run as [`Timeout`] runs it. A task that keeps rescheduling itself due at once
+/// later is run as [`SetTimeout`] runs it. A task that keeps rescheduling itself due at once
 /// keeps the page from rendering, as a chain of promises does. See the [module](self).
 ///
 /// ```ignore
@@ -259,13 +259,13 @@ macro_rules! web_scheduler {
     };
 }
 
-web_scheduler!(Timeout, Kind::Timeout);
+web_scheduler!(SetTimeout, Kind::Timeout);
 web_scheduler!(Microtask, Kind::Microtask);
 web_scheduler!(AnimationFrame, Kind::Frame);
 
 // --------------------------------------------------------------------------------- worker
 
-/// The worker of the browser schedulers ([`Timeout`], [`Microtask`], [`AnimationFrame`]).
+/// The worker of the browser schedulers ([`SetTimeout`], [`Microtask`], [`AnimationFrame`]).
 ///
 /// A cheap `Clone` handle; clones share one queue. Disposing it cancels every task on it and
 /// clears its pending callback; dropping it does not: its tasks keep it alive until they are

@@ -31,14 +31,14 @@ use web_sys::{Event, EventTarget};
 ///
 /// ```ignore
 /// use rx::prelude::*;
-/// use rx::schedulers::web::Timeout;
+/// use rx::schedulers::web::SetTimeout;
 /// use std::time::Duration;
 ///
 /// let input: web_sys::HtmlInputElement = /* ... */;
 /// let field = input.clone();
 /// let typed = rx::source::from_event(&input, "input")
 ///     .map(move |_| field.value())
-///     .debounce(Duration::from_millis(300), Timeout)
+///     .debounce(Duration::from_millis(300), SetTimeout)
 ///     .distinct_until_changed()
 ///     .subscribe(|text: String| web_sys::console::log_1(&text.into()));
 /// // ...
