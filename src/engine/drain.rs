@@ -88,6 +88,9 @@ struct Inner<O, St> {
     /// because its type depends on the observer that holds this `Drain`; a zero-sized handle
     /// costs no allocation.
     upstream: Option<Box<dyn Subscription + Send>>,
+    /// Upstream was disposed while delivery goes on ([`Drain::dispose_upstream`]): a handle
+    /// stored after that is disposed at once.
+    upstream_disposed: bool,
     state: St,
 }
 
@@ -111,6 +114,7 @@ impl<W: Worker, O, St> Drain<W, O, St> {
                 ticks_meanwhile: 0,
                 handed_over: false,
                 upstream: None,
+                upstream_disposed: false,
                 state,
             }),
         };
@@ -137,17 +141,32 @@ impl<W: Worker, O, St> Drain<W, O, St> {
         update(&mut self.inner.lock().state)
     }
 
-    /// Stores the upstream handle, or disposes it at once if the subscription is already over.
+    /// Stores the upstream handle, or disposes it at once if the subscription is already over
+    /// or upstream was [disposed](Self::dispose_upstream) already.
     pub(crate) fn set_upstream<U: Subscription + Send + 'static>(&self, upstream: U) {
         let mut inner = self.inner.lock();
         // `close` sets the flag before it takes the lock to collect the handle: either it sees
         // the handle stored here, or this sees the flag.
-        if !self.is_closed() {
+        if !self.is_closed() && !inner.upstream_disposed {
             inner.upstream = Some(Box::new(upstream));
             return;
         }
         drop(inner);
         upstream.dispose();
+    }
+
+    /// Disposes upstream and leaves delivery running, so that what is queued still reaches
+    /// the downstream (a value that overflows `observe_on_bounded`'s queue ends the sequence
+    /// after the values before it). Idempotent.
+    pub(crate) fn dispose_upstream(&self) {
+        let upstream = {
+            let mut inner = self.inner.lock();
+            inner.upstream_disposed = true;
+            inner.upstream.take()
+        };
+        if let Some(upstream) = upstream {
+            upstream.dispose();
+        }
     }
 
     /// Ends the subscription: cancels upstream and every task on the worker, and drops the

@@ -32,7 +32,7 @@ use crate::engine::drain::{Drain, Ready, runs_inline};
 use crate::notification::Notification;
 use crate::observable::{Observable, Subscribe};
 use crate::observer::Observer;
-use crate::primitive::{Arc, Mutex};
+use crate::primitive::Arc;
 use crate::schedulers::{Reschedule, Scheduler, ThreadObserver, Worker};
 use crate::subscription::Subscription;
 use crate::time::Instant;
@@ -101,7 +101,6 @@ where
         };
         let shared = Arc::new(Shared {
             drain: Drain::new(self.scheduler.worker(), observer, state),
-            upstream: Arc::new(UpstreamSlot::default()),
         });
         let task_shared = shared.clone();
         shared
@@ -115,10 +114,7 @@ where
                 finished: false,
             },
         });
-        shared.upstream.set(upstream);
-        shared
-            .drain
-            .set_upstream(UpstreamLink(shared.upstream.clone()));
+        shared.drain.set_upstream(upstream);
         ObserveOnBoundedSubscription {
             mode: HandleMode::Queued(Box::new(shared)),
         }
@@ -145,56 +141,8 @@ impl<T> Ready<T> for BoundedState<T> {
     }
 }
 
-/// The upstream handle, which an overflow disposes without closing the delivery (the values
-/// queued still go downstream before the error), and which the [`Drain`] disposes through an
-/// [`UpstreamLink`] when the subscription ends.
-#[derive(Default)]
-struct UpstreamSlot(Mutex<SlotState>);
-
-#[derive(Default)]
-struct SlotState {
-    disposed: bool,
-    handle: Option<Box<dyn Subscription + Send>>,
-}
-
-impl UpstreamSlot {
-    fn set<U: Subscription + Send + 'static>(&self, upstream: U) {
-        let mut slot = self.0.lock();
-        if !slot.disposed {
-            slot.handle = Some(Box::new(upstream));
-            return;
-        }
-        drop(slot);
-        upstream.dispose();
-    }
-
-    fn dispose(&self) {
-        let handle = {
-            let mut slot = self.0.lock();
-            slot.disposed = true;
-            slot.handle.take()
-        };
-        if let Some(handle) = handle {
-            handle.dispose();
-        }
-    }
-}
-
-struct UpstreamLink(Arc<UpstreamSlot>);
-
-impl Subscription for UpstreamLink {
-    fn dispose(&self) {
-        self.0.dispose();
-    }
-
-    fn is_disposed(&self) -> bool {
-        self.0.0.lock().disposed
-    }
-}
-
 struct Shared<W, O, T> {
     drain: Drain<W, O, BoundedState<T>>,
-    upstream: Arc<UpstreamSlot>,
 }
 
 impl<W: Worker, O, T> Shared<W, O, T> {
@@ -356,7 +304,7 @@ where
                 }
             };
             *finished = true;
-            shared.upstream.dispose();
+            shared.drain.dispose_upstream();
             finish(shared, Err(error));
             return;
         }
