@@ -16,24 +16,20 @@
 //!
 //! # Why this is sound
 //!
-//! The unsafe code is the erasure: `bytes` hold a live subscriber of the type `table` was
-//! made for, from [`HeldObserver::new`] until it is dropped or consumed (by `on_error` or
-//! `on_completed`, which move it out of a `HeldObserver` that is then never dropped), and
-//! nothing else reads or writes them. A subscriber is kept in place only when the flavour
-//! could box it (`F: KeepSubscriber<'a, T, O>`), so a `HeldObserver` is `Send` exactly when
-//! that box would be (through its marker) and borrows for `'a` as it would; the cell around
-//! the bytes makes it `!Sync`, as the box is. The tests below check delivery, one drop per
-//! subscriber, consuming ones, inline and boxed subscribers, and a thread-safe one moved to
-//! another thread.
+//! The erasure is an [`InPlace`], whose account is in its module. `on_error` and
+//! `on_completed` move the subscriber out of a `HeldObserver` that is then never dropped. A
+//! subscriber is kept in place only when the flavour could box it (`F: KeepSubscriber<'a, T,
+//! O>`), so a `HeldObserver` stands for that box: `Send` exactly when the box would be, and
+//! borrowing for `'a` as it would. The tests below check delivery, one drop per subscriber,
+//! consuming ones, inline and boxed subscribers, and a thread-safe one moved to another
+//! thread.
 
 use crate::Error;
-use crate::in_place::{self, Bytes, fits};
+use crate::in_place::{self, InPlace, fits};
 use crate::observer::Observer;
 use crate::observer::{BoxedObserver, LocalBoxedObserver};
 use crate::sync::{Flavour, Local, Shared};
-use std::cell::UnsafeCell;
 use std::fmt;
-use std::marker::PhantomData;
 use std::mem::ManuallyDrop;
 
 /// The subscribers of type `O` an inner observable of flavour `Self` can keep: `Send` ones
@@ -61,16 +57,10 @@ impl<'a, T, O: Observer<T> + 'a> KeepSubscriber<'a, T, O> for Local {
     }
 }
 
-/// A subscriber of `T` of any type, kept by value in four words (see the module docs).
-pub(crate) struct HeldObserver<'a, T, F: Flavour> {
-    /// In a cell: `is_disposed` reaches the subscriber through `&self`, and it may hold cells
-    /// of its own.
-    bytes: UnsafeCell<Bytes>,
-    table: &'static Table,
-    /// What `F`'s box of the same subscriber is: `Send` for `Shared` (which keeps `Send`
-    /// subscribers only), neither for `Local`; and `'a`.
-    _as_boxed: PhantomData<F::BoxedObserver<'a, T>>,
-}
+/// A subscriber of `T` of any type, kept by value in four words (see the module docs). It
+/// stands for `F`'s box of the same subscriber: `Send` for `Shared` (which keeps `Send`
+/// subscribers only), neither for `Local`; and `'a`.
+pub(crate) struct HeldObserver<'a, T, F: Flavour>(InPlace<Table, F::BoxedObserver<'a, T>>);
 
 /// The functions of one subscriber type. A value passes by pointer, moved out by the callee,
 /// so that the table does not name `T` and can be a `'static` constant whatever `T` borrows.
@@ -80,6 +70,13 @@ struct Table {
     on_completed: unsafe fn(*mut ()),
     is_disposed: unsafe fn(*const ()) -> bool,
     drop: unsafe fn(*mut ()),
+}
+
+impl in_place::Table for Table {
+    #[inline(always)]
+    fn drop_fn(&self) -> unsafe fn(*mut ()) {
+        self.drop
+    }
 }
 
 /// The [`Table`] of a subscriber of `T`: a constant, so that `&O::TABLE` is a `'static`
@@ -155,18 +152,12 @@ impl<'a, T, F: Flavour> HeldObserver<'a, T, F> {
     ///
     /// An `O` [fits], and `F`'s box could hold one (`F: KeepSubscriber<'a, T, O>`, which for
     /// `Shared` holds only for a `Send` subscriber), or `O` is `F`'s box itself: what makes
-    /// the marker's `Send` and `'a` true of the bytes.
+    /// what makes the subscriber stand for `F`'s box.
     #[inline]
     unsafe fn store<O: Observer<T>>(observer: O) -> Self {
-        HeldObserver {
-            bytes: UnsafeCell::new(in_place::store(observer)),
-            table: &<O as HasTable<T>>::TABLE,
-            _as_boxed: PhantomData,
-        }
-    }
-
-    fn subscriber(&mut self) -> *mut () {
-        self.bytes.get_mut().as_mut_ptr().cast()
+        // SAFETY: the table is `O`'s, a promoted constant; the caller's bound makes the
+        // subscriber stand for `F`'s box.
+        HeldObserver(unsafe { InPlace::new(observer, &<O as HasTable<T>>::TABLE) })
     }
 }
 
@@ -175,36 +166,31 @@ impl<T, F: Flavour> Observer<T> for HeldObserver<'_, T, F> {
     fn on_next(&mut self, value: T) {
         let mut value = ManuallyDrop::new(value);
         let value: *mut T = &mut *value;
-        // SAFETY: `bytes` hold the live subscriber `table` was made for (written in `store`,
-        // consumed or dropped only once, below); `value` is moved out by the call and never
-        // touched again here.
-        unsafe { (self.table.on_next)(self.subscriber(), value.cast()) }
+        let on_next = self.0.table().on_next;
+        // SAFETY: the bytes hold a live subscriber of the table's type (`InPlace`; consumed
+        // only once, below); `value` is moved out by the call and never touched again here.
+        unsafe { on_next(self.0.value_mut(), value.cast()) }
     }
 
     fn on_error(self, error: Error) {
         let mut this = ManuallyDrop::new(self);
+        let on_error = this.0.table().on_error;
         // SAFETY: as in `on_next`; `this` is never dropped, so the subscriber the call moves
         // out is not dropped again, even if the call unwinds.
-        unsafe { (this.table.on_error)(this.subscriber(), error) }
+        unsafe { on_error(this.0.value_mut(), error) }
     }
 
     fn on_completed(self) {
         let mut this = ManuallyDrop::new(self);
+        let on_completed = this.0.table().on_completed;
         // SAFETY: as in `on_error`.
-        unsafe { (this.table.on_completed)(this.subscriber()) }
+        unsafe { on_completed(this.0.value_mut()) }
     }
 
     #[inline]
     fn is_disposed(&self) -> bool {
         // SAFETY: as in `on_next`.
-        unsafe { (self.table.is_disposed)(self.bytes.get().cast_const().cast()) }
-    }
-}
-
-impl<T, F: Flavour> Drop for HeldObserver<'_, T, F> {
-    fn drop(&mut self) {
-        // SAFETY: as in `on_next`; the subscriber is not touched again.
-        unsafe { (self.table.drop)(self.subscriber()) }
+        unsafe { (self.0.table().is_disposed)(self.0.value()) }
     }
 }
 

@@ -21,21 +21,18 @@
 //!
 //! # Why this is sound
 //!
-//! The unsafe code is the erasure in [`KeptHandle`]: bytes that hold a live handle of the type its
-//! table was made for, from [`KeptHandle::store`] until `drop`. A handle is kept in place only
-//! when the flavour could box it (`F: BoxSubscription<'a, H>`), so a `KeptHandle` is `Send`
-//! exactly when that box would be, and borrows for `'a` as it would. The tests below check
-//! disposal, the answer to `is_disposed`, one drop per handle, moving a `KeptHandle` and dropping
-//! a thread-safe one on another thread.
+//! The erasure is an [`InPlace`], whose account is in its module. A handle is kept in place
+//! only when the flavour could box it (`F: BoxSubscription<'a, H>`), so a `KeptHandle`
+//! stands for that box: it is `Send` exactly when the box would be, and borrows for `'a` as
+//! it would. The tests below check disposal, the answer to `is_disposed`, one drop per
+//! handle, moving a `KeptHandle` and dropping a thread-safe one on another thread.
 
-use crate::in_place::{self, Bytes, fits};
+use crate::in_place::{self, InPlace, fits};
 use crate::subscription::Subscription;
 use crate::sync::Flavour;
 use crate::sync::imp::{BoxSubscription, Machinery};
-use std::cell::UnsafeCell;
 use std::collections::BTreeMap;
 use std::fmt;
-use std::marker::PhantomData;
 use std::mem;
 
 /// A flavour's boxed handle. `'a` bounds what it borrows.
@@ -45,27 +42,23 @@ type Boxed<'a, F> = <F as Machinery>::BoxedSubscription<'a>;
 /// aligned to at most a word, stored by value with the functions that dispose it, ask it and
 /// drop it (a `Box<dyn Subscription>` without the heap); a larger one boxed in `F`'s box,
 /// which is two words, and stored the same way. So a `KeptHandle` is four words, and an empty
-/// `Option<KeptHandle>` costs none more.
-// `repr(C)`, the bytes first: a `KeptHandle` is moved in two 16-byte copies, and with the bytes at
-// the front each later load of them or of the table falls inside one of those stores, which
-// the store buffer hands on; with the table first (as Rust lays it out), a load of the bytes
-// straddles two stores and waits for both to reach the cache.
-#[repr(C)]
-pub(crate) struct KeptHandle<'a, F: Flavour> {
-    /// In a cell: `dispose` and `is_disposed` reach the handle through `&self`, and the handle
-    /// may hold cells of its own.
-    bytes: UnsafeCell<Bytes>,
-    table: &'static Table,
-    /// What `F`'s box of the same handle is: `Send` for `Shared` (whose handles are `Send`,
-    /// see [`KeptHandle::store`]), neither `Send` nor `Sync` for `Local`; and `'a`.
-    _as_boxed: PhantomData<Boxed<'a, F>>,
-}
+/// `Option<KeptHandle>` costs none more. It stands for `F`'s box of the same handle: `Send`
+/// for `Shared` (whose handles are `Send`, see [`KeptHandle::store`]), neither `Send` nor
+/// `Sync` for `Local`; and `'a`.
+pub(crate) struct KeptHandle<'a, F: Flavour>(InPlace<Table, Boxed<'a, F>>);
 
 /// The functions of one handle type, as a `dyn` pointer's vtable holds them.
 struct Table {
     dispose: unsafe fn(*const ()),
     is_disposed: unsafe fn(*const ()) -> bool,
     drop: unsafe fn(*mut ()),
+}
+
+impl in_place::Table for Table {
+    #[inline(always)]
+    fn drop_fn(&self) -> unsafe fn(*mut ()) {
+        self.drop
+    }
 }
 
 /// The [`Table`] of handle type `H`: a constant, so that `&H::TABLE` is a `'static` borrow.
@@ -128,34 +121,23 @@ impl<'a, F: Flavour> KeptHandle<'a, F> {
     /// sound, and what bounds its borrows by `'a`.
     #[inline]
     unsafe fn store<H: Subscription>(handle: H) -> Self {
-        KeptHandle {
-            bytes: UnsafeCell::new(in_place::store(handle)),
-            table: &<H as HasTable>::TABLE,
-            _as_boxed: PhantomData,
-        }
+        // SAFETY: the table is `H`'s, a promoted constant; the caller's bound makes the
+        // handle stand for `F`'s box.
+        KeptHandle(unsafe { InPlace::new(handle, &<H as HasTable>::TABLE) })
     }
 }
 
 impl<F: Flavour> Subscription for KeptHandle<'_, F> {
     #[inline]
     fn dispose(&self) {
-        // SAFETY: `bytes` hold the live handle `table` was made for (written in `store`,
-        // dropped only in `drop`); moving a `KeptHandle` moves the handle with it, which Rust
-        // values allow.
-        unsafe { (self.table.dispose)(self.bytes.get().cast_const().cast()) }
+        // SAFETY: the bytes hold a live handle of the table's type (`InPlace`).
+        unsafe { (self.0.table().dispose)(self.0.value()) }
     }
 
     #[inline]
     fn is_disposed(&self) -> bool {
         // SAFETY: as in `dispose`.
-        unsafe { (self.table.is_disposed)(self.bytes.get().cast_const().cast()) }
-    }
-}
-
-impl<F: Flavour> Drop for KeptHandle<'_, F> {
-    fn drop(&mut self) {
-        // SAFETY: as in `dispose`; the handle is not touched again.
-        unsafe { (self.table.drop)(self.bytes.get_mut().as_mut_ptr().cast()) }
+        unsafe { (self.0.table().is_disposed)(self.0.value()) }
     }
 }
 

@@ -12,32 +12,32 @@
 //!
 //! # Why this is sound
 //!
-//! The unsafe code is the erasure: `bytes` hold a live value of the type `table` was made
-//! for, from [`ErasedTask::new`] until `drop`, and nothing else reads or writes them. Moving an
-//! `ErasedTask` moves that value, which every Rust value allows (the task was moved into it
-//! by value, so it holds no pointer into itself). The task is [`Task`], so `Send` (or the
-//! program has one thread: see [`MaybeSend`](super::MaybeSend)); nothing
-//! shares an `ErasedTask` between threads (it has no `&self` method), so it is `Send` and
-//! needs no `Sync`. The tests below check running, one drop per task, inline and boxed tasks,
-//! moving one and dropping it on another thread.
+//! The erasure is an [`InPlace`], whose account is in its module. The task is [`Task`], so
+//! `Send` (or the program has one thread: see [`MaybeSend`](super::MaybeSend)): an
+//! `ErasedTask` stands for `()`, `Send`. The tests below check running, one drop per task,
+//! inline and boxed tasks, moving one and dropping it on another thread.
 
 use super::{Reschedule, Task};
-use crate::in_place::{self, Bytes, fits};
+use crate::in_place::{self, InPlace, fits};
 use std::fmt;
-use std::mem::{self, MaybeUninit};
+use std::mem;
 
 /// A task of any type, in place when it takes at most [`WORDS`](in_place::WORDS) words and is aligned to at
 /// most a word, boxed otherwise. Four words either way.
-pub(crate) struct ErasedTask {
-    bytes: Bytes,
-    table: &'static Table,
-}
+pub(crate) struct ErasedTask(InPlace<Table, ()>);
 
 /// The functions of one task type (also the trampoline's, whose slots store larger tasks in
 /// place).
 pub(super) struct Table {
     pub(super) run: unsafe fn(*mut ()) -> Reschedule,
     pub(super) drop: unsafe fn(*mut ()),
+}
+
+impl in_place::Table for Table {
+    #[inline(always)]
+    fn drop_fn(&self) -> unsafe fn(*mut ()) {
+        self.drop
+    }
 }
 
 /// # Safety
@@ -90,16 +90,14 @@ impl ErasedTask {
     /// vacancy can use the table pointer's niche.
     #[inline]
     pub(crate) const fn empty() -> Self {
-        ErasedTask {
-            bytes: MaybeUninit::uninit(),
-            table: &EMPTY,
-        }
+        // SAFETY: `EMPTY` is a `static`, whose functions read no bytes.
+        ErasedTask(unsafe { InPlace::empty(&EMPTY) })
     }
 
     /// Whether this is an [`empty`](ErasedTask::empty) placeholder.
     #[inline]
     pub(crate) fn is_empty(&self) -> bool {
-        std::ptr::eq(self.table, &EMPTY)
+        self.0.has_table(&EMPTY)
     }
 
     /// Takes the task out, leaving an empty placeholder.
@@ -116,32 +114,21 @@ impl ErasedTask {
 
     #[inline]
     fn inline<T: Task>(task: T) -> Self {
-        ErasedTask {
-            bytes: in_place::store(task),
-            table: &TableOf::<T>::TABLE,
-        }
+        // SAFETY: the table is `T`'s, a promoted constant. A task is `MaybeSend`: `Send`, or
+        // in a wasm32 build without atomics, which has one thread, of any type (nothing can
+        // move to another thread there); so it may stand for `()`.
+        ErasedTask(unsafe { InPlace::new(task, &TableOf::<T>::TABLE) })
     }
 
     /// Runs the task once.
     #[inline]
     pub(crate) fn run(&mut self) -> Reschedule {
-        // SAFETY: `bytes` hold a live value of the type `table` was made for (module docs),
-        // and `&mut self` makes this the only access to it.
-        unsafe { (self.table.run)(self.bytes.as_mut_ptr().cast()) }
+        let run = self.0.table().run;
+        // SAFETY: the bytes hold a live value of the table's type (`InPlace`), and
+        // `&mut self` makes this the only access to it.
+        unsafe { run(self.0.value_mut()) }
     }
 }
-
-impl Drop for ErasedTask {
-    fn drop(&mut self) {
-        // SAFETY: as in `run`; the value is never used again, as `self` goes.
-        unsafe { (self.table.drop)(self.bytes.as_mut_ptr().cast()) }
-    }
-}
-
-// SAFETY: the value in `bytes` is a `Task`, so `MaybeSend`: `Send`, or in a wasm32 build
-// without atomics, which has one thread, of any type (nothing can move to another thread
-// there); and an `ErasedTask` hands out no shared access to it.
-unsafe impl Send for ErasedTask {}
 
 impl fmt::Debug for ErasedTask {
     fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {

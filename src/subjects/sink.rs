@@ -22,27 +22,23 @@
 //!
 //! # Why this is sound
 //!
-//! The unsafe code is the erasure: `bytes` hold a live value of the type `table` was made
-//! for, from [`ErasedSink::new`] until it is dropped or consumed (by [`ErasedSink::end`],
-//! which makes the sink vacant and then moves the value out; a vacant sink never reads its
-//! bytes, so the value is not dropped again), and nothing else reads or writes them. Moving
-//! an `ErasedSink` moves that value, which every Rust value allows (the observer was moved
-//! into it by value, so it holds no pointer into itself). An `ErasedSink` is neither `Send`
-//! nor `Sync`, as the observer it holds may be neither; the thread-safe subject, which keeps
-//! only `Send` observers, says so itself (see its core). `deliver_run` treats the bytes of
-//! each sink of a run as the run's type, which the table's address guarantees. The tests
-//! below check delivery, runs, one drop per observer, inline and boxed observers, and
-//! consuming ones.
+//! The erasure is an [`InPlace`], whose account is in its module. [`ErasedSink::end`] makes
+//! the sink vacant and then moves the value out; a vacant sink never reads its bytes, so the
+//! value is not dropped again. An `ErasedSink` stands for `*mut ()`: neither `Send` nor
+//! `Sync`, as the observer it holds may be neither; the thread-safe subject, which keeps only
+//! `Send` observers, says so itself (see its core). `deliver_run` treats the bytes of each
+//! sink of a run as the run's type, which the table's address guarantees. The tests below
+//! check delivery, runs, one drop per observer, inline and boxed observers, and consuming
+//! ones.
 
 use crate::Error;
-use crate::in_place::{self, Bytes, fits};
+use crate::in_place::{self, InPlace, fits};
 use crate::observer::Observer;
 use std::any::TypeId;
-use std::cell::UnsafeCell;
 use std::fmt;
 use std::marker::PhantomData;
 use std::mem;
-use std::ptr::{self, NonNull};
+use std::ptr;
 
 /// An observer of `T` of any type, in place when it takes at most [`WORDS`](in_place::WORDS) words and is
 /// aligned to at most a word, boxed otherwise; or nothing, in an empty slot
@@ -51,16 +47,7 @@ use std::ptr::{self, NonNull};
 /// Not `DynObserver`: folding the `is_disposed` checks a source owes its observer into one
 /// call per notification ([`deliver`](Self::deliver)) saves a second indirect call per item
 /// and per subscriber.
-pub struct ErasedSink<T> {
-    /// In a cell: `is_done` reaches the observer through `&self`, and the observer may hold
-    /// cells of its own.
-    bytes: UnsafeCell<Bytes>,
-    /// A pointer rather than a `&'static`, which would ask `T: 'static` of every type that
-    /// holds a sink.
-    table: NonNull<Table<T>>,
-    /// What is erased may be neither `Send` nor `Sync`.
-    _not_send: PhantomData<*mut ()>,
-}
+pub struct ErasedSink<T>(InPlace<Table<T>, *mut ()>);
 
 /// The functions of one observer type. Each takes a pointer to a live value of that type
 /// that nothing else touches during the call; `error`, `completed` and `drop` consume it.
@@ -80,6 +67,13 @@ struct Table<T> {
     /// sink whose table is at the address of another's holds a value of the same type (what
     /// `deliver_run` relies on).
     _type: fn() -> TypeId,
+}
+
+impl<T> in_place::Table for Table<T> {
+    #[inline(always)]
+    fn drop_fn(&self) -> unsafe fn(*mut ()) {
+        self.drop
+    }
 }
 
 /// # Safety
@@ -109,17 +103,18 @@ unsafe fn deliver_run_raw<T: Clone, O: Observer<T>>(
     done: &mut bool,
 ) -> usize {
     // SAFETY: the caller's guarantee: `first` is a live sink.
-    let table = unsafe { (*first).table };
+    let table: *const Table<T> = unsafe { (*first).0.table() };
     let mut n = 0;
     while n < len {
         // SAFETY: the caller's guarantee: the `len` sinks from `first` are live and ours.
         let sink = unsafe { &mut *first.add(n) };
-        if sink.table != table {
+        // SAFETY: `table` is a sink's table, which outlives every sink (`InPlace`).
+        if !sink.0.has_table(unsafe { &*table }) {
             break;
         }
         // SAFETY: the sink's table is the one at `first`'s address, so it is `O`'s (see
-        // `Table::_type`), and the sink holds a live `O` (module docs).
-        if !unsafe { next_raw::<T, O>(sink.bytes.get_mut().as_mut_ptr().cast(), value.clone()) } {
+        // `Table::_type`), and the sink holds a live `O` (`InPlace`).
+        if !unsafe { next_raw::<T, O>(sink.0.value_mut(), value.clone()) } {
             *done = true;
         }
         n += 1;
@@ -244,18 +239,19 @@ impl<T: Clone> ErasedSink<T> {
         if self.is_vacant() {
             return;
         }
-        let table = self.table;
+        let (on_error, on_completed) = (self.0.table().error, self.0.table().completed);
         // Vacant before the call: the bytes still hold the observer, which the call moves
         // out, and a vacant sink never reads them, so an observer that unwinds is not
         // dropped twice.
-        self.table = NonNull::from(&TableOf::<T, Vacant>::VACANT);
-        let bytes = self.bytes.get_mut().as_mut_ptr().cast();
-        // SAFETY: `bytes` hold a live value of the type `table` was made for (module docs),
-        // which the sink, vacant now, no longer owns: the call moves it out, once.
+        // SAFETY: `Vacant`'s table, a promoted constant, whose functions read no bytes.
+        unsafe { self.0.set_table(&TableOf::<T, Vacant>::VACANT) };
+        let bytes = self.0.value_mut();
+        // SAFETY: the bytes hold a live value of the type the functions were taken from
+        // (`InPlace`), which the sink, vacant now, no longer owns: the call moves it out, once.
         unsafe {
             match error {
-                Some(error) => (table.as_ref().error)(bytes, error),
-                None => (table.as_ref().completed)(bytes),
+                Some(error) => on_error(bytes, error),
+                None => on_completed(bytes),
             }
         }
     }
@@ -290,17 +286,14 @@ impl<T> ErasedSink<T> {
     /// though its type need not say so.
     #[inline]
     fn inline<O>(observer: O, table: &Table<T>) -> Self {
-        ErasedSink {
-            bytes: UnsafeCell::new(in_place::store(observer)),
-            table: NonNull::from(table),
-            _not_send: PhantomData,
-        }
+        // SAFETY: the caller's; the sink stands for `*mut ()`, neither `Send` nor borrowing
+        // anything an observer may not.
+        ErasedSink(unsafe { InPlace::new(observer, table) })
     }
 
     #[inline(always)]
     fn table(&self) -> &Table<T> {
-        // SAFETY: `table` was made from a borrow of a promoted constant (see `inline`).
-        unsafe { self.table.as_ref() }
+        self.0.table()
     }
 
     /// Whether this is the placeholder of an empty slot.
@@ -323,15 +316,15 @@ impl<T> ErasedSink<T> {
     #[inline(always)]
     pub(crate) fn next(&mut self, value: T) -> bool {
         let next = self.table().next;
-        // SAFETY: `bytes` hold a live value of the type `table` was made for (module docs),
-        // and `&mut self` makes this the only access to it.
-        unsafe { next(self.bytes.get_mut().as_mut_ptr().cast(), value) }
+        // SAFETY: the bytes hold a live value of the table's type (`InPlace`), and `&mut self`
+        // makes this the only access to it.
+        unsafe { next(self.0.value_mut(), value) }
     }
 
     /// Whether the observer wants no more: what [`next`](Self::next) last answered, negated.
     pub(crate) fn is_done(&self) -> bool {
         // SAFETY: as in `next`, for shared access.
-        unsafe { (self.table().is_done)(self.bytes.get().cast_const().cast()) }
+        unsafe { (self.table().is_done)(self.0.value()) }
     }
 }
 
@@ -340,13 +333,6 @@ impl<T> fmt::Debug for ErasedSink<T> {
         f.debug_struct("ErasedSink")
             .field("vacant", &self.is_vacant())
             .finish_non_exhaustive()
-    }
-}
-
-impl<T> Drop for ErasedSink<T> {
-    fn drop(&mut self) {
-        // SAFETY: as in `next`; the value is never used again, as `self` goes.
-        unsafe { (self.table().drop)(self.bytes.get_mut().as_mut_ptr().cast()) }
     }
 }
 
