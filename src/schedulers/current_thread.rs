@@ -20,7 +20,10 @@ use std::ptr;
 /// The first `schedule` on a thread becomes the queue's owner: it runs its task at once
 /// (sleeping first if the task is due later), then keeps running queued tasks, in due order
 /// and first-in first-out for equal due times, sleeping until each is due, until none is left;
-/// only then does it return. A `schedule` made while the owner runs (from one of its tasks)
+/// only then does it return. A task that asks to run again at an instant already passed (a
+/// periodic task behind its schedule) is queued at the instant it asked, behind the tasks
+/// due then, so that it cannot keep them waiting for as long as it stays behind (as the
+/// thread schedulers' timed queue does). A `schedule` made while the owner runs (from one of its tasks)
 /// queues the task and returns at once. So an `interval`-like task that reschedules itself,
 /// or a task that schedules another from inside, runs in a loop rather than recursing.
 ///
@@ -827,7 +830,7 @@ impl CurrentThreadWorker {
                         inline = None;
                         continue;
                     }
-                    match inline_again(own.task.run()) {
+                    match inline_again(own.task.run(), &mut now) {
                         Some(due) => {
                             own.due = due;
                             own.seq = with_hot(Hot::seq);
@@ -861,7 +864,7 @@ impl CurrentThreadWorker {
                         Reschedule::Done => unreachable!("a finished task returns `None`"),
                         Reschedule::After(delay) if delay.is_zero() => None,
                         Reschedule::After(delay) => Some(Instant::now() + delay),
-                        Reschedule::At(due) => Some(due),
+                        Reschedule::At(due) => Some(not_before_now(due, &mut now)),
                     };
                     with_queue(|q| {
                         let mut q = q.borrow_mut();
@@ -896,14 +899,31 @@ impl CurrentThreadWorker {
 /// queued (the task runs again at once); otherwise it is ordered among the queued tasks by
 /// the clock.
 #[inline]
-fn inline_again(next: Reschedule) -> Option<Due> {
+fn inline_again(next: Reschedule, now: &mut Option<Instant>) -> Option<Due> {
     match next {
         Reschedule::Done => None,
-        Reschedule::At(due) => Some(Due::At(due)),
+        Reschedule::At(due) => Some(Due::At(not_before_now(due, now))),
         Reschedule::After(delay) if delay.is_zero() && with_hot(|h| h.queued.get()) == 0 => {
             Some(Due::Now)
         }
         Reschedule::After(delay) => Some(Due::At(Instant::now() + delay)),
+    }
+}
+
+/// When a task that asks to run again at `due` is queued: at `due`, unless `now`, the latest
+/// reading of the clock, shows it has passed; then at the clock, read again, behind every
+/// task due by then. The clock is read only for a task behind its schedule: one that keeps
+/// asking for instants already passed would otherwise run before every other task until it
+/// caught up, which it may never do.
+#[inline]
+fn not_before_now(due: Instant, now: &mut Option<Instant>) -> Instant {
+    match *now {
+        Some(reading) if due <= reading => {
+            let reading = Instant::now();
+            *now = Some(reading);
+            reading
+        }
+        _ => due,
     }
 }
 
@@ -948,7 +968,8 @@ impl Worker for CurrentThreadWorker {
         if next == Reschedule::Done && with_hot(|h| h.queued.get()) == 0 {
             owner.release();
         } else {
-            let inline = inline_again(next).map(|due| Inline {
+            // No clock read yet: a due time asked for is taken as it is.
+            let inline = inline_again(next, &mut None).map(|due| Inline {
                 due,
                 seq: with_hot(Hot::seq),
                 task,
@@ -1202,6 +1223,63 @@ mod tests {
             Reschedule::Done
         });
         assert_eq!(*log.lock().unwrap(), [1, 2, 3, 4, 5, 100, 6, 7]);
+    }
+
+    /// Schedules on `worker` a task that runs every 10 µs of its own schedule but takes 1 ms
+    /// a run, so it falls further behind at each; and, from its first run, a task due 5 ms
+    /// later. Answers how many runs of the first came before the second ran.
+    fn runs_before_a_task_due_meanwhile(worker: &CurrentThreadWorker, queued: bool) -> u32 {
+        use std::sync::atomic::{AtomicU32, Ordering};
+        let runs = Arc::new(AtomicU32::new(0));
+        let runs_before = Arc::new(AtomicU32::new(u32::MAX));
+        let start = Instant::now();
+        let (w, r, before) = (worker.clone(), runs.clone(), runs_before.clone());
+        let mut due = start;
+        let behind = move || {
+            let n = r.fetch_add(1, Ordering::Relaxed) + 1;
+            if n == 1 {
+                let (r, before) = (r.clone(), before.clone());
+                w.schedule_at(start + Duration::from_millis(5), move || {
+                    before.store(r.load(Ordering::Relaxed), Ordering::Relaxed);
+                    Reschedule::Done
+                });
+            }
+            if before.load(Ordering::Relaxed) != u32::MAX || n == 2_000 {
+                return Reschedule::Done;
+            }
+            std::thread::sleep(Duration::from_millis(1));
+            due += Duration::from_micros(10);
+            Reschedule::At(due)
+        };
+        if queued {
+            let w = worker.clone();
+            let mut behind = Some(behind);
+            worker.schedule(move || {
+                if let Some(behind) = behind.take() {
+                    w.schedule_at(start, behind);
+                }
+                Reschedule::Done
+            });
+        } else {
+            worker.schedule_at(start, behind);
+        }
+        runs_before.load(Ordering::Relaxed)
+    }
+
+    #[test]
+    fn a_task_behind_its_schedule_lets_the_tasks_due_meanwhile_run() {
+        // Queued at the instants it asks for, the late task would run some 500 times before
+        // the other came due in its order; queued at the clock once they have passed, it lets
+        // the other run at its own time, about 5 of its runs in (generous bounds: the sleeps
+        // may take longer under load, which only lets the other run sooner).
+        let worker = CurrentThread.worker();
+        for queued in [false, true] {
+            let runs = runs_before_a_task_due_meanwhile(&worker, queued);
+            assert!(
+                (1..=50).contains(&runs),
+                "queued: {queued}, the late task ran {runs} times first"
+            );
+        }
     }
 
     #[test]
