@@ -250,6 +250,45 @@ async fn disposing_the_earliest_task_rearms_for_the_next() {
 }
 
 #[wasm_bindgen_test]
+async fn the_workers_of_a_page_share_one_set_timeout() {
+    track();
+    let fired = Log::default();
+    // A worker per timer, each with a timeout of its own, and one `setTimeout` in the page.
+    let late: Vec<_> = (0..50u64)
+        .map(|i| {
+            let fired = fired.clone();
+            rx::source::timer(ms(300 + i), SetTimeout).subscribe(move |_| fired.push(i))
+        })
+        .collect();
+    assert_eq!(pending_timeouts(), 1);
+    let log = fired.clone();
+    rx::source::timer(ms(20), SetTimeout).subscribe(move |_| log.push(1000));
+    assert_eq!(pending_timeouts(), 1, "moved earlier, not doubled");
+    sleep(150).await;
+    assert_eq!(
+        fired.get(),
+        [1000],
+        "the earlier timeout came at its own time"
+    );
+    for (i, handle) in late.iter().enumerate() {
+        if i != 10 && i != 40 {
+            handle.dispose();
+        }
+    }
+    assert_eq!(pending_timeouts(), 1);
+    sleep(600).await;
+    assert_eq!(fired.get(), [1000, 10, 40]);
+    assert_eq!(pending_timeouts(), 0, "nothing left in the page");
+
+    let cancelled: Vec<_> = (0..20)
+        .map(|_| rx::source::timer(ms(100), SetTimeout).subscribe(|_| panic!("cancelled")))
+        .collect();
+    cancelled.iter().for_each(|handle| handle.dispose());
+    assert_eq!(pending_timeouts(), 0, "cleared with the last timeout");
+    sleep(200).await;
+}
+
+#[wasm_bindgen_test]
 async fn disposing_the_worker_cancels_its_tasks_and_clears_the_page() {
     track();
     for worker in [

@@ -10,12 +10,19 @@
 //! tasks one at a time in due order (first-in first-out for equal due times), a task asks to
 //! run again through its [`Reschedule`], due times are absolute [`Instant`]s of
 //! [`rx::time`](crate::time), and disposing a task's handle cancels it. Each worker keeps its
-//! tasks in a queue of its own and has at most one callback pending in the page, armed for
-//! its earliest task: a task queued earlier than that one re-arms it, so it runs at its own
-//! time; and when its last task is cancelled (or the worker disposed) the pending
-//! `setTimeout` or frame is cleared, so nothing is left queued in the page. (A microtask
-//! cannot be taken back: one left behind by a cancellation finds nothing to run; it runs
-//! before the page does anything else anyway.)
+//! tasks in a queue of its own and has at most one callback pending, armed for its earliest
+//! task: a task queued earlier than that one re-arms it, so it runs at its own time; and when
+//! its last task is cancelled (or the worker disposed) the pending frame is cleared, and its
+//! timeout taken back. (A microtask cannot be taken back: one left behind by a cancellation
+//! finds nothing to run; it runs before the page does anything else anyway.)
+//!
+//! The timeouts of all the workers of a page share one `setTimeout`, armed for the earliest
+//! of them: a call into the browser's timers costs microseconds, and a `timer` or a
+//! `debounce` makes a worker per subscription. So a timeout queued later than the earliest,
+//! or taken back, costs no call into JavaScript; the shared `setTimeout` is moved earlier
+//! when an earlier timeout comes, and cleared when the last one is taken back, so nothing is
+//! left queued in the page. When the earliest timeout was taken back, the `setTimeout` fires
+//! for nothing and is armed for the next.
 //!
 //! A callback runs the tasks that were due when it started, and only those: a task that
 //! reschedules itself due at once runs in the next callback, so a periodic task yields to the
@@ -62,6 +69,7 @@ use crate::time::Instant;
 use std::cell::RefCell;
 use std::collections::{BTreeMap, HashMap};
 use std::fmt;
+use std::hash::{BuildHasherDefault, Hasher};
 use std::ops::{Deref, DerefMut};
 use std::rc::{Rc, Weak};
 use std::time::Duration;
@@ -287,8 +295,6 @@ pub struct WebTask {
 struct Core {
     kind: Kind,
     state: RefCell<State>,
-    /// The `setTimeout` callback, made once per worker.
-    on_timer: Closure<dyn FnMut()>,
     /// The `queueMicrotask` callback, for [`Kind::Microtask`].
     on_microtask: Option<Closure<dyn FnMut()>>,
     /// The `requestAnimationFrame` callback, for [`Kind::Frame`].
@@ -300,7 +306,7 @@ struct State {
     /// Due order: due time, then order of queueing. The values are task ids.
     queue: BTreeMap<(Instant, u64), u64>,
     /// The live tasks by id; a running task's `task` is out (with the code running it).
-    tasks: HashMap<u64, Entry>,
+    tasks: HashMap<u64, Entry, BuildHasherDefault<IdHasher>>,
     /// The next task id, and the next queueing order.
     next_id: u64,
     next_order: u64,
@@ -326,6 +332,30 @@ impl State {
     }
 }
 
+/// The hash of a task id: ids are counted up from one and never chosen by anyone else, so
+/// one multiplication spreads them (Fibonacci hashing) where std's keyed SipHash, made to
+/// resist chosen keys, was the largest single cost of scheduling and cancelling a timer.
+#[derive(Default)]
+struct IdHasher(u64);
+
+impl Hasher for IdHasher {
+    fn write(&mut self, bytes: &[u8]) {
+        for &byte in bytes {
+            self.write_u64(u64::from(byte));
+        }
+    }
+
+    #[inline]
+    fn write_u64(&mut self, id: u64) {
+        self.0 = (self.0 ^ id).wrapping_mul(0x9e37_79b9_7f4a_7c15);
+    }
+
+    #[inline]
+    fn finish(&self) -> u64 {
+        self.0
+    }
+}
+
 struct Entry {
     task: Option<Box<dyn Task>>,
     /// The task's key in the queue, while queued.
@@ -337,8 +367,9 @@ struct Entry {
 enum Armed {
     #[default]
     None,
-    /// A `setTimeout` for the task due at `due`.
-    Timeout { id: JsValue, due: Instant },
+    /// A timeout of the page's shared `setTimeout` (see [`PageTimer`]) for the task due at
+    /// `due`, the `seq`th armed in the page.
+    Timeout { due: Instant, seq: u64 },
     /// The microtask queued.
     Microtask,
     /// An animation frame.
@@ -348,7 +379,8 @@ enum Armed {
 /// What a callback was, for [`Core::fire`].
 #[derive(Clone, Copy, PartialEq, Eq)]
 enum Fired {
-    Timer,
+    /// The page's timeout `seq` (an `Armed::Timeout`).
+    Timer(u64),
     Microtask,
     Frame,
 }
@@ -360,12 +392,6 @@ type Dropped = (Vec<Box<dyn Task>>, Option<Rc<Core>>);
 impl WebWorker {
     fn new(kind: Kind) -> Self {
         let core = Rc::new_cyclic(|weak: &Weak<Core>| {
-            let timer = weak.clone();
-            let on_timer = Closure::<dyn FnMut()>::new(move || {
-                if let Some(core) = timer.upgrade() {
-                    core.fire(Fired::Timer);
-                }
-            });
             let on_microtask = (kind == Kind::Microtask).then(|| {
                 let microtask = weak.clone();
                 Closure::<dyn FnMut()>::new(move || {
@@ -386,7 +412,6 @@ impl WebWorker {
             Core {
                 kind,
                 state: RefCell::default(),
-                on_timer,
                 on_microtask,
                 on_frame,
             }
@@ -422,17 +447,19 @@ impl Core {
         let due_now = due <= now;
         let fits = match &state.armed {
             Armed::None => false,
-            Armed::Timeout { due: armed, .. } => {
-                // A timer armed for the due time, or (for a frame) one due now that is
-                // about to ask for the frame.
-                *armed == due || (due_now && *armed <= now)
-            }
+            // A timeout due by then: should it come early (its task was cancelled), it finds
+            // nothing due and arms for the earliest task, which costs less than moving it
+            // at each cancellation. For a task due now, one about to fire (a frame's, which
+            // then asks for the frame).
+            Armed::Timeout { due: armed, .. } => *armed <= if due_now { now } else { due },
             Armed::Microtask | Armed::Frame { .. } => due_now,
         };
         if fits {
             return None;
         }
-        self.disarm(state);
+        // The new callback before the old one goes: a timeout that moves keeps the page's
+        // shared `setTimeout` rather than clearing it and setting another.
+        let previous = std::mem::take(&mut state.armed);
         state.armed = match (self.kind, due_now) {
             (Kind::Microtask, true) => {
                 if !state.microtask_queued {
@@ -449,10 +476,11 @@ impl Core {
                 }
             }
             (_, _) => Armed::Timeout {
-                id: set_timeout(self.on_timer.as_ref().unchecked_ref(), millis(due - now)),
                 due,
+                seq: PageTimer::add(due, now, Rc::downgrade(self)),
             },
         };
+        Self::clear(previous);
         if state.keep.is_none() {
             state.keep = Some(self.clone());
         }
@@ -461,9 +489,14 @@ impl Core {
 
     /// Clears the pending callback, if any.
     fn disarm(&self, state: &mut State) {
-        match std::mem::take(&mut state.armed) {
+        Self::clear(std::mem::take(&mut state.armed));
+    }
+
+    /// Takes back a callback no longer armed.
+    fn clear(armed: Armed) {
+        match armed {
             Armed::None => {}
-            Armed::Timeout { id, .. } => clear_timeout(&id),
+            Armed::Timeout { due, seq } => PageTimer::remove(due, seq),
             // A queued microtask cannot be taken back: it finds nothing armed.
             Armed::Microtask => {}
             Armed::Frame { id } => cancel_animation_frame(id),
@@ -474,12 +507,12 @@ impl Core {
     fn fire(self: &Rc<Core>, fired: Fired) {
         let mut state = self.state.borrow_mut();
         match (fired, &state.armed) {
-            (Fired::Microtask, Armed::Microtask)
-            | (Fired::Timer, Armed::Timeout { .. })
-            | (Fired::Frame, Armed::Frame { .. }) => {}
+            (Fired::Microtask, Armed::Microtask) | (Fired::Frame, Armed::Frame { .. }) => {}
+            (Fired::Timer(fired), Armed::Timeout { seq, .. }) if fired == *seq => {}
             _ => {
-                // A microtask left behind by a cancellation (the page does not call back a
-                // cleared timer or frame): nothing to run, and maybe the worker to let go.
+                // A microtask left behind by a cancellation, or a timeout taken back while
+                // the page timer ran others (the page does not call back a cleared frame):
+                // nothing to run, and maybe the worker to let go.
                 let keep = if matches!(state.armed, Armed::None) {
                     state.release()
                 } else {
@@ -491,7 +524,7 @@ impl Core {
             }
         }
         state.armed = Armed::None;
-        if self.kind == Kind::Frame && fired == Fired::Timer {
+        if self.kind == Kind::Frame && matches!(fired, Fired::Timer(_)) {
             // The timer only waited for the due time: the tasks run in the next frame.
             let keep = self.arm(&mut state);
             drop(state);
@@ -556,6 +589,96 @@ impl Core {
         }
         let keep = self.arm(state);
         (entry.task.into_iter().collect(), keep)
+    }
+}
+
+// ----------------------------------------------------------------------------- page timer
+
+/// The one `setTimeout` the workers of the page share, and their timeouts (see the
+/// [module](self)): kept per thread, and a page has one.
+struct PageTimer {
+    /// Each worker's armed timeout, by due time then order of arming, to the worker.
+    timeouts: BTreeMap<(Instant, u64), Weak<Core>>,
+    next_seq: u64,
+    /// The `setTimeout` pending in the page: its id, and the due time it was set for (the
+    /// earliest timeout then; later ones taken back since may leave it early).
+    pending: Option<(JsValue, Instant)>,
+}
+
+thread_local! {
+    static PAGE_TIMER: RefCell<PageTimer> = const {
+        RefCell::new(PageTimer { timeouts: BTreeMap::new(), next_seq: 0, pending: None })
+    };
+    /// The shared `setTimeout`'s callback, made once for the page and never dropped: the
+    /// page may hold it at any time.
+    static ON_PAGE_TIMER: Closure<dyn FnMut()> = Closure::new(PageTimer::fire);
+}
+
+impl PageTimer {
+    /// Arms a timeout for `core` at `due` (`now` is the clock read by the caller); returns
+    /// its sequence number, which [`Fired::Timer`] carries back. Calls into the browser only
+    /// when `due` is earlier than the pending `setTimeout`.
+    fn add(due: Instant, now: Instant, core: Weak<Core>) -> u64 {
+        PAGE_TIMER.with_borrow_mut(|timer| {
+            let seq = timer.next_seq;
+            timer.next_seq += 1;
+            timer.timeouts.insert((due, seq), core);
+            if timer.pending.as_ref().is_none_or(|&(_, at)| due < at) {
+                timer.set(due, now);
+            }
+            seq
+        })
+    }
+
+    /// Takes a timeout back; the `setTimeout` is cleared with the last one.
+    fn remove(due: Instant, seq: u64) {
+        PAGE_TIMER.with_borrow_mut(|timer| {
+            timer.timeouts.remove(&(due, seq));
+            if timer.timeouts.is_empty()
+                && let Some((id, _)) = timer.pending.take()
+            {
+                clear_timeout(&id);
+            }
+        })
+    }
+
+    /// Makes the pending `setTimeout` one for `due`.
+    fn set(&mut self, due: Instant, now: Instant) {
+        if let Some((id, _)) = self.pending.take() {
+            clear_timeout(&id);
+        }
+        let id = ON_PAGE_TIMER.with(|callback| {
+            set_timeout(
+                callback.as_ref().unchecked_ref(),
+                millis(due.saturating_duration_since(now)),
+            )
+        });
+        self.pending = Some((id, due));
+    }
+
+    /// The `setTimeout` fired: calls back the workers whose timeouts are due, in due order,
+    /// after arming it for the next (a worker's tasks may add and take back timeouts).
+    fn fire() {
+        let due: smallvec::SmallVec<[(u64, Weak<Core>); 4]> = PAGE_TIMER.with_borrow_mut(|timer| {
+            timer.pending = None;
+            let now = Instant::now();
+            let mut due = smallvec::SmallVec::new();
+            while let Some(entry) = timer.timeouts.first_entry() {
+                if entry.key().0 > now {
+                    let next = entry.key().0;
+                    timer.set(next, now);
+                    break;
+                }
+                let ((_, seq), core) = entry.remove_entry();
+                due.push((seq, core));
+            }
+            due
+        });
+        for (seq, core) in due {
+            if let Some(core) = core.upgrade() {
+                core.fire(Fired::Timer(seq));
+            }
+        }
     }
 }
 
