@@ -98,7 +98,7 @@ const cases = [
 ];
 
 const WARMUP = 3;
-const SAMPLES = 15;
+const SAMPLES = 21;
 
 const median = (xs) => {
   const s = [...xs].sort((a, b) => a - b);
