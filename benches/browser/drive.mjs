@@ -70,7 +70,8 @@ const fmt = (ns) => (ns >= 100 ? ns.toFixed(0) : ns >= 10 ? ns.toFixed(1) : ns.t
 const browserVersion = report.userAgent.match(/Chrome\/([\d.]+)/)?.[1] ?? report.userAgent;
 const lines = [
   `Chromium ${browserVersion} (headless), RxJS ${rxjsVersion}, rx ${process.env.RX_COMMIT ?? ""}`.trim()
-    + `, ${new Date().toISOString().slice(0, 10)}. Median of 21 calls per side, after 3 warm-up calls.`,
+    + `, ${new Date().toISOString().slice(0, 10)}. Per side, the median of 41 samples`
+    + ` (each as many calls as fill 20 ms), after 5 warm-up calls.`,
   "",
   "| case | op | rx ns/op | RxJS ns/op | RxJS / rx |",
   "|---|---|---:|---:|---:|",
