@@ -2,10 +2,10 @@
 //! what happens to the next one when that many wait.
 //!
 //! Rx has no backpressure: [`observe_on`](crate::ObservableExt::observe_on) and
-//! [`into_stream`](crate::ObservableExt::into_stream) queue whatever the consumer has not
+//! [`into_stream`] queue whatever the consumer has not
 //! taken yet, however much that is. Their bounded forms,
 //! [`observe_on_bounded`](crate::ObservableExt::observe_on_bounded) and
-//! [`into_stream_bounded`](crate::ObservableExt::into_stream_bounded), take a [`Bounded`]:
+//! [`into_stream_bounded`], take a [`Bounded`]:
 //! a capacity, an [`Overflow`] strategy for a value that arrives while the buffer is full,
 //! and an optional callback that receives every value the strategy drops.
 //!
@@ -41,6 +41,17 @@
 //! assert_eq!(*dropped.lock().unwrap(), [0, 1, 2, 3, 4, 5]);
 //! assert_eq!((handle.dropped(), handle.peak_queued()), (6, 4));
 //! ```
+
+#![cfg_attr(
+    feature = "stream",
+    doc = "\n[`into_stream`]: crate::ObservableExt::into_stream\n\
+           [`into_stream_bounded`]: crate::ObservableExt::into_stream_bounded"
+)]
+// Without the `stream` feature the methods are not compiled: the links go to their trait.
+#![cfg_attr(
+    not(feature = "stream"),
+    doc = "\n[`into_stream`]: crate::ObservableExt\n[`into_stream_bounded`]: crate::ObservableExt"
+)]
 
 use std::collections::VecDeque;
 use std::fmt;
@@ -114,7 +125,8 @@ pub enum Overflow {
 /// A bound on a hand-off between threads: a capacity, what to do when it is full, and a
 /// callback for the values dropped. Built with [`Bounded::new`]; taken by
 /// [`observe_on_bounded`](crate::ObservableExt::observe_on_bounded) and
-/// [`into_stream_bounded`](crate::ObservableExt::into_stream_bounded).
+/// [`into_stream_bounded`].
+///
 ///
 /// ```
 /// use rx::backpressure::{Bounded, Overflow};
@@ -128,6 +140,15 @@ pub enum Overflow {
 /// ```
 #[doc(alias = "onBackpressureBuffer")]
 #[doc(alias = "BackpressureStrategy")]
+#[cfg_attr(
+    feature = "stream",
+    doc = "\n[`into_stream_bounded`]: crate::ObservableExt::into_stream_bounded"
+)]
+// Without the `stream` feature the method is not compiled: the link goes to its trait.
+#[cfg_attr(
+    not(feature = "stream"),
+    doc = "\n[`into_stream_bounded`]: crate::ObservableExt"
+)]
 pub struct Bounded<T> {
     capacity: usize,
     overflow: Overflow,

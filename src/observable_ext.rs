@@ -100,7 +100,8 @@ pub trait ObservableExt: Observable + Sized {
     ///
     /// One allocation per subscription for the queue between the threads, which is
     /// **unbounded**, and a lock per value; the waiting thread sleeps on a condition variable.
-    #[cfg(not(target_arch = "wasm32"))]
+    #[cfg(any(not(target_arch = "wasm32"), doc))]
+    #[cfg_attr(docsrs, doc(cfg(not(target_arch = "wasm32"))))]
     #[doc(alias = "toBlocking")]
     #[doc(alias = "blockingIterable")]
     #[doc(alias = "blockingSubscribe")]

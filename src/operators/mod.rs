@@ -4,7 +4,7 @@
 mod all;
 mod amb;
 mod any;
-#[cfg(not(target_arch = "wasm32"))]
+#[cfg(any(not(target_arch = "wasm32"), doc))]
 mod as_blocking;
 mod audit;
 mod boxed;
@@ -122,7 +122,8 @@ pub use crate::engine::split_refs::SplitSubscription;
 pub use all::All;
 pub use amb::AmbWith;
 pub use any::Any;
-#[cfg(not(target_arch = "wasm32"))]
+#[cfg(any(not(target_arch = "wasm32"), doc))]
+#[cfg_attr(docsrs, doc(cfg(not(target_arch = "wasm32"))))]
 pub use as_blocking::{BlockingIter, BlockingObservable};
 pub use audit::Audit;
 pub use boxed::{
@@ -250,7 +251,8 @@ pub mod observers {
     pub use super::all::AllObserver;
     pub use super::amb::AmbObserver;
     pub use super::any::AnyObserver;
-    #[cfg(not(target_arch = "wasm32"))]
+    #[cfg(any(not(target_arch = "wasm32"), doc))]
+    #[cfg_attr(docsrs, doc(cfg(not(target_arch = "wasm32"))))]
     pub use super::as_blocking::BlockingObserver;
     pub use super::audit::AuditObserver;
     pub use super::buffer::BufferObserver;

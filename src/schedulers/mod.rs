@@ -63,20 +63,20 @@ use crate::time::Instant;
 use std::time::Duration;
 
 mod counted;
-#[cfg(not(target_arch = "wasm32"))]
+#[cfg(any(not(target_arch = "wasm32"), doc))]
 mod current_thread;
 mod erased;
-#[cfg(not(target_arch = "wasm32"))]
+#[cfg(any(not(target_arch = "wasm32"), doc))]
 mod event_loop;
-#[cfg(not(target_arch = "wasm32"))]
+#[cfg(any(not(target_arch = "wasm32"), doc))]
 mod immediate;
 mod keys;
-#[cfg(not(target_arch = "wasm32"))]
+#[cfg(any(not(target_arch = "wasm32"), doc))]
 mod new_thread;
 mod run_loop;
 mod slab;
 mod test_scheduler;
-#[cfg(not(target_arch = "wasm32"))]
+#[cfg(any(not(target_arch = "wasm32"), doc))]
 mod thread_pool;
 mod timed_queue;
 #[cfg(all(target_arch = "wasm32", feature = "web"))]
@@ -86,17 +86,22 @@ pub mod web;
 #[cfg(feature = "tokio")]
 #[cfg_attr(docsrs, doc(cfg(feature = "tokio")))]
 pub use crate::interop::tokio::{Tokio, TokioTask, TokioWorker};
-#[cfg(not(target_arch = "wasm32"))]
+#[cfg(any(not(target_arch = "wasm32"), doc))]
+#[cfg_attr(docsrs, doc(cfg(not(target_arch = "wasm32"))))]
 pub use current_thread::{CurrentThread, CurrentThreadTask, CurrentThreadWorker};
-#[cfg(not(target_arch = "wasm32"))]
+#[cfg(any(not(target_arch = "wasm32"), doc))]
+#[cfg_attr(docsrs, doc(cfg(not(target_arch = "wasm32"))))]
 pub use event_loop::{EventLoop, EventLoopHandle, EventLoopWorker, OnLoop};
-#[cfg(not(target_arch = "wasm32"))]
+#[cfg(any(not(target_arch = "wasm32"), doc))]
+#[cfg_attr(docsrs, doc(cfg(not(target_arch = "wasm32"))))]
 pub use immediate::{Immediate, ImmediateWorker};
-#[cfg(not(target_arch = "wasm32"))]
+#[cfg(any(not(target_arch = "wasm32"), doc))]
+#[cfg_attr(docsrs, doc(cfg(not(target_arch = "wasm32"))))]
 pub use new_thread::NewThread;
 pub use run_loop::RunLoop;
 pub use test_scheduler::TestScheduler;
-#[cfg(not(target_arch = "wasm32"))]
+#[cfg(any(not(target_arch = "wasm32"), doc))]
+#[cfg_attr(docsrs, doc(cfg(not(target_arch = "wasm32"))))]
 pub use thread_pool::{Computational, ThreadPool};
 pub use timed_queue::{QueueWorker, QueuedTask};
 
@@ -232,16 +237,16 @@ pub trait Scheduler: Clone + Send + Sync + 'static {
 )]
 pub trait DeferringScheduler: Scheduler {}
 
-#[cfg(not(target_arch = "wasm32"))]
+#[cfg(any(not(target_arch = "wasm32"), doc))]
 #[diagnostic::do_not_recommend]
 impl DeferringScheduler for CurrentThread {}
-#[cfg(not(target_arch = "wasm32"))]
+#[cfg(any(not(target_arch = "wasm32"), doc))]
 #[diagnostic::do_not_recommend]
 impl DeferringScheduler for NewThread {}
-#[cfg(not(target_arch = "wasm32"))]
+#[cfg(any(not(target_arch = "wasm32"), doc))]
 #[diagnostic::do_not_recommend]
 impl DeferringScheduler for ThreadPool {}
-#[cfg(not(target_arch = "wasm32"))]
+#[cfg(any(not(target_arch = "wasm32"), doc))]
 #[diagnostic::do_not_recommend]
 impl DeferringScheduler for Computational {}
 #[diagnostic::do_not_recommend]

@@ -3,7 +3,7 @@
 use super::Scheduler;
 use super::counted::Counted;
 use super::timed_queue::{Dispatch, Owner, Queue, QueueWorker};
-#[cfg(not(target_arch = "wasm32"))]
+#[cfg(any(not(target_arch = "wasm32"), doc))]
 use crate::subscription::Subscription;
 use crate::time::Instant;
 use std::fmt;
@@ -54,7 +54,8 @@ impl RunLoop {
 
     /// Runs the next task, waiting until one is queued and due. Waiting does not spin; a task
     /// queued meanwhile with an earlier due time is picked up at its own due time.
-    #[cfg(not(target_arch = "wasm32"))]
+    #[cfg(any(not(target_arch = "wasm32"), doc))]
+    #[cfg_attr(docsrs, doc(cfg(not(target_arch = "wasm32"))))]
     pub fn dispatch(&self) {
         // The loop holds a driver handle, so the queue is not closed while it waits.
         let done = self.queue.dispatch(true);
@@ -113,7 +114,8 @@ impl RunLoop {
     /// observer.assert_values(&[0, 1, 2]);
     /// observer.assert_completed();
     /// ```
-    #[cfg(not(target_arch = "wasm32"))]
+    #[cfg(any(not(target_arch = "wasm32"), doc))]
+    #[cfg_attr(docsrs, doc(cfg(not(target_arch = "wasm32"))))]
     pub fn run_until_disposed(&self, subscription: &impl Subscription) {
         while !subscription.is_disposed() {
             self.dispatch();

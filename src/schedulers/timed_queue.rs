@@ -998,7 +998,7 @@ pub(crate) enum Dispatch {
 /// Runs a worker thread over `queue` until the queue closes. A panicking task is reported by
 /// the panic hook (which prints it to stderr by default) and dropped; the thread goes on with
 /// the other tasks, as tokio's worker threads do.
-#[cfg(not(target_arch = "wasm32"))]
+#[cfg(any(not(target_arch = "wasm32"), doc))]
 pub(crate) fn spawn_thread(queue: Counted<Queue>, name: String) {
     std::thread::Builder::new()
         .name(name)
