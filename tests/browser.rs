@@ -612,6 +612,30 @@ async fn debounce_from_dom_events_to_an_observer_that_is_not_send() {
 }
 
 #[wasm_bindgen_test]
+async fn throttle_of_an_interval_to_an_observer_holding_an_rc() {
+    // The common case of a page: a tick, thinned out, into state held by `Rc`s.
+    track();
+    let seen = Log::default();
+    let log = seen.clone();
+    let handle = rx::source::interval(ms(20), SetTimeout)
+        .throttle(ms(100), SetTimeout)
+        .subscribe_observer(OnPage(rx::observer::NextObserver::new(move |n| {
+            log.push(n)
+        })));
+    sleep(450).await;
+    handle.dispose();
+    let seen = seen.get();
+    assert!(seen.len() >= 2, "{seen:?}");
+    assert_eq!(seen[0], 0, "the first tick opens the first window");
+    assert!(
+        seen.windows(2).all(|w| w[1] >= w[0] + 4),
+        "one tick per window of five: {seen:?}"
+    );
+    sleep(100).await;
+    assert_eq!(pending_timeouts(), 0, "nothing left in the page");
+}
+
+#[wasm_bindgen_test]
 async fn throttle_lets_the_first_value_of_each_window_through() {
     let subject = PublishSubject::<i32>::new();
     let observer = TestObserver::new();
