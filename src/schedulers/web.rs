@@ -443,15 +443,22 @@ impl Core {
             self.disarm(state);
             return state.release();
         };
+        // A timeout due by the earliest task's time: should it come early (its task was
+        // cancelled), it finds nothing due and arms for the earliest task, which costs less
+        // than moving it at each cancellation. The common case, so decided before reading
+        // the clock (a call into JavaScript).
+        if let Armed::Timeout { due: armed, .. } = state.armed
+            && armed <= due
+        {
+            return None;
+        }
         let now = Instant::now();
         let due_now = due <= now;
         let fits = match &state.armed {
             Armed::None => false,
-            // A timeout due by then: should it come early (its task was cancelled), it finds
-            // nothing due and arms for the earliest task, which costs less than moving it
-            // at each cancellation. For a task due now, one about to fire (a frame's, which
-            // then asks for the frame).
-            Armed::Timeout { due: armed, .. } => *armed <= if due_now { now } else { due },
+            // For a task due now, a timeout about to fire (a frame's, which then asks for
+            // the frame).
+            Armed::Timeout { due: armed, .. } => due_now && *armed <= now,
             Armed::Microtask | Armed::Frame { .. } => due_now,
         };
         if fits {
