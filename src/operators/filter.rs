@@ -20,22 +20,21 @@ impl<S, P> Filter<S, P> {
     }
 }
 
-impl<S, P> Observable for Filter<S, P>
-where
-    S: Observable,
-    P: FnMut(&S::Item) -> bool,
-{
+// No bound on the predicate here: `filter` checks it where the closure is written, and a
+// higher-ranked `FnMut(&T)` bound on this impl would be proved again by every query over a
+// chain built on it (ARCHITECTURE.md, "Compile time").
+impl<S: Observable, P> Observable for Filter<S, P> {
     type Item = S::Item;
     type Flavour = <S as Observable>::Flavour;
     // Calls its observer only from its source's calls, and keeps it nowhere else.
     const EMISSION: crate::observable::Emission = S::EMISSION;
 }
 
+// The observer's bound before the source's (ARCHITECTURE.md, "Compile time").
 impl<S, P, O> Subscribe<O> for Filter<S, P>
 where
-    S: Subscribe<FilterObserver<O, P>>,
-    P: FnMut(&<S as Observable>::Item) -> bool,
     O: Observer<<S as Observable>::Item>,
+    S: Subscribe<FilterObserver<O, P>>,
 {
     type Subscription = S::Subscription;
 
