@@ -880,6 +880,218 @@ pub trait ObservableExt: Observable + Sized {
         SkipUntil::new(self, notifier)
     }
 
+    /// Emits the values that arrive within `span` of the subscription, then completes
+    /// (RxJava's `take(time, unit, scheduler)`): a [`take_until`](ObservableExt::take_until)
+    /// whose notifier is a [`timer`](crate::source::timer) of `span`, started first. A value
+    /// arriving at the very instant the span ends is not emitted, as the timer, scheduled
+    /// first, runs first.
+    ///
+    /// ```text
+    /// source:              -1-2-3-4-5-|
+    /// take_with_time(5):   -1-2-|
+    /// ```
+    ///
+    /// # Examples
+    ///
+    /// ```
+    /// use rx::prelude::*;
+    /// use rx::schedulers::TestScheduler;
+    /// use rx::testing::{TimedObserver};
+    /// use rx::Notification::{Completed, Next};
+    /// use std::time::Duration;
+    ///
+    /// let ms = Duration::from_millis;
+    /// let scheduler = TestScheduler::new();
+    /// let observer = TimedObserver::new(&scheduler);
+    /// rx::source::interval(ms(10), scheduler.clone())
+    ///     .take_with_time(ms(25), scheduler.clone())
+    ///     .subscribe_observer(observer.clone());
+    /// scheduler.run();
+    /// observer.assert_timeline(&[(ms(10), Next(0)), (ms(20), Next(1)), (ms(25), Completed)]);
+    /// ```
+    ///
+    /// # Scheduler
+    ///
+    /// The completion at the end of the span is delivered by a timer task on a worker of
+    /// `scheduler`; values on the thread they arrive on. As for the other time operators, the
+    /// source's handle must be `Send` (a local subject's is refused at compile time).
+    ///
+    /// # Performance
+    ///
+    /// What [`take_until`](ObservableExt::take_until) costs, and one timer task: one
+    /// allocation per subscription for the shared state, one uncontended lock per value.
+    #[doc(alias = "take")]
+    fn take_with_time<'a, Sch>(
+        self,
+        span: std::time::Duration,
+        scheduler: Sch,
+    ) -> TakeWithTime<'a, Self, Sch>
+    where
+        Sch: crate::schedulers::Scheduler,
+    {
+        TakeWithTime::new(self, span, scheduler)
+    }
+
+    /// Drops the values that arrive within `span` of the subscription and emits the rest
+    /// (RxJava's `skip(time, unit, scheduler)`): a [`skip_until`](ObservableExt::skip_until)
+    /// whose notifier is a [`timer`](crate::source::timer) of `span`, started first. A value
+    /// arriving at the very instant the span ends is emitted, as the timer, scheduled first,
+    /// runs first. The sequence ends when this observable does.
+    ///
+    /// ```text
+    /// source:              -1-2-3-4-5-|
+    /// skip_with_time(5):   -----3-4-5-|
+    /// ```
+    ///
+    /// # Examples
+    ///
+    /// ```
+    /// use rx::prelude::*;
+    /// use rx::schedulers::TestScheduler;
+    /// use rx::testing::TestObserver;
+    /// use std::time::Duration;
+    ///
+    /// let ms = Duration::from_millis;
+    /// let scheduler = TestScheduler::new();
+    /// let observer = TestObserver::new();
+    /// rx::source::interval(ms(10), scheduler.clone())
+    ///     .take(5)
+    ///     .skip_with_time(ms(20), scheduler.clone())
+    ///     .subscribe_observer(observer.clone());
+    /// scheduler.run();
+    /// observer.assert_values(&[1, 2, 3, 4]);
+    /// observer.assert_completed();
+    /// ```
+    ///
+    /// # Scheduler
+    ///
+    /// Values are delivered on the thread they arrive on; the timer runs on a worker of
+    /// `scheduler`. As for the other time operators, the source's handle must be `Send`.
+    ///
+    /// # Performance
+    ///
+    /// What [`skip_until`](ObservableExt::skip_until) costs, and one timer task: one
+    /// allocation per subscription; values dropped cost an atomic load, the others an
+    /// uncontended lock.
+    #[doc(alias = "skip")]
+    fn skip_with_time<'a, Sch>(
+        self,
+        span: std::time::Duration,
+        scheduler: Sch,
+    ) -> SkipWithTime<'a, Self, Sch>
+    where
+        Sch: crate::schedulers::Scheduler,
+    {
+        SkipWithTime::new(self, span, scheduler)
+    }
+
+    /// Emits, when this observable completes, the values that arrived within `span` before
+    /// the completion, then completes (RxJava's `takeLast(time, unit, scheduler)`). A value
+    /// exactly `span` old is kept. An error drops the values and passes at once.
+    ///
+    /// The span is measured back from the completion, read from `scheduler`'s clock once.
+    /// RxJava's `takeLast(count, time)` is `take_last_with_time(span, s).take_last(count)`.
+    ///
+    /// ```text
+    /// source:                   -1-2-3-4-5-|
+    /// take_last_with_time(4):   -----------(45|)
+    /// ```
+    ///
+    /// # Examples
+    ///
+    /// ```
+    /// use rx::prelude::*;
+    /// use rx::schedulers::TestScheduler;
+    /// use rx::testing::TestObserver;
+    /// use std::time::Duration;
+    ///
+    /// let ms = Duration::from_millis;
+    /// let scheduler = TestScheduler::new();
+    /// let observer = TestObserver::new();
+    /// // Values at 10, 20, ..., 50; the completion at 50 keeps those from 30 on.
+    /// rx::source::interval(ms(10), scheduler.clone())
+    ///     .take(5)
+    ///     .take_last_with_time(ms(20), scheduler.clone())
+    ///     .subscribe_observer(observer.clone());
+    /// scheduler.run();
+    /// observer.assert_values(&[2, 3, 4]);
+    /// observer.assert_completed();
+    /// ```
+    ///
+    /// # Scheduler
+    ///
+    /// Only the scheduler's clock is read; nothing is scheduled, and everything is delivered
+    /// on the thread that completes.
+    ///
+    /// # Performance
+    ///
+    /// No lock, no task: a clock read per value, and the values of the last `span` with their
+    /// instants in a `VecDeque`, which grows with the number of values one span holds; older
+    /// values are dropped as new ones arrive.
+    #[doc(alias = "takeLast")]
+    fn take_last_with_time<Sch>(
+        self,
+        span: std::time::Duration,
+        scheduler: Sch,
+    ) -> TakeLastWithTime<Self, Sch>
+    where
+        Sch: crate::schedulers::Scheduler,
+    {
+        TakeLastWithTime::new(self, span, scheduler)
+    }
+
+    /// Drops the values that arrive within `span` before this observable completes (RxJava's
+    /// `skipLast(time, unit, scheduler)`). A value is emitted at the first notification that
+    /// comes `span` or more after it, as only then is it known not to be among the last; at
+    /// completion those old enough go, the rest are dropped. An error drops what waits and
+    /// passes at once.
+    ///
+    /// ```text
+    /// source:                   -1-2-3-4-5-|
+    /// skip_last_with_time(4):   -----1-2-3-|
+    /// ```
+    ///
+    /// # Examples
+    ///
+    /// ```
+    /// use rx::prelude::*;
+    /// use rx::schedulers::TestScheduler;
+    /// use rx::testing::{TimedObserver};
+    /// use rx::Notification::{Completed, Next};
+    /// use std::time::Duration;
+    ///
+    /// let ms = Duration::from_millis;
+    /// let scheduler = TestScheduler::new();
+    /// let observer = TimedObserver::new(&scheduler);
+    /// rx::source::interval(ms(10), scheduler.clone())
+    ///     .take(4)
+    ///     .skip_last_with_time(ms(20), scheduler.clone())
+    ///     .subscribe_observer(observer.clone());
+    /// scheduler.run();
+    /// observer.assert_timeline(&[(ms(30), Next(0)), (ms(40), Next(1)), (ms(40), Completed)]);
+    /// ```
+    ///
+    /// # Scheduler
+    ///
+    /// Only the scheduler's clock is read: a value waits for the next notification, not for a
+    /// timer, as in RxJava. Everything is delivered on the thread of that notification.
+    ///
+    /// # Performance
+    ///
+    /// No lock, no task: a clock read per value, and the values of the last `span` with their
+    /// instants in a `VecDeque`, which grows with the number of values one span holds.
+    #[doc(alias = "skipLast")]
+    fn skip_last_with_time<Sch>(
+        self,
+        span: std::time::Duration,
+        scheduler: Sch,
+    ) -> SkipLastWithTime<Self, Sch>
+    where
+        Sch: crate::schedulers::Scheduler,
+    {
+        SkipLastWithTime::new(self, span, scheduler)
+    }
+
     /// Emits the first value and completes at once, stopping the source.
     ///
     /// ```text

@@ -236,6 +236,21 @@ contract! {
             rx::schedulers::TestScheduler::new(),
         )
         .map(|b| b.len() as i64);
+    take_with_time: |s| s.take_with_time(
+        std::time::Duration::from_millis(5),
+        rx::schedulers::TestScheduler::new(),
+    );
+    take_with_time_over: |s| s.take_with_time(std::time::Duration::ZERO, rx::schedulers::Immediate);
+    skip_with_time: |s| s.skip_with_time(
+        std::time::Duration::from_millis(5),
+        rx::schedulers::TestScheduler::new(),
+    );
+    skip_with_time_over: |s| s.skip_with_time(std::time::Duration::ZERO, rx::schedulers::Immediate);
+    take_last_with_time: |s| s.take_last_with_time(
+        std::time::Duration::from_millis(5),
+        rx::schedulers::TestScheduler::new(),
+    );
+    skip_last_with_time: |s| s.skip_last_with_time(std::time::Duration::ZERO, rx::schedulers::Immediate);
     single_of_one: |s| s.filter(|v| *v == 3).single();
     single_too_many: |s| s.single().on_error_return(|_| -1);
     find: |s| s.find(|v| *v > 2);
@@ -373,5 +388,10 @@ mod local_subject {
         fork_join_all: |s| rx::source::fork_join_all(vec![s.clone(), s]).map(|row| row.iter().sum::<i64>());
         combine_latest_all: |s| rx::source::combine_latest_all(vec![s.clone(), s]).map(|row| row.iter().sum::<i64>());
         zip_all: |s| rx::source::zip_all(vec![s.clone(), s]).map(|row| row.iter().sum::<i64>());
+        take_last_with_time: |s| s.take_last_with_time(
+            std::time::Duration::from_millis(5),
+            rx::schedulers::TestScheduler::new(),
+        );
+        skip_last_with_time: |s| s.skip_last_with_time(std::time::Duration::ZERO, rx::schedulers::Immediate);
     }
 }

@@ -788,6 +788,42 @@ for_each_flavour! {
         assert!(handle.is_disposed());
         assert!(!close.has_observers());
     }
+
+    /// The time operators that only read a scheduler's clock keep no handle of their own
+    /// and schedule nothing, so they take local subjects too.
+    #[test]
+    fn take_last_with_time_keeps_the_values_of_the_last_span() {
+        let sch = rx::schedulers::TestScheduler::new();
+        let a = PublishSubject::new();
+        let o = TestObserver::new();
+        let _handle = a
+            .observable()
+            .take_last_with_time(std::time::Duration::from_millis(10), sch.clone())
+            .subscribe_observer(o.clone());
+        a.on_next(1);
+        sch.advance_by(std::time::Duration::from_millis(20));
+        a.on_next(2);
+        a.on_completed();
+        o.assert_notifications(&[Next(2), Completed]);
+    }
+
+    #[test]
+    fn skip_last_with_time_emits_what_is_a_span_old() {
+        let sch = rx::schedulers::TestScheduler::new();
+        let a = PublishSubject::new();
+        let o = TestObserver::new();
+        let handle = a
+            .observable()
+            .skip_last_with_time(std::time::Duration::from_millis(10), sch.clone())
+            .subscribe_observer(o.clone());
+        a.on_next(1);
+        sch.advance_by(std::time::Duration::from_millis(10));
+        a.on_next(2);
+        handle.dispose();
+        assert!(!a.has_observers());
+        o.assert_notifications(&[Next(1)]);
+    }
+
 }
 
 /// Groups and windows of a local source: values and subscribers that hold `Rc`, and a
@@ -938,6 +974,7 @@ mod auto_traits {
         WithLatestFrom, WithLatestFromAll, Zip,
     };
     use rx::operators::{Debounce, Delay, ObserveOn, Timeout};
+    use rx::operators::{SkipLastWithTime, SkipWithTime, TakeLastWithTime, TakeWithTime};
     use rx::source::Concat;
     use rx::subjects::SubjectObservable;
     use rx::{BoxedObservable, LocalBoxedObservable};
@@ -1014,6 +1051,14 @@ mod auto_traits {
         assert_impl_all!(Handle<SubscribeOn<Shared, rx::schedulers::NewThread>>: Send, Sync);
         assert_impl_all!(Handle<Debounce<Shared, rx::schedulers::TestScheduler>>: Send);
         assert_impl_all!(Handle<ObserveOn<Shared, rx::schedulers::NewThread>>: Send);
+        assert_impl_all!(Handle<TakeLastWithTime<Shared, rx::schedulers::TestScheduler>>: Send, Sync);
+        assert_impl_all!(Handle<SkipLastWithTime<Shared, rx::schedulers::TestScheduler>>: Send, Sync);
+        assert_impl_all!(
+            Handle<TakeWithTime<'static, Shared, rx::schedulers::TestScheduler>>: Send, Sync
+        );
+        assert_impl_all!(
+            Handle<SkipWithTime<'static, Shared, rx::schedulers::TestScheduler>>: Send, Sync
+        );
     }
 
     /// A thread-safe subject accepts only `Send` observers, which those of a chain that keeps
@@ -1085,6 +1130,20 @@ mod auto_traits {
         assert_not_impl_any!(
             RetryWithBackoff<LocalBoxedObservable<'static, i32>, rx::schedulers::TestScheduler>:
                 Subscribe<Observer>
+        );
+        // The time-bounded `take` and `skip` end on a timer, which may fire on a worker.
+        assert_not_impl_any!(
+            TakeWithTime<'static, Local, rx::schedulers::TestScheduler>: Subscribe<Observer>
+        );
+        assert_not_impl_any!(
+            SkipWithTime<'static, Local, rx::schedulers::TestScheduler>: Subscribe<Observer>
+        );
+        // Those that only read the clock take a local source; their handle is the source's.
+        assert_not_impl_any!(
+            Handle<TakeLastWithTime<Local, rx::schedulers::TestScheduler>>: Send, Sync
+        );
+        assert_not_impl_any!(
+            Handle<SkipLastWithTime<Local, rx::schedulers::TestScheduler>>: Send, Sync
         );
     }
 }

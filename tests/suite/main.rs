@@ -32,6 +32,7 @@ mod name_table;
 mod newer_auto_traits;
 mod panics_operators;
 mod peer_rxjava;
+mod peer_rxjava_time;
 mod quickstart;
 mod schedulers_order;
 mod schedulers_stress;

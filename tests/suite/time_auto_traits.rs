@@ -26,6 +26,10 @@ assert_impl_all!(TimeInterval<Source, NewThread>: Send, Sync, Clone);
 assert_impl_all!(ObserveOn<Source, NewThread>: Send, Sync, Clone);
 assert_impl_all!(SubscribeOn<Source, NewThread>: Send, Sync, Clone);
 assert_impl_all!(BlockingObservable<Source>: Send, Sync, Clone);
+assert_impl_all!(TakeWithTime<'static, Source, NewThread>: Send, Sync, Clone);
+assert_impl_all!(SkipWithTime<'static, Source, NewThread>: Send, Sync, Clone);
+assert_impl_all!(TakeLastWithTime<Source, NewThread>: Send, Sync, Clone);
+assert_impl_all!(SkipLastWithTime<Source, NewThread>: Send, Sync, Clone);
 
 assert_impl_all!(DelayObserver<QueueWorker, Down, i32>: Send, Sync);
 assert_impl_all!(DebounceObserver<QueueWorker, Down, i32>: Send, Sync);
@@ -35,6 +39,8 @@ assert_impl_all!(BufferWithTimeObserver<QueueWorker, Down, i32>: Send, Sync);
 assert_impl_all!(ObserveOnObserver<QueueWorker, Down, i32>: Send, Sync);
 assert_impl_all!(SubscribeOnObserver<Down>: Send, Sync);
 assert_impl_all!(BlockingObserver<i32>: Send, Sync);
+assert_impl_all!(TakeLastWithTimeObserver<Down, i32, TestScheduler>: Send, Sync);
+assert_impl_all!(SkipLastWithTimeObserver<Down, i32, TestScheduler>: Send, Sync);
 
 assert_impl_all!(ObserveOnSubscription<Finished>: Subscription, Send, Sync);
 assert_impl_all!(SubscribeOnSubscription<Finished, QueuedTask>: Subscription, Send, Sync);
@@ -44,6 +50,8 @@ assert_impl_all!(TimeoutError: std::error::Error, Send, Sync, Copy);
 // A synchronous operator on a clock carries no bound of its own: it is `Send` exactly when
 // what it holds is.
 static_assertions::assert_not_impl_any!(Throttle<FromIter<Vec<Rc<i32>>>, Immediate>: Send);
+static_assertions::assert_not_impl_any!(TakeLastWithTime<FromIter<Vec<Rc<i32>>>, Immediate>: Send);
+static_assertions::assert_not_impl_any!(SkipLastWithTime<FromIter<Vec<Rc<i32>>>, Immediate>: Send);
 
 #[test]
 fn handles_of_time_operators_dispose_from_another_thread() {

@@ -131,6 +131,10 @@ pub enum Op {
     Timeout(u64),
     Delay(u64),
     BufferWithTime(u64),
+    TakeWithTime(u64),
+    SkipWithTime(u64),
+    TakeLastWithTime(u64),
+    SkipLastWithTime(u64),
     Timestamp,
     TimeInterval,
 }
@@ -286,6 +290,10 @@ fn op(inner: Option<BoxedStrategy<Plan>>) -> BoxedStrategy<Op> {
         (2u64..30).prop_map(Op::Timeout).boxed(),
         ms.clone().prop_map(Op::Delay).boxed(),
         ms.clone().prop_map(Op::BufferWithTime).boxed(),
+        ms.clone().prop_map(Op::TakeWithTime).boxed(),
+        ms.clone().prop_map(Op::SkipWithTime).boxed(),
+        ms.clone().prop_map(Op::TakeLastWithTime).boxed(),
+        ms.clone().prop_map(Op::SkipLastWithTime).boxed(),
         Just(Op::Timestamp).boxed(),
         Just(Op::TimeInterval).boxed(),
     ];
@@ -828,6 +836,10 @@ fn apply(obs: Obs, op: &Op, env: &Arc<Env>) -> Obs {
             .buffer_with_time(ms(*n), t)
             .map(|v| v.len() as i64 % 20)
             .boxed(),
+        Op::TakeWithTime(n) => obs.take_with_time(ms(*n), t).boxed(),
+        Op::SkipWithTime(n) => obs.skip_with_time(ms(*n), t).boxed(),
+        Op::TakeLastWithTime(n) => obs.take_last_with_time(ms(*n), t).boxed(),
+        Op::SkipLastWithTime(n) => obs.skip_last_with_time(ms(*n), t).boxed(),
         Op::Timestamp => obs.timestamp(t).map(|(_, v)| v).boxed(),
         Op::TimeInterval => obs.time_interval(t).map(|(_, v)| v).boxed(),
     }

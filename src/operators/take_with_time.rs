@@ -1,0 +1,109 @@
+//! [`ObservableExt::take_with_time`](crate::ObservableExt::take_with_time): a
+//! [`take_until`](crate::ObservableExt::take_until) whose notifier is a [`timer`] started at
+//! the subscription, as RxJava builds its `take(time)`.
+
+use super::take_until::TakeUntil;
+use crate::observable::{Observable, Subscribe};
+use crate::schedulers::Scheduler;
+use crate::source::{Timer, timer};
+use std::time::Duration;
+
+/// Emits the values of its source that arrive within a span of time from the subscription;
+/// built by [`ObservableExt::take_with_time`](crate::ObservableExt::take_with_time).
+#[derive(Clone, Debug)]
+#[must_use = "observables do nothing unless subscribed"]
+#[doc(alias = "take")]
+pub struct TakeWithTime<'a, S, Sch>(TakeUntil<'a, S, Timer<Sch>>);
+
+impl<S, Sch: Scheduler> TakeWithTime<'_, S, Sch> {
+    pub(crate) fn new(source: S, span: Duration, scheduler: Sch) -> Self {
+        TakeWithTime(TakeUntil::new(source, timer(span, scheduler)))
+    }
+}
+
+impl<'a, S: Observable, Sch> Observable for TakeWithTime<'a, S, Sch>
+where
+    TakeUntil<'a, S, Timer<Sch>>: Observable<Item = S::Item>,
+{
+    type Item = S::Item;
+    type Flavour = <TakeUntil<'a, S, Timer<Sch>> as Observable>::Flavour;
+}
+
+impl<'a, S: Observable, Sch, O> Subscribe<O> for TakeWithTime<'a, S, Sch>
+where
+    TakeUntil<'a, S, Timer<Sch>>: Subscribe<O> + Observable<Item = S::Item>,
+{
+    type Subscription = <TakeUntil<'a, S, Timer<Sch>> as Subscribe<O>>::Subscription;
+
+    #[inline]
+    fn subscribe_observer(self, observer: O) -> Self::Subscription {
+        self.0.subscribe_observer(observer)
+    }
+}
+
+#[cfg(all(test, not(loom)))]
+mod tests {
+    use crate::Error;
+    use crate::notification::Notification::*;
+    use crate::prelude::*;
+    use crate::schedulers::TestScheduler;
+    use crate::source::{from_iter, interval, never, throw};
+    use crate::testing::{TestObserver, TimedObserver};
+    use std::time::Duration;
+
+    fn ms(n: u64) -> Duration {
+        Duration::from_millis(n)
+    }
+
+    #[test]
+    fn completes_when_the_span_ends() {
+        let sch = TestScheduler::new();
+        let o = TimedObserver::new(&sch);
+        interval(ms(10), sch.clone())
+            .take_with_time(ms(35), sch.clone())
+            .subscribe_observer(o.clone());
+        sch.run();
+        o.assert_timeline(&[
+            (ms(10), Next(0)),
+            (ms(20), Next(1)),
+            (ms(30), Next(2)),
+            (ms(35), Completed),
+        ]);
+        assert!(sch.is_empty());
+    }
+
+    #[test]
+    fn a_synchronous_source_ends_first_and_cancels_the_timer() {
+        let sch = TestScheduler::new();
+        let o = TestObserver::new();
+        from_iter(1..=3)
+            .take_with_time(ms(10), sch.clone())
+            .subscribe_observer(o.clone());
+        o.assert_notifications(&[Next(1), Next(2), Next(3), Completed]);
+        assert!(sch.is_empty());
+    }
+
+    #[test]
+    fn an_error_within_the_span_passes() {
+        let sch = TestScheduler::new();
+        let o = TestObserver::<i32>::new();
+        throw(Error::msg("bad"))
+            .take_with_time(ms(10), sch.clone())
+            .subscribe_observer(o.clone());
+        o.assert_error("bad");
+        assert!(sch.is_empty());
+    }
+
+    #[test]
+    fn disposing_cancels_the_timer() {
+        let sch = TestScheduler::new();
+        let o = TestObserver::<i32>::new();
+        let handle = never()
+            .take_with_time(ms(10), sch.clone())
+            .subscribe_observer(o.clone());
+        handle.dispose();
+        assert!(sch.is_empty());
+        sch.run();
+        o.assert_not_terminated();
+    }
+}
