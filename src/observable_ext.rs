@@ -1796,6 +1796,123 @@ pub trait ObservableExt: Observable + Sized {
         Audit::new(self, window, scheduler)
     }
 
+    /// Emits the latest value when the observable that `selector` returns for the value that
+    /// opened the window emits (RxJS's `audit(durationSelector)`): the form of
+    /// [`audit`](ObservableExt::audit) where each window chooses its own length. A value that
+    /// finds no window open opens one; the duration is disposed after its first value. A
+    /// duration that completes without a value ends the window without emitting, and its
+    /// value waits for the next window.
+    ///
+    /// Completion waits for an open window to end and emit its value; an error passes at
+    /// once and drops it.
+    ///
+    /// ```text
+    /// source:      -a-xy-----b--x--cxyz-|
+    /// durations:    ----i     ----i ----i
+    /// audit_with:  -----y--------x-----z|
+    /// ```
+    ///
+    /// # Examples
+    ///
+    /// ```
+    /// use rx::prelude::*;
+    /// use rx::schedulers::TestScheduler;
+    /// use rx::testing::{cold, TimedObserver};
+    /// use rx::Notification::{Completed, Next};
+    /// use std::time::Duration;
+    ///
+    /// let ms = Duration::from_millis;
+    /// let scheduler = TestScheduler::new();
+    /// let observer = TimedObserver::new(&scheduler);
+    /// let s = scheduler.clone();
+    /// // Each value that opens a window says how long it lasts, in milliseconds.
+    /// cold(&scheduler, [(ms(0), Next(30)), (ms(10), Next(5)), (ms(40), Next(10)), (ms(45), Completed)])
+    ///     .audit_with(move |length| rx::source::timer(ms(*length), s.clone()))
+    ///     .subscribe_observer(observer.clone());
+    /// scheduler.run();
+    /// observer.assert_timeline(&[(ms(30), Next(5)), (ms(50), Next(10)), (ms(50), Completed)]);
+    /// ```
+    ///
+    /// # Errors
+    ///
+    /// An error from the source or from a duration is delivered once, after the other is
+    /// disposed; the value waiting is dropped.
+    ///
+    /// # Performance
+    ///
+    /// One allocation per subscription (the shared state); one uncontended lock per value,
+    /// two for the value that opens a window, and the duration's subscription per window.
+    #[doc(alias = "audit")]
+    fn audit_with<'a, F, D>(self, selector: F) -> AuditWith<'a, Self, F>
+    where
+        F: FnMut(&Self::Item) -> D,
+        D: Observable,
+    {
+        AuditWith::new(self, selector)
+    }
+
+    /// Emits the first value of each window and, with `config.trailing`, its last value when
+    /// it ends, a window lasting until the observable that `selector` returns for the value
+    /// that opened it emits (RxJS's `throttle(durationSelector, config)`): the form of
+    /// [`throttle_with`](ObservableExt::throttle_with) where each window chooses its own
+    /// length. A trailing emission opens the next window at once. The duration is disposed
+    /// after its first value; one that completes without a value ends the window without
+    /// emitting.
+    ///
+    /// Completion waits for a trailing value still held to be emitted at its window's end;
+    /// an error passes at once and drops it.
+    ///
+    /// ```text
+    /// source:                 -a-xy-----b--x--cxyz-|
+    /// durations:               ----i     ----i ----i
+    /// throttle_when(leading): -a--------b-----c----|
+    /// ```
+    ///
+    /// # Examples
+    ///
+    /// ```
+    /// use rx::operators::ThrottleConfig;
+    /// use rx::prelude::*;
+    /// use rx::schedulers::TestScheduler;
+    /// use rx::testing::{cold, TimedObserver};
+    /// use rx::Notification::{Completed, Next};
+    /// use std::time::Duration;
+    ///
+    /// let ms = Duration::from_millis;
+    /// let scheduler = TestScheduler::new();
+    /// let observer = TimedObserver::new(&scheduler);
+    /// let s = scheduler.clone();
+    /// // Each value that opens a window says how long it lasts, in milliseconds.
+    /// cold(&scheduler, [(ms(0), Next(30)), (ms(10), Next(5)), (ms(40), Next(10)), (ms(45), Completed)])
+    ///     .throttle_when(move |length| rx::source::timer(ms(*length), s.clone()), ThrottleConfig::default())
+    ///     .subscribe_observer(observer.clone());
+    /// scheduler.run();
+    /// observer.assert_timeline(&[(ms(0), Next(30)), (ms(40), Next(10)), (ms(45), Completed)]);
+    /// ```
+    ///
+    /// # Errors
+    ///
+    /// An error from the source or from a duration is delivered once, after the other is
+    /// disposed; a trailing value waiting is dropped.
+    ///
+    /// # Performance
+    ///
+    /// One allocation per subscription (the shared state, the selector in it); one
+    /// uncontended lock per value, two for a value that opens a window, and the duration's
+    /// subscription per window.
+    #[doc(alias = "throttle")]
+    fn throttle_when<'a, F, D>(
+        self,
+        selector: F,
+        config: ThrottleConfig,
+    ) -> ThrottleWhen<'a, Self, F>
+    where
+        F: FnMut(&Self::Item) -> D,
+        D: Observable,
+    {
+        ThrottleWhen::new(self, selector, config)
+    }
+
     /// Emits, at each tick of a `period` clock started at the subscription, the latest value
     /// if one arrived since the previous tick. On completion the value not sampled yet is
     /// dropped and the completion passes at once, as RxJava's `sample` does by default (Rx.NET
@@ -2039,6 +2156,130 @@ pub trait ObservableExt: Observable + Sized {
         BufferWith::new(self, notifier)
     }
 
+    /// Collects the values into a `Vec` until the closing notifier emits, then emits it and
+    /// asks `closings` for the next notifier (RxJS's `bufferWhen`, RxJava's
+    /// `buffer(Supplier)`): consecutive buffers, each as long as its own notifier says. The
+    /// first notifier is subscribed before this observable; each is disposed after its first
+    /// value. A notifier that completes without a value closes nothing (RxJS 7): the buffer
+    /// fills until this observable ends. Its completion emits the buffer being filled, even
+    /// empty, then completes.
+    ///
+    /// ```text
+    /// source:       --a--b--c--d--e--|
+    /// closings:     -------x
+    ///                      -------x
+    /// buffer_when:  -------[ab]---[cd]--([e]|)
+    /// ```
+    ///
+    /// # Examples
+    ///
+    /// ```
+    /// use rx::prelude::*;
+    /// use rx::schedulers::TestScheduler;
+    /// use rx::testing::TimedObserver;
+    /// use rx::Notification::{Completed, Next};
+    /// use std::time::Duration;
+    ///
+    /// let ms = Duration::from_millis;
+    /// let scheduler = TestScheduler::new();
+    /// let observer = TimedObserver::new(&scheduler);
+    /// let s = scheduler.clone();
+    /// rx::source::interval(ms(10), scheduler.clone())
+    ///     .take(4)
+    ///     .buffer_when(move || rx::source::timer(ms(25), s.clone()))
+    ///     .subscribe_observer(observer.clone());
+    /// scheduler.run();
+    /// observer.assert_timeline(&[
+    ///     (ms(25), Next(vec![0, 1])),
+    ///     (ms(40), Next(vec![2, 3])),
+    ///     (ms(40), Completed),
+    /// ]);
+    /// ```
+    ///
+    /// # Errors
+    ///
+    /// An error from the source or from a notifier is delivered once, after the other is
+    /// disposed; the buffer is dropped.
+    ///
+    /// # Performance
+    ///
+    /// One allocation per subscription (the shared state); one uncontended lock per value;
+    /// per buffer, the `Vec` and the notifier's subscription.
+    #[doc(alias = "bufferWhen")]
+    fn buffer_when<'a, F, N>(self, closings: F) -> BufferWhen<'a, Self, F>
+    where
+        F: FnMut() -> N,
+        N: Observable,
+    {
+        BufferWhen::new(self, closings)
+    }
+
+    /// Collects the values into buffers that may overlap: each value of `openings` opens a
+    /// buffer, and the first value of the notifier that `closings` returns for it closes and
+    /// emits it (RxJS's `bufferToggle`, RxJava's `buffer(openingIndicator,
+    /// closingIndicator)`). A value goes into every buffer open when it arrives, hence
+    /// `Clone`. A notifier that completes without a value closes nothing (RxJS 7). The
+    /// completion of this observable emits the open buffers, oldest first, then completes.
+    ///
+    /// ```text
+    /// source:        -a-b-c-d-e-f-|
+    /// openings:      --o-----o----
+    /// closings:        -----x  -------x
+    /// buffer_toggle: -------[bc]-----([ef]|)
+    /// ```
+    ///
+    /// `openings` is subscribed first, then this observable.
+    ///
+    /// # Examples
+    ///
+    /// ```
+    /// use rx::prelude::*;
+    /// use rx::schedulers::TestScheduler;
+    /// use rx::testing::TimedObserver;
+    /// use rx::Notification::{Completed, Next};
+    /// use std::time::Duration;
+    ///
+    /// let ms = Duration::from_millis;
+    /// let scheduler = TestScheduler::new();
+    /// let observer = TimedObserver::new(&scheduler);
+    /// let s = scheduler.clone();
+    /// // A value every 5 ms; a buffer opens every 20 ms and stays open for 15.
+    /// rx::source::interval(ms(5), scheduler.clone())
+    ///     .take(10)
+    ///     .buffer_toggle(rx::source::interval(ms(20), scheduler.clone()), move |_| {
+    ///         rx::source::timer(ms(15), s.clone())
+    ///     })
+    ///     .subscribe_observer(observer.clone());
+    /// scheduler.run();
+    /// // [20, 35) holds the values of 20, 25 and 30; [40, 55) is cut short at 50.
+    /// observer.assert_timeline(&[
+    ///     (ms(35), Next(vec![3, 4, 5])),
+    ///     (ms(50), Next(vec![7, 8, 9])),
+    ///     (ms(50), Completed),
+    /// ]);
+    /// ```
+    ///
+    /// # Errors
+    ///
+    /// An error from this observable, the openings or a notifier is delivered once, after
+    /// the others are disposed; the buffers are dropped.
+    ///
+    /// # Performance
+    ///
+    /// One allocation per subscription (the shared state); per value, one uncontended lock
+    /// and a clone for each open buffer but one; per buffer, the `Vec` and the notifier's
+    /// subscription.
+    #[doc(alias = "bufferToggle")]
+    fn buffer_toggle<'a, P, F, C>(self, openings: P, closings: F) -> BufferToggle<'a, Self, P, F>
+    where
+        P: Observable,
+        F: FnMut(&P::Item) -> C,
+        C: Observable,
+        Self::Item: Clone,
+    {
+        BufferToggle::new(self, openings, closings)
+    }
+
     /// Collects the values of each consecutive `window`, starting at the subscription, into a
     /// `Vec`, emitted when the window ends, empty if no value arrived. On completion the
     /// window under way is emitted, then the completion; an error drops it.
@@ -2166,6 +2407,80 @@ pub trait ObservableExt: Observable + Sized {
         Sch: crate::schedulers::DeferringScheduler,
     {
         BufferWithTimeOrCount::new(self, window, count, scheduler)
+    }
+
+    /// Collects the values into buffers of `span` each, a buffer opening every `shift` from
+    /// the subscription on (RxJava's `buffer(timespan, timeskip)`, RxJS's `bufferTime(span,
+    /// creationInterval)`): they overlap when `shift` is shorter than `span`, and leave gaps
+    /// when it is longer. A value goes into every buffer open when it arrives, hence `Clone`.
+    /// On completion the open buffers are emitted, oldest first, even empty; an error drops
+    /// them and passes.
+    ///
+    /// ```text
+    /// source:                       -1-2-3-4-5-6|
+    /// buffer_with_time_skip(6, 4):  ------[12]--[345]([56]|)
+    /// buffers:                      [-----)
+    ///                                   [-----)
+    ///                                       [-----)
+    /// ```
+    ///
+    /// # Examples
+    ///
+    /// ```
+    /// use rx::prelude::*;
+    /// use rx::schedulers::TestScheduler;
+    /// use rx::testing::TimedObserver;
+    /// use rx::Notification::{Completed, Next};
+    /// use std::time::Duration;
+    ///
+    /// let ms = Duration::from_millis;
+    /// let scheduler = TestScheduler::new();
+    /// let observer = TimedObserver::new(&scheduler);
+    /// // Buffers of 30 ms, one opening every 20 ms: [0, 30), [20, 50), [40, 70).
+    /// rx::source::interval(ms(10), scheduler.clone())
+    ///     .take(6)
+    ///     .buffer_with_time_skip(ms(30), ms(20), scheduler.clone())
+    ///     .subscribe_observer(observer.clone());
+    /// scheduler.run();
+    /// observer.assert_timeline(&[
+    ///     (ms(30), Next(vec![0, 1])),
+    ///     (ms(50), Next(vec![1, 2, 3])),
+    ///     (ms(60), Next(vec![3, 4, 5])),
+    ///     (ms(60), Next(vec![5])),
+    ///     (ms(60), Completed),
+    /// ]);
+    /// ```
+    ///
+    /// # Scheduler
+    ///
+    /// Buffers are delivered by one task on a worker of `scheduler`, which runs at each
+    /// opening and closing; the last ones and the completion on the thread that completes,
+    /// unless a delivery is under way, which then delivers them. It must be one that queues
+    /// tasks ([`DeferringScheduler`](crate::schedulers::DeferringScheduler)). As for the other
+    /// time operators, the source's handle must be `Send`.
+    ///
+    /// # Panics
+    ///
+    /// When `span` or `shift` is zero.
+    ///
+    /// # Performance
+    ///
+    /// One allocation per subscription for the shared state and one task, which reschedules
+    /// itself without allocating. Per value, a lock and a clone for each open buffer but one;
+    /// per buffer, its `Vec`.
+    #[doc(alias = "bufferTime")]
+    #[doc(alias = "buffer")]
+    fn buffer_with_time_skip<Sch>(
+        self,
+        span: std::time::Duration,
+        shift: std::time::Duration,
+        scheduler: Sch,
+    ) -> BufferWithTimeSkip<Self, Sch>
+    where
+        Sch: crate::schedulers::DeferringScheduler,
+        Self::Item: Clone,
+    {
+        BufferWithTimeSkip::new(self, span, shift, scheduler)
     }
 
     /// Splits this observable into inner observables of `count` consecutive values each, as
@@ -4806,6 +5121,60 @@ pub trait ObservableExt: Observable + Sized {
         Delay::until(self, at, scheduler)
     }
 
+    /// Emits each value when the observable that `selector` returns for it emits (RxJS's
+    /// `delayWhen`, RxJava's `delay(itemDelayIndicator)`): the form of
+    /// [`delay`](ObservableExt::delay) where each value chooses its own delay. Values wait
+    /// independently, so they come out in the order their delays end. A delay is disposed
+    /// after its first value; one that completes without a value drops its value (RxJS 7).
+    /// The completion waits for every value still delayed.
+    ///
+    /// ```text
+    /// source:      -a--b--c---|
+    /// delays:       ----x
+    ///                  -x
+    ///                     ---x
+    /// delay_when:  ----(ba)--c|
+    /// ```
+    ///
+    /// # Examples
+    ///
+    /// ```
+    /// use rx::prelude::*;
+    /// use rx::schedulers::TestScheduler;
+    /// use rx::testing::{cold, TimedObserver};
+    /// use rx::Notification::{Completed, Next};
+    /// use std::time::Duration;
+    ///
+    /// let ms = Duration::from_millis;
+    /// let scheduler = TestScheduler::new();
+    /// let observer = TimedObserver::new(&scheduler);
+    /// let s = scheduler.clone();
+    /// // Each value is its own delay, in milliseconds.
+    /// cold(&scheduler, [(ms(0), Next(30)), (ms(10), Next(5)), (ms(20), Completed)])
+    ///     .delay_when(move |wait| rx::source::timer(ms(*wait), s.clone()))
+    ///     .subscribe_observer(observer.clone());
+    /// scheduler.run();
+    /// observer.assert_timeline(&[(ms(15), Next(5)), (ms(30), Next(30)), (ms(30), Completed)]);
+    /// ```
+    ///
+    /// # Errors
+    ///
+    /// An error from the source or from a delay is delivered at once, after the others are
+    /// disposed; the values still delayed are dropped.
+    ///
+    /// # Performance
+    ///
+    /// One allocation per subscription (the shared state); per value, the delay's
+    /// subscription, which holds the value, and two uncontended locks.
+    #[doc(alias = "delayWhen")]
+    fn delay_when<'a, F, D>(self, selector: F) -> DelayWhen<'a, Self, F>
+    where
+        F: FnMut(&Self::Item) -> D,
+        D: Observable,
+    {
+        DelayWhen::new(self, selector)
+    }
+
     /// Subscribes to the source only once `delay` has passed on `scheduler`; until then
     /// nothing runs upstream (RxJS's and RxJava's `delaySubscription`). Values are not
     /// shifted: a cold source starts later, a hot one is missed until then.
@@ -5019,6 +5388,72 @@ pub trait ObservableExt: Observable + Sized {
         Sch: crate::schedulers::DeferringScheduler,
     {
         TimeoutWith::new(self, timeout, fallback, scheduler)
+    }
+
+    /// Fails with [`TimedOut`](crate::operators::TimedOut) when a deadline observable signals
+    /// before the next value (RxJava's `timeout(firstTimeoutIndicator,
+    /// itemTimeoutIndicator)`): `first` is the deadline of the first value, and each value
+    /// chooses the deadline of the next with `each`. A deadline that emits or completes has
+    /// come; each is disposed once its value arrives. The source is disposed before the
+    /// error is delivered. RxJS's `timeout({ first, each })` is this with
+    /// [`timer`](crate::source::timer)s.
+    ///
+    /// ```text
+    /// source:        -a--b------c-
+    /// first:         ---x
+    /// each:           ----x
+    ///                    ----x
+    /// timeout_when:  -a--b---#
+    /// ```
+    ///
+    /// `first` is subscribed before this observable.
+    ///
+    /// # Examples
+    ///
+    /// ```
+    /// use rx::operators::TimedOut;
+    /// use rx::prelude::*;
+    /// use rx::schedulers::TestScheduler;
+    /// use rx::testing::{cold, TimedObserver};
+    /// use rx::Notification::{Error, Next};
+    /// use std::time::Duration;
+    ///
+    /// let ms = Duration::from_millis;
+    /// let scheduler = TestScheduler::new();
+    /// let observer = TimedObserver::new(&scheduler);
+    /// let s = scheduler.clone();
+    /// // 100 ms for the first value, then 30 ms between values.
+    /// cold(&scheduler, [(ms(80), Next('a')), (ms(100), Next('b')), (ms(150), Next('c'))])
+    ///     .timeout_when(rx::source::timer(ms(100), scheduler.clone()), move |_| {
+    ///         rx::source::timer(ms(30), s.clone())
+    ///     })
+    ///     .subscribe_observer(observer.clone());
+    /// scheduler.run();
+    /// observer.assert_timeline(&[
+    ///     (ms(80), Next('a')),
+    ///     (ms(100), Next('b')),
+    ///     (ms(130), Error(rx::Error::new(TimedOut))),
+    /// ]);
+    /// ```
+    ///
+    /// # Errors
+    ///
+    /// [`TimedOut`](crate::operators::TimedOut) when a deadline comes; an error of this
+    /// observable, or of the current deadline, passes unchanged (that of a deadline no longer
+    /// current is dropped).
+    ///
+    /// # Performance
+    ///
+    /// One allocation per subscription (the shared state); per value, two uncontended locks
+    /// and the next deadline's subscription.
+    #[doc(alias = "timeout")]
+    fn timeout_when<'a, N, F, D>(self, first: N, each: F) -> TimeoutWhen<'a, Self, N, F>
+    where
+        N: Observable,
+        F: FnMut(&Self::Item) -> D,
+        D: Observable,
+    {
+        TimeoutWhen::new(self, first, each)
     }
 
     /// Pairs each value with the instant it arrived, read from `scheduler`'s clock. The

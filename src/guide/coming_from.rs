@@ -30,6 +30,8 @@
 //! | utility | `tap`, `tap_with`, `finally`, `materialize`, `dematerialize`, `timestamp`, `time_interval`, `delay`, `observe_on`, `subscribe_on`, `delay_subscription`, `delay_subscription_until`, `as_blocking`, `boxed`, `boxed_local`, `boxed_once`, `boxed_local_once` | `tap`, `finalize`, `materialize`, `dematerialize`, `timestamp`, `timeInterval`, `delay`, `observeOn`, `subscribeOn`, `delaySubscription` (RxJS 6) | `doOnNext`, `doOnEach`, `doFinally`, `timestamp`, `timeInterval`, `delaySubscription`, `blockingSubscribe`, `blockingIterable` | `tap`, `finally`, `as_blocking`, `as_dynamic` |
 //! | time | `debounce`, `throttle`, `throttle_with`, `audit`, `sample`, `sample_with`, `timeout`, `timeout_with`, `buffer_with_time`, `buffer_with_time_or_count` | `debounceTime`, `throttleTime`, `throttleTime(t, s, config)`, `auditTime`, `sampleTime`, `sample(notifier)`, `timeout`, `timeout({ each, with })`, `bufferTime`, `bufferTime(t, null, count)` | `debounce`, `throttleFirst`, `sample`, `sample(sampler)`, `timeout`, `timeout(t, unit, s, fallback)`, `buffer(time)`, `buffer(time, unit, count)` | `debounce`, `throttle`, `timeout` |
 //! | time | `take_with_time`, `skip_with_time`, `take_last_with_time`, `skip_last_with_time` | `takeUntil(timer(t))`, `skipUntil(timer(t))` | `take(time)`, `skip(time)`, `takeLast(time)`, `skipLast(time)` | — |
+//! | time | `audit_with`, `throttle_when`, `delay_when`, `timeout_when` | `audit(selector)`, `throttle(selector, config)`, `delayWhen`, `timeout({ first, each })` | `delay(itemDelayIndicator)`, `timeout(firstIndicator, itemIndicator)` | — |
+//! | transforming | `buffer_when`, `buffer_toggle`, `buffer_with_time_skip` | `bufferWhen`, `bufferToggle`, `bufferTime(span, creationInterval)` | `buffer(supplier)`, `buffer(opening, closing)`, `buffer(timespan, timeskip)` | — |
 //! | error handling | `on_error_resume_next`, `on_error_return`, `map_err`, `retry`, `retry_forever`, `repeat`, `repeat_forever` | `catchError`, `retry(count)`, `retry()`, `repeat(count)`, `repeat()` | `onErrorResumeNext`, `onErrorReturn`, `retry(times)`, `retry()`, `repeat(times)`, `repeat()` | `on_error_resume_next`, `retry`, `repeat` |
 //! | multicasting | `publish`, `ref_count`, `share`, `share_with`, `replay`, `share_replay`, `share_replay_retained`, `multicast`, `publish_local`, `replay_local`, `share_local`, `share_replay_local` | `connectable`, `share`, `share(config)`, `shareReplay` (as `share_replay_retained`), `multicast` | `publish`, `refCount`, `share`, `replay`, `replay(n).refCount()` | `publish`, `ref_count`, `share`, `multicast` |
 //! | async bridges | `first_value`, `last_value`, `into_stream` | `firstValueFrom`, `lastValueFrom` | `firstOrErrorStage`, `lastOrErrorStage`, `toFlowable` | — |
@@ -95,6 +97,20 @@
 //!   RxJava's default; Rx.NET emits it at the next tick.
 //! - [`delay`](crate::ObservableExt::delay) does not delay an error, which drops the values
 //!   still waiting (RxJava's default `delayError = false`, Rx.NET, RxJS).
+//! - [`audit_with`](crate::ObservableExt::audit_with),
+//!   [`throttle_when`](crate::ObservableExt::throttle_when),
+//!   [`delay_when`](crate::ObservableExt::delay_when) and
+//!   [`timeout_when`](crate::ObservableExt::timeout_when) call their selector with a value
+//!   before they deliver it, where RxJS and RxJava deliver it first: the value moves
+//!   downstream, and cloning it only to order the two calls would cost every value.
+//! - [`delay_when`](crate::ObservableExt::delay_when): a delay that completes without a value
+//!   drops its value, as in RxJS 7; RxJS's second argument, a delay of the subscription, is
+//!   [`delay_subscription`](crate::ObservableExt::delay_subscription).
+//! - [`buffer_when`](crate::ObservableExt::buffer_when) and
+//!   [`buffer_toggle`](crate::ObservableExt::buffer_toggle): a closing notifier that completes
+//!   without a value closes nothing, as in RxJS 7; the buffer fills until the source ends.
+//! - [`timeout_when`](crate::ObservableExt::timeout_when) fails with `TimedOut`; it has no
+//!   fallback form (RxJava's `timeout(first, item, fallback)`) yet.
 //! - [`retry(n)`](crate::ObservableExt::retry) counts re-subscriptions as RxJava's
 //!   `retry(times)` and RPP's `retry(count)`: `retry(0)` subscribes once.
 //!   [`repeat(0)`](crate::ObservableExt::repeat) completes at once, as RxJava's `repeat(times)`.

@@ -7,12 +7,16 @@ mod any;
 #[cfg(any(not(target_arch = "wasm32"), doc))]
 mod as_blocking;
 mod audit;
+mod audit_with;
 mod boxed;
 mod buffer;
+mod buffer_toggle;
+mod buffer_when;
 mod buffer_with;
 mod buffer_with_skip;
 mod buffer_with_time;
 mod buffer_with_time_or_count;
+mod buffer_with_time_skip;
 mod combine_latest;
 mod combine_vec;
 mod concat_all;
@@ -25,6 +29,7 @@ mod debounce_with;
 mod default_if_empty;
 mod delay;
 mod delay_subscription;
+mod delay_when;
 mod dematerialize;
 mod distinct;
 mod distinct_until_changed;
@@ -98,9 +103,11 @@ mod take_while;
 mod take_with_time;
 mod tap;
 mod throttle;
+mod throttle_when;
 mod throttle_with;
 mod time_interval;
 mod timeout;
+mod timeout_when;
 mod timeout_with;
 mod timestamp;
 mod to_vec;
@@ -130,15 +137,19 @@ pub use any::Any;
 #[cfg_attr(docsrs, doc(cfg(not(target_arch = "wasm32"))))]
 pub use as_blocking::{BlockingIter, BlockingObservable};
 pub use audit::Audit;
+pub use audit_with::AuditWith;
 pub use boxed::{
     BoxedObservable, BoxedOnceObservable, LocalBoxedObservable, LocalBoxedOnceObservable,
     Resubscribable, SendObservable,
 };
 pub use buffer::Buffer;
+pub use buffer_toggle::BufferToggle;
+pub use buffer_when::BufferWhen;
 pub use buffer_with::{BufferWith, BufferWithNotifier};
 pub use buffer_with_skip::BufferWithSkip;
 pub use buffer_with_time::BufferWithTime;
 pub use buffer_with_time_or_count::BufferWithTimeOrCount;
+pub use buffer_with_time_skip::BufferWithTimeSkip;
 pub use combine_latest::{CombineLatest, CombineLatestWith, LatestSlot};
 pub use combine_vec::{
     CombineAll, CombineLatestAll, ForkJoinAll, LastValues, LatestValues, PairedValues, VecSlot,
@@ -154,6 +165,7 @@ pub use debounce_with::DebounceWith;
 pub use default_if_empty::DefaultIfEmpty;
 pub use delay::Delay;
 pub use delay_subscription::DelaySubscription;
+pub use delay_when::DelayWhen;
 pub use dematerialize::Dematerialize;
 pub use distinct::Distinct;
 pub use distinct_until_changed::DistinctUntilChanged;
@@ -231,9 +243,11 @@ pub use take_while::TakeWhile;
 pub use take_with_time::TakeWithTime;
 pub use tap::{Tap, TapWith};
 pub use throttle::Throttle;
+pub use throttle_when::ThrottleWhen;
 pub use throttle_with::{ThrottleConfig, ThrottleWith};
 pub use time_interval::TimeInterval;
 pub use timeout::{Timeout, TimeoutError};
+pub use timeout_when::{TimedOut, TimeoutWhen};
 pub use timeout_with::TimeoutWith;
 pub use timestamp::Timestamp;
 pub use to_vec::ToVec;
@@ -263,11 +277,17 @@ pub mod observers {
     #[cfg_attr(docsrs, doc(cfg(not(target_arch = "wasm32"))))]
     pub use super::as_blocking::BlockingObserver;
     pub use super::audit::AuditObserver;
+    pub use super::audit_with::{AuditDurationObserver, AuditWithObserver};
     pub use super::buffer::BufferObserver;
+    pub use super::buffer_toggle::{
+        BufferToggleClosing, BufferToggleObserver, BufferToggleOpenings,
+    };
+    pub use super::buffer_when::{BufferWhenClosing, BufferWhenObserver};
     pub use super::buffer_with::BufferWithObserver;
     pub use super::buffer_with_skip::BufferWithSkipObserver;
     pub use super::buffer_with_time::BufferWithTimeObserver;
     pub use super::buffer_with_time_or_count::BufferWithTimeOrCountObserver;
+    pub use super::buffer_with_time_skip::BufferWithTimeSkipObserver;
     pub use super::combine_latest::CombineLatestObserver;
     pub use super::combine_vec::CombineAllObserver;
     pub use super::concat_with::ConcatWithObserver;
@@ -277,6 +297,7 @@ pub mod observers {
     pub use super::debounce_with::{DebounceWithObserver, DurationObserver};
     pub use super::default_if_empty::DefaultIfEmptyObserver;
     pub use super::delay::DelayObserver;
+    pub use super::delay_when::{DelayDurationObserver, DelayWhenObserver};
     pub use super::dematerialize::DematerializeObserver;
     pub use super::distinct::DistinctObserver;
     pub use super::distinct_until_changed::DistinctUntilChangedObserver;
@@ -333,9 +354,11 @@ pub mod observers {
     pub use super::take_while::TakeWhileObserver;
     pub use super::tap::{TapObserver, TapWithObserver};
     pub use super::throttle::ThrottleObserver;
+    pub use super::throttle_when::{ThrottleDurationObserver, ThrottleWhenObserver};
     pub use super::throttle_with::ThrottleWithObserver;
     pub use super::time_interval::TimeIntervalObserver;
     pub use super::timeout::TimeoutObserver;
+    pub use super::timeout_when::{DeadlineObserver, TimeoutWhenObserver};
     pub use super::timeout_with::TimeoutWithObserver;
     pub use super::timestamp::TimestampObserver;
     pub use super::to_vec::ToVecObserver;

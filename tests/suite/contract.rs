@@ -251,6 +251,30 @@ contract! {
         rx::schedulers::TestScheduler::new(),
     );
     skip_last_with_time: |s| s.skip_last_with_time(std::time::Duration::ZERO, rx::schedulers::Immediate);
+    audit_with_at_once: |s| s.audit_with(|_| rx::source::just(()));
+    audit_with_empty: |s| s.audit_with(|_| rx::source::empty::<()>());
+    throttle_when_at_once: |s| s.throttle_when(
+        |_| rx::source::just(()),
+        rx::operators::ThrottleConfig { leading: true, trailing: true },
+    );
+    throttle_when_never: |s| s.throttle_when(|_| rx::source::never::<()>(), Default::default());
+    delay_when_at_once: |s| s.delay_when(|_| rx::source::just(()));
+    delay_when_empty: |s| s.delay_when(|_| rx::source::empty::<()>());
+    buffer_when_never: |s| s.buffer_when(rx::source::never::<()>).map(|b| b.len() as i64);
+    buffer_toggle_at_once: |s| s
+        .buffer_toggle(rx::source::just(()), |_| rx::source::never::<()>())
+        .map(|b| b.len() as i64);
+    buffer_toggle_closing_at_once: |s| s
+        .buffer_toggle(rx::source::just(()), |_| rx::source::just(()))
+        .map(|b| b.len() as i64);
+    timeout_when_never: |s| s.timeout_when(rx::source::never::<()>(), |_| rx::source::never::<()>());
+    buffer_with_time_skip: |s| s
+        .buffer_with_time_skip(
+            std::time::Duration::from_millis(5),
+            std::time::Duration::from_millis(3),
+            rx::schedulers::TestScheduler::new(),
+        )
+        .map(|b| b.len() as i64);
     single_of_one: |s| s.filter(|v| *v == 3).single();
     single_too_many: |s| s.single().on_error_return(|_| -1);
     find: |s| s.find(|v| *v > 2);
@@ -393,5 +417,13 @@ mod local_subject {
             rx::schedulers::TestScheduler::new(),
         );
         skip_last_with_time: |s| s.skip_last_with_time(std::time::Duration::ZERO, rx::schedulers::Immediate);
+        audit_with: |s| s.audit_with(|_| rx::source::just(()));
+        throttle_when: |s| s.throttle_when(|_| rx::source::never::<()>(), Default::default());
+        delay_when: |s| s.delay_when(|_| rx::source::just(()));
+        buffer_when: |s| s.buffer_when(rx::source::never::<()>).map(|b| b.len() as i64);
+        timeout_when: |s| s.timeout_when(rx::source::never::<()>(), |_| rx::source::never::<()>());
+        buffer_toggle: |s| s
+            .buffer_toggle(rx::source::just(()), |_| rx::source::never::<()>())
+            .map(|b| b.len() as i64);
     }
 }

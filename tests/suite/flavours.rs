@@ -824,6 +824,131 @@ for_each_flavour! {
         o.assert_notifications(&[Next(1)]);
     }
 
+    #[test]
+    fn audit_with_emits_the_latest_value_when_a_subject_duration_signals() {
+        let (a, window) = (PublishSubject::new(), PublishSubject::<()>::new());
+        let durations = window.observable();
+        let o = TestObserver::new();
+        let handle = a
+            .observable()
+            .audit_with(move |_: &i32| durations.clone())
+            .subscribe_observer(o.clone());
+        a.on_next(1);
+        a.on_next(2);
+        window.on_next(());
+        a.on_next(3);
+        handle.dispose();
+        assert!(!a.has_observers() && !window.has_observers());
+        o.assert_notifications(&[Next(2)]);
+    }
+
+    #[test]
+    fn throttle_when_emits_leading_and_trailing_values_of_subject_windows() {
+        let (a, window) = (PublishSubject::new(), PublishSubject::<()>::new());
+        let durations = window.observable();
+        let opened = state(0);
+        let counter = opened.clone();
+        let o = TestObserver::new();
+        let config = rx::operators::ThrottleConfig { leading: true, trailing: true };
+        let _handle = a
+            .observable()
+            .throttle_when(
+                move |_: &i32| {
+                    bump(&counter);
+                    durations.clone()
+                },
+                config,
+            )
+            .subscribe_observer(o.clone());
+        a.on_next(1);
+        a.on_next(2);
+        a.on_next(3);
+        window.on_next(()); // 3 trails, and opens the next window
+        a.on_completed();
+        o.assert_notifications(&[Next(1), Next(3), Completed]);
+        assert_eq!(get(&opened), 2);
+        assert!(!window.has_observers());
+    }
+
+    #[test]
+    fn delay_when_holds_each_value_until_its_subject_signals() {
+        let (a, go) = (PublishSubject::new(), PublishSubject::<()>::new());
+        let delays = go.observable();
+        let o = TestObserver::new();
+        let _handle = a
+            .observable()
+            .delay_when(move |_: &i32| delays.clone())
+            .subscribe_observer(o.clone());
+        a.on_next(1);
+        a.on_next(2);
+        a.on_completed();
+        o.assert_notifications(&[]);
+        go.on_next(());
+        o.assert_notifications(&[Next(1), Next(2), Completed]);
+        assert!(!go.has_observers());
+    }
+
+    #[test]
+    fn buffer_when_asks_for_a_new_boxed_closing_after_each() {
+        let (a, close) = (PublishSubject::new(), PublishSubject::<()>::new());
+        let closings = close.observable();
+        let asked = state(0);
+        let counter = asked.clone();
+        let o = TestObserver::new();
+        let _handle = a
+            .observable()
+            .buffer_when(move || {
+                bump(&counter);
+                boxed!(closings.clone().map(|_| 0))
+            })
+            .subscribe_observer(o.clone());
+        a.on_next(1);
+        close.on_next(());
+        a.on_next(2);
+        a.on_completed();
+        o.assert_notifications(&[Next(vec![1]), Next(vec![2]), Completed]);
+        assert_eq!(get(&asked), 2);
+        assert!(!close.has_observers());
+    }
+
+    #[test]
+    fn timeout_when_fails_when_a_subject_deadline_signals_first() {
+        let (a, deadline) = (PublishSubject::new(), PublishSubject::<()>::new());
+        let each = deadline.observable();
+        let o = TestObserver::new();
+        let _handle = a
+            .observable()
+            .timeout_when(deadline.observable(), move |_: &i32| each.clone())
+            .subscribe_observer(o.clone());
+        a.on_next(1);
+        deadline.on_next(());
+        a.on_next(2);
+        o.assert_notifications(&[Next(1), Failed(Error::new(rx::operators::TimedOut))]);
+        assert!(!a.has_observers() && !deadline.has_observers());
+    }
+
+    #[test]
+    fn buffer_toggle_opens_and_closes_buffers_at_subject_signals() {
+        let (a, open, close) = (
+            PublishSubject::new(),
+            PublishSubject::<()>::new(),
+            PublishSubject::<()>::new(),
+        );
+        let closings = close.observable();
+        let o = TestObserver::new();
+        let handle = a
+            .observable()
+            .buffer_toggle(open.observable(), move |_| closings.clone())
+            .subscribe_observer(o.clone());
+        a.on_next(1);
+        open.on_next(());
+        a.on_next(2);
+        close.on_next(());
+        a.on_next(3);
+        handle.dispose();
+        o.assert_notifications(&[Next(vec![2])]);
+        assert!(!a.has_observers() && !open.has_observers() && !close.has_observers());
+    }
 }
 
 /// Groups and windows of a local source: values and subscribers that hold `Rc`, and a
@@ -968,6 +1093,9 @@ mod auto_traits {
     use rx::Subscribe;
     use rx::observer::NextObserver;
     use rx::operators::{
+        AuditWith, BufferToggle, BufferWhen, DelayWhen, ThrottleWhen, TimeoutWhen,
+    };
+    use rx::operators::{
         BufferWith, DebounceWith, ForkJoin, ForkJoinAll, GroupBy, GroupByUntil, GroupedObservable,
         MergeWith, RepeatWhen, Retry, RetryWhen, RetryWithBackoff, SampleWith, SkipUntil,
         SubscribeOn, TakeUntil, Window, WindowWithSkip, WindowWithTime, WindowedObservable,
@@ -1059,6 +1187,16 @@ mod auto_traits {
         assert_impl_all!(
             Handle<SkipWithTime<'static, Shared, rx::schedulers::TestScheduler>>: Send, Sync
         );
+        assert_impl_all!(Handle<AuditWith<'static, Shared, Durations<Shared>>>: Send, Sync);
+        assert_impl_all!(
+            Handle<TimeoutWhen<'static, Shared, Shared, Durations<Shared>>>: Send, Sync
+        );
+        assert_impl_all!(Handle<ThrottleWhen<'static, Shared, Durations<Shared>>>: Send, Sync);
+        assert_impl_all!(Handle<DelayWhen<'static, Shared, Durations<Shared>>>: Send, Sync);
+        assert_impl_all!(VecHandle<BufferWhen<'static, Shared, fn() -> Shared>>: Send, Sync);
+        assert_impl_all!(
+            VecHandle<BufferToggle<'static, Shared, Shared, Durations<Shared>>>: Send, Sync
+        );
     }
 
     /// A thread-safe subject accepts only `Send` observers, which those of a chain that keeps
@@ -1137,6 +1275,17 @@ mod auto_traits {
         );
         assert_not_impl_any!(
             SkipWithTime<'static, Local, rx::schedulers::TestScheduler>: Subscribe<Observer>
+        );
+        assert_not_impl_any!(Handle<AuditWith<'static, Cold, Durations<Local>>>: Send, Sync);
+        assert_not_impl_any!(
+            Handle<TimeoutWhen<'static, Cold, Local, Durations<Cold>>>: Send, Sync
+        );
+        assert_not_impl_any!(Handle<AuditWith<'static, Local, Durations<Cold>>>: Send, Sync);
+        assert_not_impl_any!(Handle<ThrottleWhen<'static, Local, Durations<Cold>>>: Send, Sync);
+        assert_not_impl_any!(Handle<DelayWhen<'static, Cold, Durations<Local>>>: Send, Sync);
+        assert_not_impl_any!(VecHandle<BufferWhen<'static, Cold, fn() -> Local>>: Send, Sync);
+        assert_not_impl_any!(
+            VecHandle<BufferToggle<'static, Cold, Local, Durations<Cold>>>: Send, Sync
         );
         // Those that only read the clock take a local source; their handle is the source's.
         assert_not_impl_any!(

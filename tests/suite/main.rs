@@ -17,6 +17,7 @@ mod higher_races;
 mod interop_future;
 mod long_chain;
 mod marbles_multicast;
+mod marbles_notifiers;
 mod marbles_operators;
 mod marbles_operators_higher;
 mod marbles_operators_more;

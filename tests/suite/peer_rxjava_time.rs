@@ -314,3 +314,170 @@ fn skip_last_timed_dispose() {
     source.on_completed();
     o.assert_notifications(&[]);
 }
+
+// ------------------------------------------- timeout(firstTimeoutIndicator, itemTimeoutIndicator)
+//
+// ObservableTimeoutWithSelectorTest. rx's `timeout_when` fails with `TimedOut` at the
+// deadline: the cases where RxJava switches to a fallback observable assert that error in its
+// place, and those of a selector that throws are left out (a panic is not an `on_error` in rx).
+
+fn timed_out() -> Error {
+    Error::new(rx::operators::TimedOut)
+}
+
+#[test]
+fn timeout_selector_normal1() {
+    // ObservableTimeoutWithSelectorTest.timeoutSelectorNormal1
+    let source = PublishSubject::new();
+    let timeout = PublishSubject::<i32>::new();
+    let (first, each) = (timeout.observable(), timeout.observable());
+    let o = TestObserver::new();
+    source
+        .observable()
+        .timeout_when(first, move |_| each.clone())
+        .subscribe_observer(o.clone());
+    (1..=3).for_each(|v| source.on_next(v));
+    timeout.on_next(1);
+    o.assert_notifications(&[Next(1), Next(2), Next(3), Failed(timed_out())]);
+    assert!(!source.has_observers() && !timeout.has_observers());
+}
+
+#[test]
+fn timeout_selector_timeout_first() {
+    // ObservableTimeoutWithSelectorTest.timeoutSelectorTimeoutFirst
+    let timeout = PublishSubject::<i32>::new();
+    let each = timeout.observable();
+    let o = TestObserver::<i32>::new();
+    rx::source::never()
+        .timeout_when(timeout.observable(), move |_| each.clone())
+        .subscribe_observer(o.clone());
+    timeout.on_next(1);
+    o.assert_notifications(&[Failed(timed_out())]);
+}
+
+#[test]
+fn timeout_selector_first_observable_throws() {
+    // ObservableTimeoutWithSelectorTest.timeoutSelectorFirstObservableThrows
+    let source = PublishSubject::<i32>::new();
+    let o = TestObserver::new();
+    source
+        .observable()
+        .timeout_when(rx::source::throw::<i32>(boom()), |_| {
+            rx::source::never::<i32>()
+        })
+        .subscribe_observer(o.clone());
+    o.assert_notifications(&[Failed(boom())]);
+}
+
+#[test]
+fn timeout_selector_subsequent_observable_throws() {
+    // ObservableTimeoutWithSelectorTest.timeoutSelectorSubsequentObservableThrows
+    let source = PublishSubject::new();
+    let timeout = PublishSubject::<i32>::new();
+    let o = TestObserver::new();
+    source
+        .observable()
+        .timeout_when(timeout.observable(), |_| rx::source::throw::<i32>(boom()))
+        .subscribe_observer(o.clone());
+    source.on_next(1);
+    o.assert_notifications(&[Next(1), Failed(boom())]);
+}
+
+#[test]
+fn timeout_selector_with_first_timeout_first_and_no_other_observable() {
+    // ObservableTimeoutWithSelectorTest.timeoutSelectorWithFirstTimeoutFirstAndNoOtherObservable
+    let source = PublishSubject::<i32>::new();
+    let timeout = PublishSubject::<i32>::new();
+    let o = TestObserver::new();
+    source
+        .observable()
+        .timeout_when(timeout.observable(), |_| {
+            PublishSubject::<i32>::new().observable()
+        })
+        .subscribe_observer(o.clone());
+    timeout.on_next(1);
+    o.assert_notifications(&[Failed(timed_out())]);
+}
+
+#[test]
+fn timeout_selector_with_timeout_first_and_no_other_observable() {
+    // ObservableTimeoutWithSelectorTest.timeoutSelectorWithTimeoutFirstAndNoOtherObservable
+    let source = PublishSubject::new();
+    let timeout = PublishSubject::<i32>::new();
+    let each = timeout.observable();
+    let o = TestObserver::new();
+    source
+        .observable()
+        .timeout_when(PublishSubject::<i32>::new().observable(), move |_| {
+            each.clone()
+        })
+        .subscribe_observer(o.clone());
+    source.on_next(1);
+    timeout.on_next(1);
+    o.assert_notifications(&[Next(1), Failed(timed_out())]);
+}
+
+#[test]
+fn timeout_selector_empty_and_error() {
+    // ObservableTimeoutWithSelectorTest.empty, .error and .withOtherMainError
+    let o = TestObserver::<i32>::new();
+    rx::source::empty()
+        .timeout_when(rx::source::never::<()>(), |_| rx::source::never::<()>())
+        .subscribe_observer(o.clone());
+    o.assert_notifications(&[Completed]);
+    let o = TestObserver::<i32>::new();
+    rx::source::throw(boom())
+        .timeout_when(rx::source::never::<()>(), |_| rx::source::never::<()>())
+        .subscribe_observer(o.clone());
+    o.assert_notifications(&[Failed(boom())]);
+}
+
+#[test]
+fn timeout_selector_empty_inner() {
+    // ObservableTimeoutWithSelectorTest.emptyInner: a deadline that completes has come.
+    let source = PublishSubject::new();
+    let o = TestObserver::new();
+    source
+        .observable()
+        .timeout_when(rx::source::never::<()>(), |_| rx::source::empty::<()>())
+        .subscribe_observer(o.clone());
+    source.on_next(1);
+    o.assert_notifications(&[Next(1), Failed(timed_out())]);
+}
+
+#[test]
+fn timeout_selector_take() {
+    // ObservableTimeoutWithSelectorTest.selectorTake
+    let source = PublishSubject::new();
+    let o = TestObserver::new();
+    source
+        .observable()
+        .timeout_when(rx::source::never::<()>(), |_| rx::source::never::<()>())
+        .take(1)
+        .subscribe_observer(o.clone());
+    assert!(source.has_observers());
+    source.on_next(1);
+    assert!(!source.has_observers());
+    o.assert_notifications(&[Next(1), Completed]);
+}
+
+#[test]
+fn timeout_selector_disposed() {
+    // ObservableTimeoutWithSelectorTest.dispose and .disposedUpfront
+    let source = PublishSubject::<i32>::new();
+    let first = PublishSubject::<()>::new();
+    let handle = source
+        .observable()
+        .timeout_when(first.observable(), |_| rx::source::never::<()>())
+        .subscribe_observer(TestObserver::new());
+    handle.dispose();
+    assert!(!source.has_observers() && !first.has_observers());
+
+    let o = TestObserver::<i32>::new();
+    o.dispose();
+    source
+        .observable()
+        .timeout_when(first.observable(), |_| rx::source::never::<()>())
+        .subscribe_observer(o.clone());
+    assert!(!source.has_observers() && !first.has_observers());
+}

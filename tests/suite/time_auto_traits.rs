@@ -30,6 +30,7 @@ assert_impl_all!(TakeWithTime<'static, Source, NewThread>: Send, Sync, Clone);
 assert_impl_all!(SkipWithTime<'static, Source, NewThread>: Send, Sync, Clone);
 assert_impl_all!(TakeLastWithTime<Source, NewThread>: Send, Sync, Clone);
 assert_impl_all!(SkipLastWithTime<Source, NewThread>: Send, Sync, Clone);
+assert_impl_all!(BufferWithTimeSkip<Source, NewThread>: Send, Sync, Clone);
 
 assert_impl_all!(DelayObserver<QueueWorker, Down, i32>: Send, Sync);
 assert_impl_all!(DebounceObserver<QueueWorker, Down, i32>: Send, Sync);
@@ -41,6 +42,7 @@ assert_impl_all!(SubscribeOnObserver<Down>: Send, Sync);
 assert_impl_all!(BlockingObserver<i32>: Send, Sync);
 assert_impl_all!(TakeLastWithTimeObserver<Down, i32, TestScheduler>: Send, Sync);
 assert_impl_all!(SkipLastWithTimeObserver<Down, i32, TestScheduler>: Send, Sync);
+assert_impl_all!(BufferWithTimeSkipObserver<QueueWorker, Down, i32>: Send, Sync);
 
 assert_impl_all!(ObserveOnSubscription<Finished>: Subscription, Send, Sync);
 assert_impl_all!(SubscribeOnSubscription<Finished, QueuedTask>: Subscription, Send, Sync);

@@ -135,6 +135,13 @@ pub enum Op {
     SkipWithTime(u64),
     TakeLastWithTime(u64),
     SkipLastWithTime(u64),
+    AuditWith(u64),
+    ThrottleWhen(u64),
+    DelayWhen(u64),
+    BufferWhen(u64),
+    BufferToggle(u64),
+    TimeoutWhen(u64),
+    BufferWithTimeSkip(u64),
     Timestamp,
     TimeInterval,
 }
@@ -294,6 +301,13 @@ fn op(inner: Option<BoxedStrategy<Plan>>) -> BoxedStrategy<Op> {
         ms.clone().prop_map(Op::SkipWithTime).boxed(),
         ms.clone().prop_map(Op::TakeLastWithTime).boxed(),
         ms.clone().prop_map(Op::SkipLastWithTime).boxed(),
+        ms.clone().prop_map(Op::AuditWith).boxed(),
+        ms.clone().prop_map(Op::ThrottleWhen).boxed(),
+        ms.clone().prop_map(Op::DelayWhen).boxed(),
+        ms.clone().prop_map(Op::BufferWhen).boxed(),
+        ms.clone().prop_map(Op::BufferToggle).boxed(),
+        (2u64..30).prop_map(Op::TimeoutWhen).boxed(),
+        ms.clone().prop_map(Op::BufferWithTimeSkip).boxed(),
         Just(Op::Timestamp).boxed(),
         Just(Op::TimeInterval).boxed(),
     ];
@@ -840,6 +854,52 @@ fn apply(obs: Obs, op: &Op, env: &Arc<Env>) -> Obs {
         Op::SkipWithTime(n) => obs.skip_with_time(ms(*n), t).boxed(),
         Op::TakeLastWithTime(n) => obs.take_last_with_time(ms(*n), t).boxed(),
         Op::SkipLastWithTime(n) => obs.skip_last_with_time(ms(*n), t).boxed(),
+        Op::AuditWith(n) => {
+            let n = *n;
+            obs.audit_with(move |v| rx::source::timer(ms(n + *v as u64 % 3), t.clone()))
+                .boxed()
+        }
+        Op::ThrottleWhen(n) => {
+            let n = *n;
+            let config = rx::operators::ThrottleConfig {
+                leading: n % 2 == 0,
+                trailing: true,
+            };
+            obs.throttle_when(move |_| rx::source::timer(ms(n), t.clone()), config)
+                .boxed()
+        }
+        Op::DelayWhen(n) => {
+            let n = *n;
+            obs.delay_when(move |v| rx::source::timer(ms(n + *v as u64 % 3), t.clone()))
+                .boxed()
+        }
+        Op::BufferWhen(n) => {
+            let n = *n;
+            obs.buffer_when(move || rx::source::timer(ms(n), t.clone()))
+                .map(|v| v.len() as i64 % 20)
+                .boxed()
+        }
+        Op::BufferToggle(n) => {
+            let n = *n;
+            let closing = t.clone();
+            obs.buffer_toggle(rx::source::interval(ms(n), t), move |_| {
+                rx::source::timer(ms(n + 1), closing.clone())
+            })
+            .map(|v| v.len() as i64 % 20)
+            .boxed()
+        }
+        Op::TimeoutWhen(n) => {
+            let n = *n;
+            let each = t.clone();
+            obs.timeout_when(rx::source::timer(ms(n), t), move |_| {
+                rx::source::timer(ms(n), each.clone())
+            })
+            .boxed()
+        }
+        Op::BufferWithTimeSkip(n) => obs
+            .buffer_with_time_skip(ms(*n), ms(*n / 2 + 1), t)
+            .map(|v| v.len() as i64 % 20)
+            .boxed(),
         Op::Timestamp => obs.timestamp(t).map(|(_, v)| v).boxed(),
         Op::TimeInterval => obs.time_interval(t).map(|(_, v)| v).boxed(),
     }
