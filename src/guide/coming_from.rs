@@ -97,9 +97,7 @@
 //!   RxJava's default; Rx.NET emits it at the next tick.
 //! - [`delay`](crate::ObservableExt::delay) does not delay an error, which drops the values
 //!   still waiting (RxJava's default `delayError = false`, Rx.NET, RxJS).
-//! - [`audit_with`](crate::ObservableExt::audit_with),
-//!   [`throttle_when`](crate::ObservableExt::throttle_when),
-//!   [`delay_when`](crate::ObservableExt::delay_when) and
+//! - [`throttle_when`](crate::ObservableExt::throttle_when) and
 //!   [`timeout_when`](crate::ObservableExt::timeout_when) call their selector with a value
 //!   before they deliver it, where RxJS and RxJava deliver it first: the value moves
 //!   downstream, and cloning it only to order the two calls would cost every value.
