@@ -21,20 +21,18 @@ impl<S, P> Any<S, P> {
     }
 }
 
-impl<S, P> Observable for Any<S, P>
-where
-    S: Observable,
-    P: FnMut(S::Item) -> bool,
-{
+// Bounds only what fixes its item (ARCHITECTURE.md, "Compile time").
+impl<S: Observable, P> Observable for Any<S, P> {
     type Item = bool;
     type Flavour = <S as Observable>::Flavour;
 }
 
+// The closure's bound left to the observer's impl, the observer's bound before the source's
+// (ARCHITECTURE.md, "Compile time").
 impl<S, P, O> Subscribe<O> for Any<S, P>
 where
-    S: Subscribe<AnyObserver<O, P>>,
-    P: FnMut(<S as Observable>::Item) -> bool,
     O: Observer<bool>,
+    S: Subscribe<AnyObserver<O, P>>,
 {
     type Subscription = S::Subscription;
 

@@ -29,21 +29,20 @@ impl<S: fmt::Debug, F> fmt::Debug for DistinctUntilKeyChanged<S, F> {
     }
 }
 
-impl<S, F, K> Observable for DistinctUntilKeyChanged<S, F>
-where
-    S: Observable,
-    F: FnMut(&S::Item) -> K,
-{
+// Bounds only what fixes its item (ARCHITECTURE.md, "Compile time").
+impl<S: Observable, F> Observable for DistinctUntilKeyChanged<S, F> {
     type Item = S::Item;
     type Flavour = <S as Observable>::Flavour;
 }
 
+// The closure's bound fixes `K`, the observer's type; the observer's bound before the
+// source's (ARCHITECTURE.md, "Compile time").
 impl<S, F, K, O> Subscribe<O> for DistinctUntilKeyChanged<S, F>
 where
-    S: Subscribe<DistinctUntilKeyChangedObserver<O, F, K>>,
     F: FnMut(&<S as Observable>::Item) -> K,
     K: PartialEq,
     O: Observer<<S as Observable>::Item>,
+    S: Subscribe<DistinctUntilKeyChangedObserver<O, F, K>>,
 {
     type Subscription = S::Subscription;
 

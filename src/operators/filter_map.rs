@@ -30,11 +30,13 @@ where
     const EMISSION: crate::observable::Emission = S::EMISSION;
 }
 
-impl<S, F, U, O> Subscribe<O> for FilterMap<S, F>
+// Bounded by `Self: Observable` rather than by the closure again, the observer's bound
+// before the source's (ARCHITECTURE.md, "Compile time").
+impl<S, F, O> Subscribe<O> for FilterMap<S, F>
 where
+    Self: Observable,
+    O: Observer<<Self as Observable>::Item>,
     S: Subscribe<FilterMapObserver<O, F>>,
-    F: FnMut(<S as Observable>::Item) -> Option<U>,
-    O: Observer<U>,
 {
     type Subscription = S::Subscription;
 
@@ -54,10 +56,11 @@ pub struct FilterMapObserver<O, F> {
     f: F,
 }
 
+// The closure's bound first: it fixes `U` (ARCHITECTURE.md, "Compile time").
 impl<T, U, O, F> Observer<T> for FilterMapObserver<O, F>
 where
-    O: Observer<U>,
     F: FnMut(T) -> Option<U>,
+    O: Observer<U>,
 {
     #[inline]
     fn on_next(&mut self, value: T) {

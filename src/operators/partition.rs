@@ -32,20 +32,18 @@ impl<S: Clone, P: Clone> Partition<S, P> {
     }
 }
 
-impl<S, P> Observable for Partition<S, P>
-where
-    S: Observable,
-    P: FnMut(&S::Item) -> bool,
-{
+// Bounds only what fixes its item (ARCHITECTURE.md, "Compile time").
+impl<S: Observable, P> Observable for Partition<S, P> {
     type Item = S::Item;
     type Flavour = S::Flavour;
 }
 
+// The closure's bound left to the observer's impl, the observer's bound before the source's
+// (ARCHITECTURE.md, "Compile time").
 impl<S, P, O> Subscribe<O> for Partition<S, P>
 where
-    S: Subscribe<PartitionObserver<O, P>>,
-    P: FnMut(&<S as Observable>::Item) -> bool,
     O: Observer<<S as Observable>::Item>,
+    S: Subscribe<PartitionObserver<O, P>>,
 {
     type Subscription = S::Subscription;
 

@@ -29,22 +29,20 @@ impl<S: fmt::Debug, P> fmt::Debug for TakeWhile<S, P> {
     }
 }
 
-impl<S, P> Observable for TakeWhile<S, P>
-where
-    S: Observable,
-    P: FnMut(&S::Item) -> bool,
-{
+// Bounds only what fixes its item (ARCHITECTURE.md, "Compile time").
+impl<S: Observable, P> Observable for TakeWhile<S, P> {
     type Item = S::Item;
     type Flavour = <S as Observable>::Flavour;
     // Calls its observer only from its source's calls, and keeps it nowhere else.
     const EMISSION: crate::observable::Emission = S::EMISSION;
 }
 
+// The closure's bound left to the observer's impl, the observer's bound before the source's
+// (ARCHITECTURE.md, "Compile time").
 impl<S, P, O> Subscribe<O> for TakeWhile<S, P>
 where
-    S: Subscribe<TakeWhileObserver<O, P>>,
-    P: FnMut(&<S as Observable>::Item) -> bool,
     O: Observer<<S as Observable>::Item>,
+    S: Subscribe<TakeWhileObserver<O, P>>,
 {
     type Subscription = S::Subscription;
 

@@ -32,22 +32,20 @@ impl<S: fmt::Debug, F> fmt::Debug for Tap<S, F> {
     }
 }
 
-impl<S, F> Observable for Tap<S, F>
-where
-    S: Observable,
-    F: FnMut(&S::Item),
-{
+// Bounds only what fixes its item (ARCHITECTURE.md, "Compile time").
+impl<S: Observable, F> Observable for Tap<S, F> {
     type Item = S::Item;
     type Flavour = <S as Observable>::Flavour;
     // Calls its observer only from its source's calls, and keeps it nowhere else.
     const EMISSION: crate::observable::Emission = S::EMISSION;
 }
 
+// The closure's bound left to the observer's impl, the observer's bound before the source's
+// (ARCHITECTURE.md, "Compile time").
 impl<S, F, O> Subscribe<O> for Tap<S, F>
 where
-    S: Subscribe<TapObserver<O, F>>,
-    F: FnMut(&<S as Observable>::Item),
     O: Observer<<S as Observable>::Item>,
+    S: Subscribe<TapObserver<O, F>>,
 {
     type Subscription = S::Subscription;
 
@@ -134,26 +132,20 @@ impl<S: fmt::Debug, N, E, C> fmt::Debug for TapWith<S, N, E, C> {
     }
 }
 
-impl<S, N, E, C> Observable for TapWith<S, N, E, C>
-where
-    S: Observable,
-    N: FnMut(&S::Item),
-    E: FnOnce(&Error),
-    C: FnOnce(),
-{
+// Bounds only what fixes its item (ARCHITECTURE.md, "Compile time").
+impl<S: Observable, N, E, C> Observable for TapWith<S, N, E, C> {
     type Item = S::Item;
     type Flavour = <S as Observable>::Flavour;
     // Calls its observer only from its source's calls, and keeps it nowhere else.
     const EMISSION: crate::observable::Emission = S::EMISSION;
 }
 
+// The closure's bound left to the observer's impl, the observer's bound before the source's
+// (ARCHITECTURE.md, "Compile time").
 impl<S, N, E, C, O> Subscribe<O> for TapWith<S, N, E, C>
 where
-    S: Subscribe<TapWithObserver<O, N, E, C>>,
-    N: FnMut(&<S as Observable>::Item),
-    E: FnOnce(&Error),
-    C: FnOnce(),
     O: Observer<<S as Observable>::Item>,
+    S: Subscribe<TapWithObserver<O, N, E, C>>,
 {
     type Subscription = S::Subscription;
 
