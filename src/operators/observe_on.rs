@@ -1,7 +1,7 @@
 //! [`ObservableExt::observe_on`](crate::ObservableExt::observe_on).
 
 use crate::Error;
-use crate::engine::drain::{Drain, Ready, runs_inline};
+use crate::engine::drain::{Drain, ReadyBatch, runs_inline};
 use crate::notification::Notification;
 use crate::observable::{Observable, Subscribe};
 use crate::observer::Observer;
@@ -54,6 +54,7 @@ where
         }
         let state = ObserveOnState {
             queue: VecDeque::new(),
+            spare: VecDeque::new(),
             armed: false,
         };
         let drain = Arc::new(Drain::new(self.scheduler.worker(), observer, state));
@@ -70,13 +71,21 @@ where
 struct ObserveOnState<T> {
     /// Notifications on their way to the worker, in arrival order.
     queue: VecDeque<Notification<T>>,
+    /// The buffer of the batch delivered last, emptied: the next batch's, so that the two
+    /// buffers swap and neither allocates once grown.
+    spare: VecDeque<Notification<T>>,
     /// The delivering task is scheduled or running; it takes whatever arrives meanwhile.
     armed: bool,
 }
 
-impl<T> Ready<T> for ObserveOnState<T> {
-    fn next_ready(&mut self) -> Option<Notification<T>> {
-        self.queue.pop_front()
+impl<T> ReadyBatch<T> for ObserveOnState<T> {
+    fn take_batch(&mut self) -> VecDeque<Notification<T>> {
+        let spare = mem::take(&mut self.spare);
+        mem::replace(&mut self.queue, spare)
+    }
+
+    fn give_back(&mut self, spare: VecDeque<Notification<T>>) {
+        self.spare = spare;
     }
 }
 
@@ -99,15 +108,15 @@ where
     }
 }
 
-/// The delivering task: everything queued, in order; then, if more has arrived meanwhile, it
-/// runs again after what else the worker has queued, so a busy source does not starve the
-/// worker's other tasks.
+/// The delivering task: everything queued, in order, as one batch; then, if more has arrived
+/// meanwhile, it runs again after what else the worker has queued, so a busy source does not
+/// starve the worker's other tasks.
 fn deliver<W, O, T>(drain: &ObserveOnDrain<W, O, T>) -> Reschedule
 where
     W: Worker,
     O: Observer<T>,
 {
-    drain.drain();
+    drain.drain_batch();
     drain.with(|state| {
         if state.queue.is_empty() || drain.is_closed() {
             state.armed = false;

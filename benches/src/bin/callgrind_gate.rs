@@ -17,7 +17,7 @@
 //! collects in (`--collect-atstart=no --toggle-collect`): the count is of the ops alone.
 
 use rx::prelude::*;
-use rx::schedulers::{CurrentThread, Immediate, Reschedule, Scheduler, Worker};
+use rx::schedulers::{CurrentThread, Immediate, Reschedule, RunLoop, Scheduler, Worker};
 use rx::source::{concat, create, from_iter, interval, just, never};
 use rx::subjects::local;
 use std::hint::black_box;
@@ -33,7 +33,7 @@ const TOLERANCE: f64 = 0.10;
 const ITERS: u64 = 2_000;
 
 /// The cases: a short id (the budget file's key) and RPP's name for the case.
-const CASES: [(&str, &str); 32] = [
+const CASES: [(&str, &str); 33] = [
     (
         "merge_with",
         "immediate_just(1) + merge_with(immediate_just(2)) + subscribe",
@@ -149,6 +149,10 @@ const CASES: [(&str, &str); 32] = [
     (
         "basic_sample_immediate",
         "basic sample with immediate scheduler",
+    ),
+    (
+        "observe_on_100",
+        "from_iter(0..100) + observe_on(run_loop) + subscribe + run_until_idle",
     ),
 ];
 
@@ -372,6 +376,17 @@ fn run_case(case: &str, iters: u64) -> Result<(), String> {
         "basic_sample" => run_op(iters, || rx_benches::subjects::basic_sample(sink)),
         "basic_sample_immediate" => {
             run_op(iters, || rx_benches::subjects::basic_sample_immediate(sink))
+        }
+        // The hand-off's path without a second thread, so the count is exact: the source
+        // queues its 100 values, then the run loop's dispatch on this thread delivers them.
+        "observe_on_100" => {
+            let run_loop = RunLoop::new();
+            run_op(iters, || {
+                from_iter(0..black_box(100u64))
+                    .observe_on(run_loop.clone())
+                    .subscribe(sink);
+                run_loop.run_until_idle();
+            });
         }
         other => return Err(format!("no case named {other:?}")),
     }
