@@ -333,8 +333,8 @@ pub(crate) struct BoundedQueue<T> {
     overflow: Overflow,
     peak: usize,
     dropped: u64,
-    /// A producer waiting for room.
-    waiter: Option<Thread>,
+    /// The producers waiting for room (more than one only for a merge of several threads).
+    waiters: Vec<Thread>,
     /// The thread the consumer last ran on, where known.
     pub(crate) consumer: Option<ThreadId>,
 }
@@ -347,7 +347,7 @@ impl<T> BoundedQueue<T> {
             overflow,
             peak: 0,
             dropped: 0,
-            waiter: None,
+            waiters: Vec::new(),
             consumer: None,
         }
     }
@@ -405,7 +405,9 @@ impl<T> BoundedQueue<T> {
                         Offer::WouldDeadlock(value)
                     }
                     consumer => {
-                        self.waiter = Some(here);
+                        if !self.waiters.iter().any(|waiter| waiter.id() == here.id()) {
+                            self.waiters.push(here);
+                        }
                         Offer::Full {
                             value,
                             consumer_known: consumer.is_some(),
@@ -446,11 +448,11 @@ impl<T> BoundedQueue<T> {
         self.dropped += 1;
     }
 
-    /// Takes the oldest value; wakes a waiting producer once half the buffer is free.
+    /// Takes the oldest value; wakes the waiting producers once half the buffer is free.
     #[inline]
     pub(crate) fn pop(&mut self) -> Option<T> {
         let value = self.values.pop_front();
-        if self.waiter.is_some() && self.values.len() <= self.capacity / 2 {
+        if !self.waiters.is_empty() && self.values.len() <= self.capacity / 2 {
             self.wake();
         }
         value
@@ -461,9 +463,9 @@ impl<T> BoundedQueue<T> {
         std::mem::take(&mut self.values)
     }
 
-    /// Wakes a waiting producer, if any: there is room, or the hand-off is over.
+    /// Wakes the waiting producers, if any: there is room, or the hand-off is over.
     pub(crate) fn wake(&mut self) {
-        if let Some(waiter) = self.waiter.take() {
+        for waiter in self.waiters.drain(..) {
             waiter.unpark();
         }
     }

@@ -17,6 +17,7 @@ mod from_iter;
 mod interval;
 mod just;
 mod merge;
+mod merge_bounded;
 mod never;
 mod range;
 mod throw;
@@ -47,6 +48,9 @@ pub use from_iter::{FromIter, from_iter};
 pub use interval::{Interval, interval};
 pub use just::{Just, just};
 pub use merge::{Merge, merge};
+pub use merge_bounded::{
+    MergeBounded, MergeBoundedObserver, MergeBoundedSubscription, merge_bounded,
+};
 pub use never::{Never, NeverSubscription, never};
 pub use range::{Range, RangeInteger, range};
 pub use throw::{Throw, throw};
