@@ -5576,8 +5576,10 @@ pub trait ObservableExt: Observable + Sized {
     /// **unbounded**: it grows while upstream emits faster than the worker delivers (Rx has no
     /// backpressure; RxJava's `Observable.observeOn` queues the same way);
     /// [`observe_on_bounded`](ObservableExt::observe_on_bounded) bounds it. A lock per
-    /// notification. The delivering task is scheduled once per burst (an allocation in the
-    /// scheduler), not once per value: it takes everything queued before it ends.
+    /// notification on upstream's side; the delivering task is scheduled once per burst, not
+    /// once per value, and takes everything queued in one batch under one lock, delivering it
+    /// with the lock released; the batch's buffer is reused, so no value allocates once the
+    /// buffers have grown to the largest burst.
     #[doc(alias = "observeOn")]
     fn observe_on<Sch>(self, scheduler: Sch) -> ObserveOn<Self, Sch>
     where

@@ -75,6 +75,7 @@ trait Channel: Sized + Send + 'static {
 
 struct CrossbeamBounded;
 struct CrossbeamUnbounded;
+struct TokioBounded;
 struct StdSync;
 struct StdUnbounded;
 
@@ -103,6 +104,22 @@ impl Channel for CrossbeamUnbounded {
     }
     fn recv(rx: &Self::Receiver) -> Option<Item> {
         rx.recv().ok()
+    }
+}
+
+/// tokio's bounded mpsc, from plain threads through its blocking calls.
+impl Channel for TokioBounded {
+    type Sender = tokio::sync::mpsc::Sender<Item>;
+    type Receiver = std::sync::Mutex<tokio::sync::mpsc::Receiver<Item>>;
+    fn open() -> (Self::Sender, Self::Receiver) {
+        let (tx, rx) = tokio::sync::mpsc::channel(CAPACITY);
+        (tx, std::sync::Mutex::new(rx))
+    }
+    fn send(tx: &Self::Sender, value: Item) {
+        tx.blocking_send(value).unwrap();
+    }
+    fn recv(rx: &Self::Receiver) -> Option<Item> {
+        rx.lock().unwrap().blocking_recv()
     }
 }
 
@@ -214,6 +231,124 @@ fn rx_merge(pool: &ThreadPool, producers: usize) {
     finished.recv().unwrap();
 }
 
+/// `producers` threads feed one subject; `subscribers` observers each receive every value
+/// on a worker of their own (`observe_on`).
+fn rx_subject(pool: &ThreadPool, threads: &Threads, producers: usize, subscribers: usize) {
+    let subject = rx::subjects::PublishSubject::<Item>::new();
+    let (done, finished) = mpsc::channel();
+    for _ in 0..subscribers {
+        let done = done.clone();
+        subject
+            .observable()
+            .observe_on(pool.clone())
+            .subscribe_with(
+                sink,
+                |e: rx::Error| panic!("{e}"),
+                move || done.send(()).unwrap(),
+            );
+    }
+    let share = ITEMS / producers as u64;
+    let (fed, all_fed) = mpsc::channel();
+    for p in 0..producers {
+        let mut input = subject.observer();
+        let fed = fed.clone();
+        threads.run(p, move || {
+            for v in 0..share {
+                input.on_next(item(black_box(v)));
+            }
+            fed.send(()).unwrap();
+        });
+    }
+    for _ in 0..producers {
+        all_fed.recv().unwrap();
+    }
+    subject.observer().on_completed();
+    for _ in 0..subscribers {
+        finished.recv().unwrap();
+    }
+}
+
+/// tokio's broadcast, the peer of a subject: `producers` threads send, `subscribers`
+/// receivers on threads of their own each take every value. Its buffer keeps the last
+/// [`CAPACITY`] values: a receiver that falls further behind skips what it missed (counted,
+/// not waited for), which a subject never does.
+fn broadcast_subject(threads: &Threads, producers: usize, subscribers: usize) {
+    let (tx, _) = tokio::sync::broadcast::channel::<Item>(CAPACITY);
+    let (done, finished) = mpsc::channel();
+    for s in 0..subscribers {
+        let mut rx = tx.subscribe();
+        let done = done.clone();
+        threads.run(producers + s % (8 - producers), move || {
+            use tokio::sync::broadcast::error::RecvError;
+            loop {
+                match rx.blocking_recv() {
+                    Ok(v) => sink(v),
+                    Err(RecvError::Lagged(_)) => {}
+                    Err(RecvError::Closed) => break,
+                }
+            }
+            done.send(()).unwrap();
+        });
+    }
+    let share = ITEMS / producers as u64;
+    let (fed, all_fed) = mpsc::channel();
+    for p in 0..producers {
+        let tx = tx.clone();
+        let fed = fed.clone();
+        threads.run(p, move || {
+            for v in 0..share {
+                let _ = tx.send(item(black_box(v)));
+            }
+            fed.send(()).unwrap();
+        });
+    }
+    for _ in 0..producers {
+        all_fed.recv().unwrap();
+    }
+    drop(tx);
+    for _ in 0..subscribers {
+        finished.recv().unwrap();
+    }
+}
+
+/// `flat_map` whose inners each emit their share on a pool's worker.
+fn rx_flat_map(pool: &ThreadPool, producers: usize) {
+    let (done, finished) = mpsc::channel();
+    let share = ITEMS / producers as u64;
+    let pool_inner = pool.clone();
+    rx::source::from_iter(0..producers as u64)
+        .flat_map(move |_| {
+            rx::source::from_iter(0..share)
+                .map(|v| item(black_box(v)))
+                .subscribe_on(pool_inner.clone())
+        })
+        .subscribe_with(
+            sink,
+            |e: rx::Error| panic!("{e}"),
+            move || done.send(()).unwrap(),
+        );
+    finished.recv().unwrap();
+}
+
+/// `merge_bounded` (capacity [`CAPACITY`], blocking) of sources on `producers` threads.
+fn rx_merge_bounded(pool: &ThreadPool, producers: usize) {
+    let (done, finished) = mpsc::channel();
+    let share = ITEMS / producers as u64;
+    let sources: Vec<_> = (0..producers)
+        .map(|_| {
+            rx::source::from_iter(0..share)
+                .map(|v| item(black_box(v)))
+                .subscribe_on(pool.clone())
+        })
+        .collect();
+    rx::source::merge_bounded(sources, Bounded::new(CAPACITY)).subscribe_with(
+        sink,
+        |e: rx::Error| panic!("{e}"),
+        move || done.send(()).unwrap(),
+    );
+    finished.recv().unwrap();
+}
+
 fn rx_bounded(pool: &ThreadPool, overflow: Overflow) {
     let (done, finished) = mpsc::channel();
     rx::source::from_iter(0..ITEMS)
@@ -278,6 +413,9 @@ pub fn boundaries(c: &mut Criterion) {
             case(name, "std_sync_channel", &mut || {
                 channel_hops::<StdSync>(&threads, hops)
             });
+            case(name, "tokio_mpsc", &mut || {
+                channel_hops::<TokioBounded>(&threads, hops)
+            });
         }
         for (name, producers) in [
             ("merge_2_threads", 2),
@@ -285,6 +423,10 @@ pub fn boundaries(c: &mut Criterion) {
             ("merge_8_threads", 8),
         ] {
             case(name, "rx", &mut || rx_merge(&pool, producers));
+            case(name, "rx_merge_bounded", &mut || {
+                rx_merge_bounded(&pool, producers)
+            });
+            case(name, "rx_flat_map", &mut || rx_flat_map(&pool, producers));
             case(name, "crossbeam_unbounded", &mut || {
                 channel_merge::<CrossbeamUnbounded>(&threads, producers)
             });
@@ -297,6 +439,22 @@ pub fn boundaries(c: &mut Criterion) {
             case(name, "std_sync_channel", &mut || {
                 channel_merge::<StdSync>(&threads, producers)
             });
+            case(name, "tokio_mpsc", &mut || {
+                channel_merge::<TokioBounded>(&threads, producers)
+            });
+        }
+        for (name, producers, subscribers) in [
+            ("subject_2_threads_1_subscriber", 2, 1),
+            ("subject_2_threads_10_subscribers", 2, 10),
+            ("subject_4_threads_1_subscriber", 4, 1),
+            ("subject_4_threads_10_subscribers", 4, 10),
+        ] {
+            case(name, "rx", &mut || {
+                rx_subject(&pool, &threads, producers, subscribers)
+            });
+            case(name, "tokio_broadcast", &mut || {
+                broadcast_subject(&threads, producers, subscribers)
+            });
         }
         for (name, overflow) in [
             ("observe_on_bounded_block", Overflow::Block),
@@ -308,7 +466,91 @@ pub fn boundaries(c: &mut Criterion) {
         }
     }
     group.finish();
-    table.print();
+    if !table.rows.is_empty() {
+        table.print();
+        flood(&pool);
+    }
+}
+
+/// Values of the flood.
+const FLOOD: u64 = 10_000_000;
+/// The capacity of the flood's hand-off.
+const FLOOD_CAPACITY: usize = 1024;
+
+/// Spins for about `n` rounds of a multiply-add the optimiser cannot drop.
+fn work(v: u64, n: u64) -> u64 {
+    let mut x = v;
+    for _ in 0..n {
+        x = black_box(x.wrapping_mul(6364136223846793005).wrapping_add(1));
+    }
+    x
+}
+
+/// [`FLOOD`] values from a producer on one thread into `observe_on_bounded` (capacity
+/// [`FLOOD_CAPACITY`]) whose consumer spends ten times the producer's work on each, under
+/// each strategy, once: delivered, dropped (the handle's count and the callback's), the
+/// queue's peak, whether the values delivered kept their order, the heap still held by the
+/// subscription at its end, and the wall time.
+fn flood(pool: &ThreadPool) {
+    use std::sync::Arc;
+    use std::sync::atomic::{AtomicU64, Ordering};
+    println!("\nFlood: {FLOOD} values into a consumer ten times slower, bound {FLOOD_CAPACITY}:");
+    println!(
+        "| strategy | delivered | dropped (handle) | dropped (callback) | peak queued | in order | heap held at end (B) | s |"
+    );
+    println!("|---|---:|---:|---:|---:|---|---:|---:|");
+    for overflow in [
+        Overflow::Block,
+        Overflow::DropNewest,
+        Overflow::DropOldest,
+        Overflow::KeepLatest,
+    ] {
+        let (done, finished) = mpsc::channel();
+        let delivered = Arc::new(AtomicU64::new(0));
+        let in_order = Arc::new(std::sync::atomic::AtomicBool::new(true));
+        let reported = Arc::new(AtomicU64::new(0));
+        let (d, o, r) = (delivered.clone(), in_order.clone(), reported.clone());
+        let mut last = None;
+        let started = std::time::Instant::now();
+        let counter = rx_benches::Counter::start();
+        let handle = rx::source::from_iter(0..FLOOD)
+            .map(|v| {
+                work(v, 1);
+                v
+            })
+            .subscribe_on(pool.clone())
+            .observe_on_bounded(
+                pool.clone(),
+                Bounded::new(FLOOD_CAPACITY)
+                    .on_full(overflow)
+                    .on_drop(move |_| {
+                        r.fetch_add(1, Ordering::Relaxed);
+                    }),
+            )
+            .subscribe_with(
+                move |v: u64| {
+                    sink(work(v, 10));
+                    if last.is_some_and(|l| l >= v) {
+                        o.store(false, Ordering::Relaxed);
+                    }
+                    last = Some(v);
+                    d.fetch_add(1, Ordering::Relaxed);
+                },
+                |e: rx::Error| panic!("{e}"),
+                move || done.send(()).unwrap(),
+            );
+        finished.recv().unwrap();
+        let seconds = started.elapsed().as_secs_f64();
+        let held = counter.stop().live_bytes;
+        println!(
+            "| {overflow:?} | {} | {} | {} | {} | {} | {held} | {seconds:.2} |",
+            delivered.load(Ordering::Relaxed),
+            handle.dropped(),
+            reported.load(Ordering::Relaxed),
+            handle.peak_queued(),
+            in_order.load(Ordering::Relaxed),
+        );
+    }
 }
 
 impl Table {

@@ -1,5 +1,6 @@
 //! [`Drain`]: delivery to one observer from several threads, the shared core of the time
-//! operators.
+//! operators, of `observe_on` (which delivers in batches, [`Drain::drain_batch`]) and of
+//! `merge_bounded`.
 //!
 //! A time operator hears from upstream on one thread and from its timer on a worker thread,
 //! and both may have something for the same downstream observer. The observer must never be

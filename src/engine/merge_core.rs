@@ -41,7 +41,8 @@
 //! queued and it goes on. The queue has no bound, as in RxJava's `Observable` (RPP holds the
 //! lock while delivering instead, which bounds memory but deadlocks when the downstream feeds
 //! the merge back on another thread). Producers that outrun the downstream for long make the
-//! queue grow; the documentation of every operator here says so.
+//! queue grow; the documentation of every operator here says so. `merge_bounded` is the
+//! bounded merge (over a `Drain` and the bounded queue of `backpressure`).
 //!
 //! **One terminal event.** An error or completion closes the core: nothing is accepted after
 //! it. If an emitter is busy the terminal event waits for it: completion after the queued
