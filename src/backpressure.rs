@@ -471,6 +471,13 @@ impl<T> BoundedQueue<T> {
     }
 }
 
+/// What the handle of a bounded hand-off reaches of its shared state, erased.
+pub(crate) trait QueueHandle: Send + Sync {
+    fn dispose(&self);
+    fn is_disposed(&self) -> bool;
+    fn stats(&self) -> QueueStats;
+}
+
 /// The counts of a bounded hand-off, read from its handle.
 #[derive(Clone, Copy, Debug, Default, PartialEq, Eq)]
 pub(crate) struct QueueStats {

@@ -26,7 +26,7 @@
 
 use crate::Error;
 use crate::backpressure::{
-    Bounded, BoundedQueue, BufferOverflow, Dropped, Offer, QueueStats, WouldDeadlock,
+    Bounded, BoundedQueue, BufferOverflow, Dropped, Offer, QueueHandle, QueueStats, WouldDeadlock,
 };
 use crate::engine::drain::{Drain, Ready, runs_inline};
 use crate::notification::Notification;
@@ -359,14 +359,7 @@ impl<W, O, T> fmt::Debug for ObserveOnBoundedObserver<W, O, T> {
     }
 }
 
-/// What the handle reaches of the shared state, erased.
-trait Handle: Send + Sync {
-    fn dispose(&self);
-    fn is_disposed(&self) -> bool;
-    fn stats(&self) -> QueueStats;
-}
-
-impl<W, O, T> Handle for Arc<Shared<W, O, T>>
+impl<W, O, T> QueueHandle for Arc<Shared<W, O, T>>
 where
     W: Worker,
     O: Send,
@@ -394,7 +387,7 @@ pub struct ObserveOnBoundedSubscription<U> {
 
 enum HandleMode<U> {
     Direct(U),
-    Queued(Box<dyn Handle>),
+    Queued(Box<dyn QueueHandle>),
 }
 
 impl<U> ObserveOnBoundedSubscription<U> {
@@ -470,22 +463,13 @@ mod tests {
     use crate::schedulers::{Immediate, NewThread, TestScheduler};
     use crate::source::{from_iter, interval};
     use crate::subjects::PublishSubject;
+    use crate::test_kit::bounded::{logged, spin};
     use crate::testing::TestObserver;
     use std::sync::{Arc, Mutex, mpsc};
     use std::time::{Duration, Instant};
 
     fn ms(n: u64) -> Duration {
         Duration::from_millis(n)
-    }
-
-    /// A bound of `capacity` under `overflow` whose dropped values land in the returned log.
-    fn logged(capacity: usize, overflow: Overflow) -> (Bounded<u64>, Arc<Mutex<Vec<u64>>>) {
-        let log = Arc::new(Mutex::new(Vec::new()));
-        let l = log.clone();
-        let bound = Bounded::new(capacity)
-            .on_full(overflow)
-            .on_drop(move |v| l.lock().unwrap().push(v));
-        (bound, log)
     }
 
     /// 1,000 values, one a millisecond on one test scheduler, into a consumer that gets time
@@ -623,13 +607,6 @@ mod tests {
         // The worker may still hold 0, waiting; if it never got it, nobody listens.
         let _ = gate.send(());
         assert!(!subject.has_observers());
-    }
-
-    fn spin(micros: u64) {
-        let start = Instant::now();
-        while start.elapsed() < Duration::from_micros(micros) {
-            std::hint::spin_loop();
-        }
     }
 
     const FLOOD: u64 = 3000;

@@ -18,7 +18,7 @@
 
 use crate::Error;
 use crate::backpressure::{
-    Bounded, BoundedQueue, BufferOverflow, Dropped, Offer, QueueStats, WouldDeadlock,
+    Bounded, BoundedQueue, BufferOverflow, Dropped, Offer, QueueHandle, QueueStats, WouldDeadlock,
 };
 use crate::engine::drain::{Drain, Ready};
 use crate::notification::Notification;
@@ -374,14 +374,7 @@ impl<O, T> fmt::Debug for MergeBoundedObserver<O, T> {
     }
 }
 
-/// What the handle reaches of the shared state, erased.
-trait Handle: Send + Sync {
-    fn dispose(&self);
-    fn is_disposed(&self) -> bool;
-    fn stats(&self) -> QueueStats;
-}
-
-impl<O: Send, T: Send> Handle for Arc<Shared<O, T>> {
+impl<O: Send, T: Send> QueueHandle for Arc<Shared<O, T>> {
     fn dispose(&self) {
         self.drain.close();
         self.wake_if_closed();
@@ -399,7 +392,7 @@ impl<O: Send, T: Send> Handle for Arc<Shared<O, T>> {
 /// The handle of a [`MergeBounded`] subscription: it disposes every upstream, and reports
 /// how many values wait, the most that ever waited, and how many were dropped.
 pub struct MergeBoundedSubscription {
-    shared: Box<dyn Handle>,
+    shared: Box<dyn QueueHandle>,
 }
 
 impl MergeBoundedSubscription {
@@ -463,19 +456,10 @@ mod tests {
     use crate::schedulers::NewThread;
     use crate::source::{empty, from_iter, just, never, throw};
     use crate::subjects::PublishSubject;
+    use crate::test_kit::bounded::{logged, spin};
     use crate::testing::TestObserver;
     use std::sync::{Arc, Mutex, mpsc};
-    use std::time::{Duration, Instant};
-
-    /// A bound of `capacity` under `overflow` whose dropped values land in the returned log.
-    fn logged(capacity: usize, overflow: Overflow) -> (Bounded<u64>, Arc<Mutex<Vec<u64>>>) {
-        let log = Arc::new(Mutex::new(Vec::new()));
-        let l = log.clone();
-        let bound = Bounded::new(capacity)
-            .on_full(overflow)
-            .on_drop(move |v| l.lock().unwrap().push(v));
-        (bound, log)
-    }
+    use std::time::Duration;
 
     /// A downstream that, on 0 (from `trigger`), feeds 1..=10 into the merge's other source
     /// while it delivers 0: ten
@@ -613,13 +597,6 @@ mod tests {
         assert!(handle.is_disposed());
         assert!(!a.has_observers() && !b.has_observers());
         o.assert_values(&[1, 2]);
-    }
-
-    fn spin(micros: u64) {
-        let start = Instant::now();
-        while start.elapsed() < Duration::from_micros(micros) {
-            std::hint::spin_loop();
-        }
     }
 
     const PRODUCERS: u64 = 4;

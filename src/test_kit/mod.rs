@@ -2,6 +2,8 @@
 //! counters of subscriptions, observables with a chosen [`Emission`](crate::observable::Emission).
 
 #[cfg(not(loom))]
+pub(crate) mod bounded;
+#[cfg(not(loom))]
 pub(crate) mod counting;
 #[cfg(not(loom))]
 pub(crate) mod hot;
