@@ -1,7 +1,9 @@
 //! The group `Boundaries`: values handed from one thread to another, by rx's `observe_on`
-//! (one hop and two), `merge` of sources on 2, 4 and 8 threads, and `observe_on_bounded`
-//! under each strategy, beside crossbeam-channel (bounded and unbounded) and std's `mpsc`
-//! doing the same hand-off.
+//! (one hop and two), `merge`, `merge_bounded` and `flat_map` of sources on 2, 4 and 8
+//! threads, a subject fed from 2 and 4 threads to 1 and 10 subscribers, and
+//! `observe_on_bounded` under each strategy, beside crossbeam-channel (bounded and
+//! unbounded), std's `mpsc` and tokio's `mpsc` and `broadcast` doing the same hand-off; then
+//! a flood of 10,000,000 values into a consumer ten times slower, under each strategy.
 //!
 //! One op hands [`ITEMS`] values of 64 bytes over and waits until the last one has been
 //! received; the figures are per value: criterion's median per op divided by [`ITEMS`], and
