@@ -4640,6 +4640,84 @@ pub trait ObservableExt: Observable + Sized {
         OnErrorReturn::new(self, f)
     }
 
+    /// Completes instead of failing: values pass, and the source's error becomes completion,
+    /// as RxJava's `onErrorComplete()` does (RxJS writes `catchError(() => EMPTY)`). The
+    /// error is dropped; [`on_error_complete_if`](ObservableExt::on_error_complete_if) keeps
+    /// the ones it should not swallow.
+    ///
+    /// ```text
+    /// source:               -1-2-#
+    /// on_error_complete():  -1-2-|
+    /// ```
+    ///
+    /// # Examples
+    ///
+    /// ```
+    /// use rx::prelude::*;
+    /// use rx::testing::TestObserver;
+    ///
+    /// let observer = TestObserver::new();
+    /// rx::source::from_iter(["1", "2", "three", "4"])
+    ///     .try_map(|s| s.parse::<i32>())
+    ///     .on_error_complete()
+    ///     .subscribe_observer(observer.clone());
+    /// observer.assert_values(&[1, 2]);
+    /// observer.assert_completed();
+    /// ```
+    ///
+    /// # Performance
+    ///
+    /// Stateless: no allocation, no lock.
+    #[doc(alias = "onErrorComplete")]
+    fn on_error_complete(self) -> OnErrorComplete<Self, fn(&Error) -> bool> {
+        OnErrorComplete::new(self, crate::operators::every_error)
+    }
+
+    /// Completes instead of failing with an error `predicate` accepts; an error it refuses
+    /// passes on. RxJava's `onErrorComplete(predicate)`. The predicate is called once, with
+    /// the error, and not at all when the source completes.
+    ///
+    /// ```text
+    /// source:                           -1-2-#a
+    /// on_error_complete_if(is a):       -1-2-|
+    /// source:                           -1-2-#b
+    /// on_error_complete_if(is a):       -1-2-#b
+    /// ```
+    ///
+    /// # Examples
+    ///
+    /// A missing file ends the listing quietly; any other error is reported:
+    ///
+    /// ```
+    /// use rx::prelude::*;
+    /// use rx::testing::TestObserver;
+    /// use std::io;
+    ///
+    /// let missing = || io::Error::new(io::ErrorKind::NotFound, "no such file");
+    /// let observer = TestObserver::<&str>::new();
+    /// rx::source::throw(rx::Error::new(missing()))
+    ///     .on_error_complete_if(|e| {
+    ///         e.downcast_ref::<io::Error>().is_some_and(|e| e.kind() == io::ErrorKind::NotFound)
+    ///     })
+    ///     .subscribe_observer(observer.clone());
+    /// observer.assert_completed();
+    /// ```
+    ///
+    /// # Errors
+    ///
+    /// The source's error, when `predicate` refuses it.
+    ///
+    /// # Performance
+    ///
+    /// Stateless: no allocation, no lock.
+    #[doc(alias = "onErrorComplete")]
+    fn on_error_complete_if<P>(self, predicate: P) -> OnErrorComplete<Self, P>
+    where
+        P: FnOnce(&Error) -> bool,
+    {
+        OnErrorComplete::new(self, predicate)
+    }
+
     /// Transforms the error that terminates the sequence, to add context or to replace it;
     /// values and completion pass unchanged. `f` may return an [`Error`] or any
     /// `std::error::Error + Send + Sync + 'static`.

@@ -179,6 +179,8 @@ contract! {
     tap_with: |s| s.tap_with(|_| {}, |_| {}, || {});
     materialize_dematerialize: |s| s.materialize().dematerialize();
     on_error_return: |s| s.on_error_return(|_| -1);
+    on_error_complete: |s| s.on_error_complete();
+    on_error_complete_if: |s| s.on_error_complete_if(|e| e.to_string() != "boom");
     on_error_resume_next: |s| s.on_error_resume_next(|_| from_iter([1, 2]));
     map_err: |s| s.map_err(|e| e);
     retry: |s| s.retry(2);
@@ -402,6 +404,7 @@ mod local_subject {
         retry: |s| s.retry(2);
         repeat: |s| s.repeat(2);
         on_error_resume_next: |s| s.on_error_resume_next(|_| from_iter([1, 2]));
+        on_error_complete: |s| s.on_error_complete();
         take_until: |s| s.take_until(rx::source::never::<()>());
         take_until_itself: |s| s.clone().take_until(s.skip(3));
         amb_with: |s| s.amb_with(rx::source::never());

@@ -323,6 +323,21 @@ for_each_flavour! {
     }
 
     #[test]
+    fn on_error_complete_turns_a_subject_error_into_completion() {
+        let a = PublishSubject::new();
+        let o = TestObserver::new();
+        let handle = a
+            .observable()
+            .on_error_complete_if(|e| e.to_string() == "boom")
+            .subscribe_observer(o.clone());
+        a.on_next(1);
+        a.on_error(Error::msg("boom"));
+        o.assert_notifications(&[Next(1), Completed]);
+        assert!(handle.is_disposed());
+        assert!(!a.has_observers());
+    }
+
+    #[test]
     fn take_until_stops_at_the_notifier_subject() {
         let (a, stop) = (PublishSubject::new(), PublishSubject::<()>::new());
         let o = TestObserver::new();
@@ -1097,9 +1112,9 @@ mod auto_traits {
     };
     use rx::operators::{
         BufferWith, DebounceWith, ForkJoin, ForkJoinAll, GroupBy, GroupByUntil, GroupedObservable,
-        MergeWith, RepeatWhen, Retry, RetryWhen, RetryWithBackoff, SampleWith, SkipUntil,
-        SubscribeOn, TakeUntil, Window, WindowWithSkip, WindowWithTime, WindowedObservable,
-        WithLatestFrom, WithLatestFromAll, Zip,
+        MergeWith, OnErrorComplete, RepeatWhen, Retry, RetryWhen, RetryWithBackoff, SampleWith,
+        SkipUntil, SubscribeOn, TakeUntil, Window, WindowWithSkip, WindowWithTime,
+        WindowedObservable, WithLatestFrom, WithLatestFromAll, Zip,
     };
     use rx::operators::{Debounce, Delay, ObserveOn, Timeout};
     use rx::operators::{SkipLastWithTime, SkipWithTime, TakeLastWithTime, TakeWithTime};
@@ -1145,6 +1160,7 @@ mod auto_traits {
         assert_impl_all!(Handle<TakeUntil<'static, Shared, Shared>>: Send);
         assert_impl_all!(PairHandle<Zip<'static, (Shared, Shared)>>: Send);
         assert_impl_all!(Handle<Retry<BoxedObservable<'static, i32>>>: Send);
+        assert_impl_all!(Handle<OnErrorComplete<Shared, fn(&rx::Error) -> bool>>: Send, Sync);
         assert_impl_all!(Handle<Concat<'static, Vec<Shared>>>: Send);
         assert_impl_all!(Handle<MergeWith<'static, rx::source::Never<i32>, Shared>>: Send);
         assert_impl_all!(PairHandle<WithLatestFrom<'static, Shared, Shared>>: Send, Sync);
@@ -1211,6 +1227,7 @@ mod auto_traits {
         assert_not_impl_any!(Handle<TakeUntil<'static, Cold, Local>>: Send);
         assert_not_impl_any!(PairHandle<Zip<'static, (Cold, Local)>>: Send);
         assert_not_impl_any!(Handle<Retry<LocalBoxedObservable<'static, i32>>>: Send);
+        assert_not_impl_any!(Handle<OnErrorComplete<Local, fn(&rx::Error) -> bool>>: Send, Sync);
         assert_not_impl_any!(Handle<Concat<'static, Vec<Local>>>: Send);
         assert_not_impl_any!(PairHandle<WithLatestFrom<'static, Local, Local>>: Send, Sync);
         assert_not_impl_any!(PairHandle<WithLatestFrom<'static, Cold, Local>>: Send, Sync);

@@ -102,6 +102,7 @@ pub enum Op {
     // errors and resubscription
     Materialize,
     OnErrorReturn(i64),
+    OnErrorComplete,
     OnErrorResumeNext(Box<Plan>),
     Retry(usize),
     Repeat(usize),
@@ -285,6 +286,7 @@ fn op(inner: Option<BoxedStrategy<Plan>>) -> BoxedStrategy<Op> {
         (1usize..4).prop_map(Op::Window).boxed(),
         Just(Op::Materialize).boxed(),
         small.clone().prop_map(Op::OnErrorReturn).boxed(),
+        Just(Op::OnErrorComplete).boxed(),
         (0usize..3).prop_map(Op::Retry).boxed(),
         (0usize..3).prop_map(Op::Repeat).boxed(),
         Just(Op::Finally).boxed(),
@@ -798,6 +800,7 @@ fn apply(obs: Obs, op: &Op, env: &Arc<Env>) -> Obs {
             let v = *v;
             obs.on_error_return(move |_| v).boxed()
         }
+        Op::OnErrorComplete => obs.on_error_complete().boxed(),
         Op::OnErrorResumeNext(p) => {
             let resume = nested(p, env);
             obs.on_error_resume_next(move |_| resume).boxed()
