@@ -182,3 +182,92 @@ mod tests {
         assert_ne!(Error::msg("a"), Error::msg("b"));
     }
 }
+
+/// Why an error reached the [unhandled-error hook](set_unhandled_error_hook) instead of an
+/// observer.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+#[non_exhaustive]
+pub enum Undeliverable {
+    /// The observable was subscribed without an error handler
+    /// ([`subscribe`](crate::ObservableExt::subscribe)); without a hook, this panics.
+    NoErrorHandler,
+    /// The subscription was disposed before the source signalled its error (an emitter of
+    /// [`create`](crate::source::create) failing after its downstream let go); without a
+    /// hook, the error is dropped.
+    Disposed,
+}
+
+/// The process-wide hook, read only when an error cannot be delivered: a cold path, where a
+/// lock costs nothing worth counting.
+type Hook = Arc<dyn Fn(&Error, Undeliverable) + Send + Sync + 'static>;
+
+static HOOK: std::sync::RwLock<Option<Hook>> = std::sync::RwLock::new(None);
+
+/// Sends every error that cannot be delivered to `hook`, from now on, in the whole process:
+/// an error of an observable subscribed without an error handler (which otherwise panics),
+/// and one signalled after its subscription was disposed (which is otherwise dropped).
+/// RxJava's `RxJavaPlugins.setErrorHandler`, RxJS's `config.onUnhandledError`. It replaces
+/// the hook set before; [`clear_unhandled_error_hook`] brings the defaults back.
+///
+/// # Thread safety
+///
+/// `hook` is called on the thread where the error arises, possibly on several threads at
+/// once, hence `Send + Sync`; it is called with no lock of rx held, so it may subscribe,
+/// log, or set another hook. Setting or clearing the hook while another thread reports an
+/// error is safe: that error goes to the old hook or to the new one.
+///
+/// # Examples
+///
+/// An application that logs what it cannot deliver instead of panicking (a crate of its
+/// own: the hook is process-wide):
+///
+/// ```standalone_crate
+/// use rx::prelude::*;
+/// use std::sync::{Arc, Mutex};
+///
+/// let log = Arc::new(Mutex::new(Vec::new()));
+/// let sink = log.clone();
+/// rx::set_unhandled_error_hook(move |error, why| {
+///     sink.lock().unwrap().push(format!("{why:?}: {error}"));
+/// });
+/// rx::source::throw::<i32>(rx::Error::msg("disk full")).subscribe(|_| {});
+/// rx::clear_unhandled_error_hook();
+/// assert_eq!(*log.lock().unwrap(), ["NoErrorHandler: disk full"]);
+/// ```
+pub fn set_unhandled_error_hook<F>(hook: F)
+where
+    F: Fn(&Error, Undeliverable) + Send + Sync + 'static,
+{
+    let previous = HOOK
+        .write()
+        .unwrap_or_else(std::sync::PoisonError::into_inner)
+        .replace(Arc::new(hook));
+    // Dropped outside the lock: it may hold anything, and run anything when dropped.
+    drop(previous);
+}
+
+/// Removes the hook of [`set_unhandled_error_hook`]: an error without a handler panics again,
+/// and one after disposal is dropped.
+pub fn clear_unhandled_error_hook() {
+    let previous = HOOK
+        .write()
+        .unwrap_or_else(std::sync::PoisonError::into_inner)
+        .take();
+    drop(previous);
+}
+
+/// Hands `error` to the hook if one is set; gives it back otherwise, for the default.
+#[cold]
+pub(crate) fn report_undeliverable(error: Error, why: Undeliverable) -> Result<(), Error> {
+    let hook = HOOK
+        .read()
+        .unwrap_or_else(std::sync::PoisonError::into_inner)
+        .clone();
+    match hook {
+        Some(hook) => {
+            hook(&error, why);
+            Ok(())
+        }
+        None => Err(error),
+    }
+}

@@ -156,7 +156,7 @@ mod test_kit;
 pub mod testing;
 pub mod time;
 
-pub use error::Error;
+pub use error::{Error, Undeliverable, clear_unhandled_error_hook, set_unhandled_error_hook};
 pub use notification::Notification;
 pub use observable::{Observable, Subscribe, SubscribeOwned};
 pub use observable_ext::ObservableExt;

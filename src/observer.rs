@@ -191,7 +191,8 @@ impl<T> std::fmt::Debug for OwnedObserver<T> {
 }
 
 /// The observer behind [`ObservableExt::subscribe`](crate::ObservableExt::subscribe): calls a
-/// closure for each value, ignores completion and panics on error.
+/// closure for each value, ignores completion and panics on error (unless an
+/// [unhandled-error hook](crate::set_unhandled_error_hook) takes it).
 #[derive(Clone, Debug)]
 pub struct NextObserver<N> {
     next: N,
@@ -212,7 +213,11 @@ impl<T, N: FnMut(T)> Observer<T> for NextObserver<N> {
 
     #[cold]
     fn on_error(self, error: Error) {
-        panic!("unhandled error in an observable subscribed without an error handler: {error}")
+        if let Err(error) =
+            crate::error::report_undeliverable(error, crate::error::Undeliverable::NoErrorHandler)
+        {
+            panic!("unhandled error in an observable subscribed without an error handler: {error}")
+        }
     }
 
     #[inline]

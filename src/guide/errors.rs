@@ -73,6 +73,38 @@
 //! assert!(unhandled.is_err());
 //! ```
 //!
+//! ## Errors nobody can receive
+//!
+//! Two kinds of error have no observer to go to: one of an observable subscribed without an
+//! error handler (above), and one a source signals after its subscription was disposed (an
+//! emitter of [`create`](crate::source::create) failing after its downstream let go, which
+//! is dropped). An application that would rather log both, as RxJava's
+//! `RxJavaPlugins.setErrorHandler` and RxJS's `config.onUnhandledError` let it, sets one
+//! process-wide hook with [`set_unhandled_error_hook`](crate::set_unhandled_error_hook); the
+//! hook is told which kind it got ([`Undeliverable`](crate::Undeliverable)).
+//! [`clear_unhandled_error_hook`](crate::clear_unhandled_error_hook) brings the defaults
+//! back: the panic, and the silent drop.
+//!
+//! The hook is called on the thread where the error arises, from any number of threads at
+//! once (it is `Send + Sync`), with no lock of rx held: it may log, subscribe, or set another
+//! hook. Setting it races nothing: an error reported meanwhile goes to the old hook or to
+//! the new one. It is global, so set it once, early in `main`, not from a library; a test
+//! that sets it belongs in a test binary of its own.
+//!
+//! ```standalone_crate
+//! use rx::prelude::*;
+//! use std::sync::{Arc, Mutex};
+//!
+//! let log = Arc::new(Mutex::new(Vec::new()));
+//! let sink = log.clone();
+//! rx::set_unhandled_error_hook(move |error, why| {
+//!     sink.lock().unwrap().push(format!("{why:?}: {error}"));
+//! });
+//! rx::source::throw::<i32>(rx::Error::msg("disk full")).subscribe(|_| {}); // no panic
+//! assert_eq!(*log.lock().unwrap(), ["NoErrorHandler: disk full"]);
+//! rx::clear_unhandled_error_hook();
+//! ```
+//!
 //! ## Recovering
 //!
 //! | operator | on error |
@@ -80,6 +112,8 @@
 //! | [`on_error_return(f)`](crate::ObservableExt::on_error_return) | emits `f(error)` and completes |
 //! | [`on_error_resume_next(f)`](crate::ObservableExt::on_error_resume_next) | continues with the observable `f(error)` |
 //! | [`retry(n)`](crate::ObservableExt::retry), [`retry_forever`](crate::ObservableExt::retry_forever) | subscribes to the source again, up to `n` more times |
+//! | [`retry_with(config)`](crate::ObservableExt::retry_with) | the same, with a count, a delay (a duration, or an observable per error) and a reset on success |
+//! | [`on_error_complete`](crate::ObservableExt::on_error_complete), [`on_error_complete_if(p)`](crate::ObservableExt::on_error_complete_if) | completes (for the errors `p` accepts) |
 //! | [`map_err(f)`](crate::ObservableExt::map_err) | fails with `f(error)` instead: add context |
 //! | [`materialize`](crate::ObservableExt::materialize) | emits the error as a [`Notification`](crate::Notification) value, then completes |
 //!

@@ -166,6 +166,10 @@ impl<T> Emitter<'_, T> {
     pub fn on_error(self, error: Error) {
         if !self.observer.is_disposed() {
             self.observer.error(error);
+        } else {
+            // Dropped, unless the application asked to see such errors.
+            let _ =
+                crate::error::report_undeliverable(error, crate::error::Undeliverable::Disposed);
         }
     }
 
@@ -380,8 +384,15 @@ impl<T> OwnedEmitter<T> {
 
     /// Terminates with `error`, unless the subscription is disposed.
     pub fn on_error(mut self, error: Error) {
-        if let Some(observer) = self.take_live_observer() {
-            Observer::on_error(observer, error);
+        match self.take_live_observer() {
+            Some(observer) => Observer::on_error(observer, error),
+            // Dropped, unless the application asked to see such errors.
+            None => {
+                let _ = crate::error::report_undeliverable(
+                    error,
+                    crate::error::Undeliverable::Disposed,
+                );
+            }
         }
     }
 
