@@ -938,3 +938,63 @@ fn group_by_until_disposes_a_duration_once_its_group_closes() {
     durations[1].assert_subscriptions(&["---^--!"]);
     durations[2].assert_subscriptions(&["------------^-!"]);
 }
+
+// ==================================================================== ref_count_min (refCount(n))
+//
+// RxJava 3's `ObservableRefCountTest`, "byCount" and "comeAndGo"; then the same with marbles:
+// Rx.NET's `RefCount(minObservers)` connects at the `minObservers`th subscriber.
+
+#[test]
+fn ref_count_min_connects_at_the_nth_subscriber_each_time() {
+    let subscriptions = Arc::new(AtomicUsize::new(0));
+    let counter = subscriptions.clone();
+    let source = rx::source::defer(move || {
+        counter.fetch_add(1, Ordering::SeqCst);
+        rx::source::range(1, 5)
+    })
+    .publish()
+    .ref_count_min(2);
+    for _ in 0..3 {
+        let first = rx::testing::TestObserver::new();
+        source.clone().subscribe_observer(first.clone());
+        first.assert_notifications(&[]);
+        let second = rx::testing::TestObserver::new();
+        source.clone().subscribe_observer(second.clone());
+        for o in [first, second] {
+            o.assert_values(&[1, 2, 3, 4, 5]);
+            o.assert_completed();
+        }
+    }
+    assert_eq!(subscriptions.load(Ordering::SeqCst), 3);
+}
+
+#[test]
+fn ref_count_min_of_one_comes_and_goes() {
+    let input = PublishSubject::<i32>::new();
+    let source = input.observable().publish().ref_count_min(1);
+    let first = source
+        .clone()
+        .subscribe_observer(rx::testing::TestObserver::new());
+    assert!(input.has_observers());
+    let second = source
+        .clone()
+        .subscribe_observer(rx::testing::TestObserver::new());
+    assert!(input.has_observers());
+    first.dispose();
+    assert!(input.has_observers());
+    second.dispose();
+    assert!(!input.has_observers());
+}
+
+#[test]
+fn ref_count_min_with_marbles() {
+    let (_sch, m) = setup();
+    let source = m.hot("--1--2--3--4--5--|");
+    let shared = source.clone().publish().ref_count_min(2);
+    // A alone does not connect; B, at frame 4, does; B leaving last disconnects.
+    let a = m.expect_subscribed(shared.clone(), "^---------!");
+    let b = m.expect_subscribed(shared.clone(), "----^-----------!");
+    a.to_be("-----2--3-");
+    b.to_be("-----2--3--4--5-");
+    source.assert_subscriptions(&["----^-----------!"]);
+}

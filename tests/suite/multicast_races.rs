@@ -147,3 +147,37 @@ fn share_with_resets_on_ref_count_zero_under_racing_subscribers() {
         assert_eq!(late.values()[..3], [0, 1, 2]);
     }
 }
+
+#[test]
+fn ref_count_min_with_racing_subscribers_connects_once_and_all_see_everything() {
+    for _ in 0..50 {
+        let runs = Arc::new(AtomicUsize::new(0));
+        let r = runs.clone();
+        let input = rx::subjects::PublishSubject::<i32>::new();
+        let source = input.observable();
+        let shared = rx::source::defer(move || {
+            r.fetch_add(1, Ordering::SeqCst);
+            source.clone()
+        })
+        .publish()
+        .ref_count_min(4);
+        let observers: Vec<TestObserver<i32>> = (0..4).map(|_| TestObserver::new()).collect();
+        let threads: Vec<_> = observers
+            .iter()
+            .map(|o| {
+                let (shared, o) = (shared.clone(), o.clone());
+                thread::spawn(move || shared.subscribe_observer(o))
+            })
+            .collect();
+        let handles: Vec<_> = threads.into_iter().map(|t| t.join().unwrap()).collect();
+        assert_eq!(runs.load(Ordering::SeqCst), 1);
+        input.on_next(1);
+        input.on_completed();
+        for o in &observers {
+            o.assert_rules();
+            o.assert_values(&[1]);
+            o.assert_completed();
+        }
+        drop(handles);
+    }
+}

@@ -285,6 +285,51 @@ where
         RefCount::new(self)
     }
 
+    /// Like [`ref_count`](ConnectableObservable::ref_count), but each connection waits for
+    /// `n` subscribers: the `n`th connects the source, and when they have all left it is
+    /// disconnected, and the next connection waits for `n` again (RxJava's `refCount(n)`,
+    /// Rx.NET's `RefCount(minObservers)`). `n` of 0 or 1 is `ref_count`.
+    ///
+    /// ```text
+    /// source:                 --1--2--3--4--|
+    /// ref_count_min(2)  A:    ^-----------!
+    ///                   B:    ---^--------------
+    /// A sees:                 ---------3--       (connected when B came, at frame 3)
+    /// ```
+    ///
+    /// # Examples
+    ///
+    /// ```
+    /// use rx::prelude::*;
+    /// use rx::subjects::PublishSubject;
+    /// use rx::testing::TestObserver;
+    ///
+    /// let input = PublishSubject::new();
+    /// let shared = input.observable().publish().ref_count_min(2);
+    /// let (a, b) = (TestObserver::new(), TestObserver::new());
+    /// let ha = shared.clone().subscribe_observer(a.clone());
+    /// assert!(!input.has_observers(), "one subscriber is not enough");
+    /// let hb = shared.clone().subscribe_observer(b.clone());
+    /// assert!(input.has_observers(), "connected by the second");
+    /// input.on_next(1);
+    /// ha.dispose();
+    /// assert!(input.has_observers(), "B is still there");
+    /// hb.dispose();
+    /// assert!(!input.has_observers(), "disconnected when the last left");
+    /// a.assert_values(&[1]);
+    /// b.assert_values(&[1]);
+    /// ```
+    ///
+    /// # Performance
+    ///
+    /// As [`ref_count`](ConnectableObservable::ref_count): one lock per subscriber joining
+    /// and leaving.
+    #[doc(alias = "refCount")]
+    #[doc(alias = "RefCount")]
+    pub fn ref_count_min(self, n: usize) -> RefCount<S, J> {
+        RefCount::new(self).with_min_subscribers(n)
+    }
+
     /// Connects when the `n`th subscriber comes, and stays connected: subscribers leaving
     /// do not disconnect it (RxJava's and RxJS's `autoConnect`). With `n` zero it connects at
     /// once. Dispose nothing to stop it: the connection ends when the source terminates, and

@@ -43,6 +43,9 @@ pub struct RefCount<S, J: Sealed> {
     #[allow(clippy::type_complexity)]
     count: <FlavourOf<J> as Machinery>::Ptr<<FlavourOf<J> as Machinery>::Lock<Count<J>>>,
     resets: Resets,
+    /// Subscribers a generation waits for before it connects: 1 for `ref_count`, `n` for
+    /// `ref_count_min(n)` (RxJava's `refCount(n)`).
+    min_subscribers: usize,
 }
 
 struct Count<J: Sealed> {
@@ -50,6 +53,8 @@ struct Count<J: Sealed> {
     generation: u64,
     /// The connection this generation started, once it exists.
     connection: Option<Connection<FlavourOf<J>>>,
+    /// This generation has reached its `min_subscribers` and connected (or is connecting).
+    connected: bool,
     /// The source terminated with no reset asked for: subscribers join the terminated
     /// subject from now on, and nothing connects again.
     finished: bool,
@@ -101,12 +106,20 @@ impl<S, J: Sealed> RefCount<S, J> {
                 subscribers: 0,
                 generation: 0,
                 connection: None,
+                connected: false,
                 finished: false,
                 members: slab::Slab::new(),
                 next_id: 0,
             })),
             resets,
+            min_subscribers: 1,
         }
+    }
+
+    /// Waits for `n` subscribers (at least one) before each connection.
+    pub(crate) fn with_min_subscribers(mut self, n: usize) -> Self {
+        self.min_subscribers = n.max(1);
+        self
     }
 
     /// The subscriber holding `ticket` left: by a disposal, or, with `dropped`, because the
@@ -136,6 +149,7 @@ impl<S, J: Sealed> RefCount<S, J> {
                 return;
             }
             count.generation += 1;
+            count.connected = false;
             count.connection.take()
         };
         if let Some(connection) = connection {
@@ -162,6 +176,7 @@ impl<S, J: Sealed> RefCount<S, J> {
             }
             count.subscribers = 0;
             count.generation += 1;
+            count.connected = false;
             count.finished = !reset;
             count.connection.take()
         };
@@ -211,6 +226,7 @@ impl<S, J: Sealed> Clone for RefCount<S, J> {
             connectable: self.connectable.clone(),
             count: self.count.clone(),
             resets: self.resets,
+            min_subscribers: self.min_subscribers,
         }
     }
 }
@@ -286,7 +302,10 @@ where
                 generation,
                 left: false,
             });
-            (generation, count.subscribers == 1, Ticket { key, id })
+            // The generation's `min_subscribers`th subscriber connects it, once.
+            let connect = !count.connected && count.subscribers >= self.min_subscribers;
+            count.connected |= connect;
+            (generation, connect, Ticket { key, id })
         };
         let leave = Leave {
             ref_count: self.clone(),

@@ -30,6 +30,9 @@ pub struct ShareConfig<F> {
     /// When the last subscriber leaves, the source is disconnected and the next subscriber
     /// starts over; otherwise the connection runs on, feeding the subject for whoever comes.
     pub reset_on_ref_count_zero: bool,
+    /// Subscribers each connection waits for: the `min_subscribers`th connects the source
+    /// (RxJava's `refCount(n)`, Rx.NET's `RefCount(minObservers)`); 1 by default.
+    pub min_subscribers: usize,
 }
 
 impl<F> ShareConfig<F> {
@@ -40,6 +43,7 @@ impl<F> ShareConfig<F> {
             reset_on_error: true,
             reset_on_complete: true,
             reset_on_ref_count_zero: true,
+            min_subscribers: 1,
         }
     }
 }
@@ -58,6 +62,7 @@ impl<S, J: crate::subjects::sealed::Sealed> RefCount<S, J> {
             ConnectableObservable::with_connector(source, config.connector),
             resets,
         )
+        .with_min_subscribers(config.min_subscribers)
     }
 }
 
