@@ -4816,7 +4816,7 @@ pub trait ObservableExt: Observable + Sized {
     where
         Self: Clone,
     {
-        Retry::new(self, Some(retries))
+        Resubscribe::retry(self, Some(retries), NoDelay, false)
     }
 
     /// Subscribes to the source again each time it fails, with no limit; see
@@ -4851,7 +4851,7 @@ pub trait ObservableExt: Observable + Sized {
     where
         Self: Clone,
     {
-        Retry::new(self, None)
+        Resubscribe::retry(self, None, NoDelay, false)
     }
 
     /// Subscribes to the source `times` times in total, one after the other, emitting all
@@ -4890,7 +4890,7 @@ pub trait ObservableExt: Observable + Sized {
     where
         Self: Clone,
     {
-        Repeat::new(self, Some(times))
+        Resubscribe::repeat(self, Some(times), NoDelay)
     }
 
     /// Subscribes to the source again each time it completes, with no limit; see
@@ -4921,7 +4921,7 @@ pub trait ObservableExt: Observable + Sized {
     where
         Self: Clone,
     {
-        Repeat::new(self, None)
+        Resubscribe::repeat(self, None, NoDelay)
     }
 
     /// Subscribes to the source again after an error once a notifier says so: on each error
@@ -4984,7 +4984,7 @@ pub trait ObservableExt: Observable + Sized {
         F: FnMut(&Error, u32) -> N,
         N: Observable,
     {
-        RetryWhen::new(self, f)
+        Resubscribe::retry(self, None, ErrorDelay(f), false)
     }
 
     /// Subscribes to the source again after it completes once a notifier says so: at the
@@ -5040,7 +5040,134 @@ pub trait ObservableExt: Observable + Sized {
         F: FnMut(u32) -> N,
         N: Observable,
     {
-        RepeatWhen::new(self, f)
+        Resubscribe::repeat(self, None, RepeatDelay(f))
+    }
+
+    /// Subscribes to the source again after an error, as `config` says: how many times
+    /// ([`count`](RetryConfig::count), no limit by default), after what
+    /// ([`delay`](RetryConfig::delay), a duration on a scheduler, or
+    /// [`delay_with`](RetryConfig::delay_with), an observable made from the error and the
+    /// retry's number), and whether a value restores the count
+    /// ([`reset_on_success`](RetryConfig::reset_on_success)). RxJS 7's `retry(config)`;
+    /// [`retry`](ObservableExt::retry), [`retry_when`](ObservableExt::retry_when) and
+    /// [`retry_with_backoff`](ObservableExt::retry_with_backoff) are its common cases, and
+    /// build the same type.
+    ///
+    /// Past the count, the error passes on; completion passes through. A delay observable
+    /// that completes without a value completes the sequence, and one that fails ends it
+    /// with its error.
+    ///
+    /// ```text
+    /// source:                                    ---a---b---#
+    /// retry_with(count(2).delay(4 frames)):      ---a---b-------a---b-------a---b---#
+    /// ```
+    ///
+    /// # Examples
+    ///
+    /// ```
+    /// use rx::operators::RetryConfig;
+    /// use rx::prelude::*;
+    /// use rx::schedulers::TestScheduler;
+    /// use rx::testing::marbles::Marbles;
+    ///
+    /// let scheduler = TestScheduler::new();
+    /// let m = Marbles::new(&scheduler);
+    /// let source = m.cold("---a---b---#");
+    /// let config = RetryConfig::new().count(2).delay(m.time("----|"), scheduler.clone());
+    /// m.expect(source.clone().retry_with(config))
+    ///     .to_be("---a---b----------a---b----------a---b---#");
+    /// source.assert_subscriptions(&[
+    ///     "^----------!",
+    ///     "---------------^----------!",
+    ///     "------------------------------^----------!",
+    /// ]);
+    /// ```
+    ///
+    /// # Scheduler
+    ///
+    /// With [`delay`](RetryConfig::delay), each retry is subscribed by a timer's task on
+    /// `scheduler`, so the source must be thread-safe, as for
+    /// [`retry_with_backoff`](ObservableExt::retry_with_backoff); with
+    /// [`delay_with`](RetryConfig::delay_with), by the notifier, of whatever flavour.
+    ///
+    /// # Errors
+    ///
+    /// The source's error past the count; the delay observable's error.
+    ///
+    /// # Performance
+    ///
+    /// As [`retry`](ObservableExt::retry) without a delay (on the stack over a source that
+    /// finishes inside `subscribe`), as [`retry_when`](ObservableExt::retry_when) with one,
+    /// plus a timer task per retry with [`delay`](RetryConfig::delay). A zero duration
+    /// retries at once, with no timer.
+    #[doc(alias = "retry")]
+    #[doc(alias = "retryWhen")]
+    #[doc(alias = "RetryConfig")]
+    fn retry_with<D>(self, config: RetryConfig<D>) -> Resubscribe<Self, D>
+    where
+        Self: Clone,
+        D: ResubscribeDelay,
+    {
+        config.build(self)
+    }
+
+    /// Subscribes to the source again after it completes, as `config` says: how many times
+    /// in total ([`count`](RepeatConfig::count), no limit by default; zero completes at once
+    /// without subscribing), and after what ([`delay`](RepeatConfig::delay), a duration on
+    /// a scheduler, or [`delay_with`](RepeatConfig::delay_with), an observable made from
+    /// the number of the completion). RxJS 7's `repeat(config)`;
+    /// [`repeat`](ObservableExt::repeat) and [`repeat_when`](ObservableExt::repeat_when)
+    /// are its common cases, and build the same type.
+    ///
+    /// An error ends the sequence at once. A delay observable that completes without a
+    /// value completes the sequence, and one that fails ends it with its error.
+    ///
+    /// ```text
+    /// source:                             --a--b--|
+    /// repeat_with(count(3).delay(3)):     --a--b-------a--b-------a--b--|
+    /// ```
+    ///
+    /// # Examples
+    ///
+    /// ```
+    /// use rx::operators::RepeatConfig;
+    /// use rx::prelude::*;
+    /// use rx::schedulers::TestScheduler;
+    /// use rx::testing::marbles::Marbles;
+    ///
+    /// let scheduler = TestScheduler::new();
+    /// let m = Marbles::new(&scheduler);
+    /// let source = m.cold("--a--b--|");
+    /// let config = RepeatConfig::new().count(3).delay(m.time("---|"), scheduler.clone());
+    /// m.expect(source.clone().repeat_with(config))
+    ///     .to_be("--a--b-------a--b-------a--b--|");
+    /// source.assert_subscriptions(&[
+    ///     "^-------!",
+    ///     "-----------^-------!",
+    ///     "----------------------^-------!",
+    /// ]);
+    /// ```
+    ///
+    /// # Scheduler
+    ///
+    /// As [`retry_with`](ObservableExt::retry_with).
+    ///
+    /// # Errors
+    ///
+    /// The source's error, at once; the delay observable's error.
+    ///
+    /// # Performance
+    ///
+    /// As [`retry_with`](ObservableExt::retry_with).
+    #[doc(alias = "repeat")]
+    #[doc(alias = "repeatWhen")]
+    #[doc(alias = "RepeatConfig")]
+    fn repeat_with<D>(self, config: RepeatConfig<D>) -> Resubscribe<Self, D>
+    where
+        Self: Clone,
+        D: ResubscribeDelay,
+    {
+        config.build(self)
     }
 
     /// Subscribes to the source again after each of up to `retries` errors, waiting longer
@@ -5097,7 +5224,7 @@ pub trait ObservableExt: Observable + Sized {
     ) -> RetryWithBackoff<Self, Sch>
     where
         Self: Clone,
-        Sch: crate::schedulers::Scheduler,
+        Sch: crate::schedulers::Scheduler + Clone,
     {
         RetryWithBackoff::new(self, retries, initial, max, scheduler)
     }

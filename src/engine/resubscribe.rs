@@ -70,7 +70,8 @@ use std::marker::PhantomData;
 use std::mem;
 use std::ptr::NonNull;
 
-/// Which terminal notification makes a new attempt.
+/// Which terminal notification makes a new attempt: the one parameter that tells `retry`
+/// from `repeat`.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
 pub(crate) enum Trigger {
     /// `retry`: resubscribe after an error.
@@ -80,8 +81,11 @@ pub(crate) enum Trigger {
 }
 
 /// How an attempt ended.
-pub(crate) enum Ended<'e> {
+#[derive(Clone, Copy, Debug)]
+pub enum Ended<'e> {
+    /// With this error.
     Error(&'e Error),
+    /// With completion.
     Completed,
 }
 
@@ -101,8 +105,9 @@ pub(crate) trait Policy {
     /// The observable whose first value starts the next attempt.
     type Notifier;
 
-    /// What follows an attempt that ended as `ended` says.
-    fn decide(&mut self, ended: Ended<'_>) -> Decision;
+    /// What follows an attempt that ended as `ended` says; `emitted` tells whether it
+    /// emitted a value first.
+    fn decide(&mut self, ended: Ended<'_>, emitted: bool) -> Decision;
 
     /// Whether [`decide`](Policy::decide) can ever answer [`Decision::Wait`]: a policy that
     /// cannot (`retry(n)`, `repeat(n)`) has no notifier to take, and the loop does not ask.
@@ -112,42 +117,143 @@ pub(crate) trait Policy {
     fn take_notifier(&mut self) -> Option<Self::Notifier>;
 }
 
-/// The policy of `retry(n)` and `repeat(n)`: start again at once, `remaining` more times.
-#[derive(Debug)]
-pub struct ResubscribeLimit {
-    trigger: Trigger,
-    /// Resubscriptions left; `None` for no limit.
-    remaining: Option<usize>,
+/// What comes between an attempt that ended and the next one: nothing
+/// ([`NoDelay`]), a timer, or an observable made from the end and the attempt's number.
+/// Implemented by the operators' delays (`rx::operators::TimerDelay` and the others).
+pub trait ResubscribeDelay {
+    /// The observable whose first value starts the next attempt.
+    type Notifier;
+
+    /// Whether [`notifier`](ResubscribeDelay::notifier) can ever answer `Some`.
+    const WAITS: bool = true;
+
+    /// The notifier before attempt number `attempt` (1 for the first resubscription), after
+    /// an attempt that ended as `ended`; `None` to subscribe again at once.
+    fn notifier(&mut self, ended: Ended<'_>, attempt: u32) -> Option<Self::Notifier>;
 }
 
-impl Policy for ResubscribeLimit {
+/// The delay of `retry(n)` and `repeat(n)`: none, the next attempt starts at once.
+#[derive(Clone, Copy, Debug, Default)]
+pub struct NoDelay;
+
+impl ResubscribeDelay for NoDelay {
     type Notifier = NoNotifier;
 
     const WAITS: bool = false;
 
-    fn decide(&mut self, ended: Ended<'_>) -> Decision {
+    #[inline]
+    fn notifier(&mut self, _: Ended<'_>, _: u32) -> Option<NoNotifier> {
+        None
+    }
+}
+
+/// The one policy of every resubscribing operator: which end starts a new attempt (the
+/// trigger), how many may start (`count`, reset by a value when `reset_on_success`), and
+/// what comes between two attempts (the delay).
+pub struct Resubscriptions<D: ResubscribeDelay> {
+    /// Resubscriptions allowed; [`UNLIMITED`] for no limit. Plain integers and flags rather
+    /// than `Option`s: the policy is moved into the state at each subscription, and is no
+    /// bigger than `retry(n)`'s count alone would be.
+    count: usize,
+    /// Resubscriptions left.
+    remaining: usize,
+    /// Resubscriptions so far (since the last value, with `reset_on_success`).
+    attempt: u32,
+    trigger: Trigger,
+    reset_on_success: bool,
+    delay: D,
+    next: Option<D::Notifier>,
+}
+
+/// The count of a policy with no limit: counted down like any other, it would take longer
+/// than any program runs to reach zero.
+const UNLIMITED: usize = usize::MAX;
+
+impl<D: ResubscribeDelay> Resubscriptions<D> {
+    /// A new attempt after each `trigger`, `count` times at most (`None`: no limit), `delay`
+    /// between two attempts; a value restores the count when `reset_on_success`.
+    pub(crate) fn new(
+        trigger: Trigger,
+        count: Option<usize>,
+        delay: D,
+        reset_on_success: bool,
+    ) -> Self {
+        let count = count.unwrap_or(UNLIMITED);
+        Resubscriptions {
+            count,
+            remaining: count,
+            attempt: 0,
+            trigger,
+            reset_on_success,
+            delay,
+            next: None,
+        }
+    }
+}
+
+impl<D: ResubscribeDelay + Clone> Clone for Resubscriptions<D> {
+    fn clone(&self) -> Self {
+        Resubscriptions::new(
+            self.trigger,
+            Some(self.count),
+            self.delay.clone(),
+            self.reset_on_success,
+        )
+    }
+}
+
+impl<D: ResubscribeDelay + fmt::Debug> fmt::Debug for Resubscriptions<D> {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        f.debug_struct("Resubscriptions")
+            .field("trigger", &self.trigger)
+            .field("count", &self.count)
+            .field("attempt", &self.attempt)
+            .field("reset_on_success", &self.reset_on_success)
+            .field("delay", &self.delay)
+            .finish_non_exhaustive()
+    }
+}
+
+impl<D: ResubscribeDelay> Policy for Resubscriptions<D> {
+    type Notifier = D::Notifier;
+
+    const WAITS: bool = D::WAITS;
+
+    #[inline]
+    fn decide(&mut self, ended: Ended<'_>, emitted: bool) -> Decision {
         let trigger = match ended {
             Ended::Error(_) => Trigger::Error,
             Ended::Completed => Trigger::Completed,
         };
-        let again = trigger == self.trigger
-            && match &mut self.remaining {
-                None => true,
-                Some(0) => false,
-                Some(n) => {
-                    *n -= 1;
-                    true
-                }
-            };
-        if again {
-            Decision::Again
-        } else {
-            Decision::Deliver
+        if trigger != self.trigger {
+            return Decision::Deliver;
+        }
+        // `&`, not `&&`: one branch fewer on the path of every end.
+        if emitted & self.reset_on_success {
+            self.remaining = self.count;
+            self.attempt = 0;
+        }
+        // No limit is `UNLIMITED`, which no program counts down to zero.
+        match self.remaining.checked_sub(1) {
+            Some(remaining) => self.remaining = remaining,
+            None => return Decision::Deliver,
+        }
+        if !D::WAITS {
+            return Decision::Again;
+        }
+        self.attempt = self.attempt.saturating_add(1);
+        match self.delay.notifier(ended, self.attempt) {
+            Some(notifier) => {
+                self.next = Some(notifier);
+                Decision::Wait
+            }
+            None => Decision::Again,
         }
     }
 
-    fn take_notifier(&mut self) -> Option<NoNotifier> {
-        None
+    #[inline]
+    fn take_notifier(&mut self) -> Option<D::Notifier> {
+        self.next.take()
     }
 }
 
@@ -170,15 +276,24 @@ pub(crate) trait KeepNotifier<S, O, F: Flavour>: Policy + Sized {
     fn keep(handle: Self::Handle) -> F::BoxedSubscription<'static>;
 }
 
-impl<S, O, F: Flavour> KeepNotifier<S, O, F> for ResubscribeLimit {
-    type Handle = Finished;
+impl<S, O, F, D> KeepNotifier<S, O, F> for Resubscriptions<D>
+where
+    D: ResubscribeDelay,
+    D::Notifier: Subscribe<ResubscribeNotifier<S, O, Self, F>>,
+    F: Flavour + BoxSubscription<'static, NotifierHandle<S, O, Self, F>>,
+{
+    type Handle = NotifierHandle<S, O, Self, F>;
 
-    fn subscribe_notifier(notifier: NoNotifier, _: ResubscribeNotifier<S, O, Self, F>) -> Finished {
-        match notifier {}
+    #[inline]
+    fn subscribe_notifier(
+        notifier: D::Notifier,
+        observer: ResubscribeNotifier<S, O, Self, F>,
+    ) -> Self::Handle {
+        notifier.subscribe_observer(observer)
     }
 
-    fn keep(handle: Finished) -> F::BoxedSubscription<'static> {
-        F::box_send(handle)
+    fn keep(handle: Self::Handle) -> F::BoxedSubscription<'static> {
+        F::box_subscription(handle)
     }
 }
 
@@ -193,6 +308,9 @@ pub enum NoNotifier {}
 impl Observable for NoNotifier {
     type Item = ();
     type Flavour = crate::sync::Shared;
+    // It is never subscribed: it takes nothing from the inline path of the sources it waits
+    // between.
+    const EMISSION: crate::observable::Emission = crate::observable::Emission::INSIDE_SUBSCRIBE;
 }
 
 impl<O> Subscribe<O> for NoNotifier {
@@ -493,31 +611,6 @@ impl<S, O, P, F: Flavour> Drop for Lent<S, O, P, F> {
     }
 }
 
-/// Subscribes `source` with `observer`, and again after each `trigger` while `remaining`
-/// allows. `inline`: see [`subscribe_with`].
-pub(crate) fn subscribe<S, O, F>(
-    source: S,
-    observer: O,
-    trigger: Trigger,
-    remaining: Option<usize>,
-    inline: bool,
-) -> ResubscribeSubscription<S, O, ResubscribeLimit, F>
-where
-    S: Subscribe<ResubscribeObserver<S, O, ResubscribeLimit, F>> + Clone,
-    F: Flavour
-        + BoxSubscription<
-            'static,
-            <S as Subscribe<ResubscribeObserver<S, O, ResubscribeLimit, F>>>::Subscription,
-        >,
-{
-    subscribe_with(
-        source,
-        observer,
-        ResubscribeLimit { trigger, remaining },
-        inline,
-    )
-}
-
 /// Subscribes `source` with `observer`, and again whenever `policy` says so.
 ///
 /// `inline`: whether the source, and the policy's notifiers if it has any, finish inside
@@ -586,9 +679,7 @@ where
 }
 
 /// A handle that has nothing to run: for `repeat(0)`, which completes without subscribing.
-pub(crate) fn closed<S, O, F: Flavour>(
-    source: S,
-) -> ResubscribeSubscription<S, O, ResubscribeLimit, F> {
+pub(crate) fn closed<S, O, P, F: Flavour>(source: S) -> ResubscribeSubscription<S, O, P, F> {
     drop(source);
     ResubscribeSubscription { inner: None }
 }
@@ -735,6 +826,7 @@ where
                     source.subscribe_observer(ResubscribeObserver {
                         observer: next,
                         lent,
+                        emitted: false,
                     })
                 };
                 observer = frame.observer.take();
@@ -841,19 +933,28 @@ where
 
 /// The observer [`Retry`](crate::operators::Retry), [`Repeat`](crate::operators::Repeat) and
 /// their `_when` forms subscribe upstream, once per attempt.
-pub struct ResubscribeObserver<S, O, P = ResubscribeLimit, F: Flavour = crate::sync::Shared> {
+pub struct ResubscribeObserver<S, O, P, F: Flavour = crate::sync::Shared> {
     observer: O,
     lent: Lent<S, O, P, F>,
+    /// Whether this attempt has emitted a value: `retry`'s `reset_on_success` asks.
+    emitted: bool,
 }
 
 /// Starts another attempt, or waits for a notifier, if the policy says so and downstream
 /// still listens; otherwise hands the observer back to deliver the terminal.
+// Inlined into the two terminal callbacks: each passes what it knows of the end, which
+// folds the policy's decision to a few instructions.
+#[inline(always)]
 fn resubscribe<S, O, P: Policy, F: Flavour>(
     this: ResubscribeObserver<S, O, P, F>,
     ended: Ended<'_>,
     downstream_disposed: bool,
 ) -> Option<O> {
-    let ResubscribeObserver { observer, lent } = this;
+    let ResubscribeObserver {
+        observer,
+        lent,
+        emitted,
+    } = this;
     let inner = lent.inner();
     if inner.closed.load(Ordering::Acquire) {
         return None;
@@ -862,7 +963,7 @@ fn resubscribe<S, O, P: Policy, F: Flavour>(
         Decision::Deliver
     } else {
         // SAFETY: the live attempt's observer, in its terminal notification, holds the turn.
-        unsafe { inner.turn(|turn| turn.policy.decide(ended)) }
+        unsafe { inner.turn(|turn| turn.policy.decide(ended, emitted)) }
     };
     if let Decision::Deliver = decision {
         // No lock: nothing is parked or stored for this end, and `dispose`, which may race
@@ -893,6 +994,7 @@ fn park<S, O, P, F: Flavour>(observer: O, lent: Lent<S, O, P, F>) {
 impl<T, S, O: Observer<T>, P: Policy, F: Flavour> Observer<T> for ResubscribeObserver<S, O, P, F> {
     #[inline]
     fn on_next(&mut self, value: T) {
+        self.emitted = true;
         self.observer.on_next(value)
     }
 
@@ -1057,7 +1159,7 @@ impl<S, O, P, F: Flavour> Drop for Handle<S, O, P, F> {
 /// [`Repeat`](crate::operators::Repeat) subscription, and of their `_when` forms: disposing
 /// it disposes the running attempt or notifier and starts no other. Empty when the sequence
 /// was over when `subscribe` returned.
-pub struct ResubscribeSubscription<S, O, P = ResubscribeLimit, F: Flavour = crate::sync::Shared> {
+pub struct ResubscribeSubscription<S, O, P, F: Flavour = crate::sync::Shared> {
     inner: Option<Handle<S, O, P, F>>,
 }
 

@@ -75,6 +75,7 @@ mod partition;
 mod reduce;
 mod repeat;
 mod repeat_when;
+mod resubscribe;
 mod retry;
 mod retry_when;
 mod retry_with_backoff;
@@ -127,7 +128,8 @@ pub use crate::engine::flatten::{FlatMap, FlatMapInner, FlatMapOuter};
 pub use crate::engine::merge_core::MergeSubscription;
 pub use crate::engine::projection::Project;
 pub use crate::engine::resubscribe::{
-    NoNotifier, ResubscribeLimit, ResubscribeNotifier, ResubscribeSubscription,
+    Ended, NoDelay, NoNotifier, ResubscribeDelay, ResubscribeNotifier, ResubscribeSubscription,
+    Resubscriptions,
 };
 pub use crate::engine::split_core::InnerSubscription;
 pub use crate::engine::split_refs::SplitSubscription;
@@ -214,9 +216,12 @@ pub use pairwise::Pairwise;
 pub use partition::Partition;
 pub use reduce::Reduce;
 pub use repeat::Repeat;
-pub use repeat_when::{OnCompletedNotifier, RepeatWhen};
+pub use repeat_when::RepeatWhen;
+pub use resubscribe::{
+    ErrorDelay, RepeatConfig, RepeatDelay, Resubscribe, RetryConfig, TimerDelay,
+};
 pub use retry::Retry;
-pub use retry_when::{OnErrorNotifier, RetryWhen};
+pub use retry_when::RetryWhen;
 pub use retry_with_backoff::{Backoff, RetryWithBackoff};
 pub use sample::Sample;
 pub use sample_with::{SampleWith, SampleWithNotifier};

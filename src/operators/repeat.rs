@@ -1,70 +1,14 @@
 //! [`ObservableExt::repeat`](crate::ObservableExt::repeat) and
 //! [`ObservableExt::repeat_forever`](crate::ObservableExt::repeat_forever).
 
-use crate::engine::resubscribe::{
-    self, ResubscribeLimit, ResubscribeObserver, ResubscribeSubscription, Trigger,
-};
-use crate::observable::{Observable, Subscribe};
-use crate::observer::Observer;
-use crate::sync::imp::BoxSubscription;
+use super::resubscribe::Resubscribe;
+use crate::engine::resubscribe::NoDelay;
 
 /// Subscribes to the source again after it completes; built by
 /// [`ObservableExt::repeat`](crate::ObservableExt::repeat) and
-/// [`ObservableExt::repeat_forever`](crate::ObservableExt::repeat_forever).
-#[derive(Clone, Debug)]
-#[must_use = "observables do nothing unless subscribed"]
-pub struct Repeat<S> {
-    source: S,
-    /// Subscriptions in total; `None` for no limit.
-    times: Option<usize>,
-}
-
-impl<S> Repeat<S> {
-    pub(crate) fn new(source: S, times: Option<usize>) -> Self {
-        Repeat { source, times }
-    }
-}
-
-impl<S: Observable> Observable for Repeat<S> {
-    type Item = S::Item;
-    type Flavour = <S as Observable>::Flavour;
-    // Over a source that finishes inside `subscribe`, so do all its attempts, run by the loop
-    // of its `subscribe`.
-    const EMISSION: crate::observable::Emission = S::EMISSION;
-}
-
-/// The observer a [`Repeat`] subscribes its source with; its handles are kept in a box of the
-/// source's flavour.
-type Attempt<S, O> = ResubscribeObserver<S, O, ResubscribeLimit, <S as Observable>::Flavour>;
-
-impl<S, O> Subscribe<O> for Repeat<S>
-where
-    S: Subscribe<Attempt<S, O>> + Clone,
-    <S as Observable>::Flavour:
-        BoxSubscription<'static, <S as Subscribe<Attempt<S, O>>>::Subscription>,
-    O: Observer<<S as Observable>::Item>,
-{
-    type Subscription = ResubscribeSubscription<S, O, ResubscribeLimit, <S as Observable>::Flavour>;
-
-    fn subscribe_observer(self, observer: O) -> Self::Subscription {
-        match self.times {
-            // Zero times is the empty sequence, as in RxJava and RxJS.
-            Some(0) => {
-                if !observer.is_disposed() {
-                    observer.on_completed();
-                }
-                resubscribe::closed(self.source)
-            }
-            times => resubscribe::subscribe(
-                self.source,
-                observer,
-                Trigger::Completed,
-                times.map(|n| n - 1),
-                const { <S as Observable>::EMISSION.is_inside_subscribe() },
-            ),
-        }
-    }
-}
+/// [`ObservableExt::repeat_forever`](crate::ObservableExt::repeat_forever). The same type as
+/// [`Retry`](crate::operators::Retry): the policy inside says which end resubscribes.
+pub type Repeat<S> = Resubscribe<S, NoDelay>;
 
 #[cfg(test)]
 mod tests {

@@ -1,61 +1,14 @@
 //! [`ObservableExt::retry`](crate::ObservableExt::retry) and
 //! [`ObservableExt::retry_forever`](crate::ObservableExt::retry_forever).
 
-use crate::engine::resubscribe::{
-    self, ResubscribeLimit, ResubscribeObserver, ResubscribeSubscription, Trigger,
-};
-use crate::observable::{Observable, Subscribe};
-use crate::observer::Observer;
-use crate::sync::imp::BoxSubscription;
+use super::resubscribe::Resubscribe;
+use crate::engine::resubscribe::NoDelay;
 
 /// Subscribes to the source again after an error; built by
 /// [`ObservableExt::retry`](crate::ObservableExt::retry) and
-/// [`ObservableExt::retry_forever`](crate::ObservableExt::retry_forever).
-#[derive(Clone, Debug)]
-#[must_use = "observables do nothing unless subscribed"]
-pub struct Retry<S> {
-    source: S,
-    /// Resubscriptions allowed after the first failure; `None` for no limit.
-    retries: Option<usize>,
-}
-
-impl<S> Retry<S> {
-    pub(crate) fn new(source: S, retries: Option<usize>) -> Self {
-        Retry { source, retries }
-    }
-}
-
-impl<S: Observable> Observable for Retry<S> {
-    type Item = S::Item;
-    type Flavour = <S as Observable>::Flavour;
-    // Over a source that finishes inside `subscribe`, so do all its attempts, run by the loop
-    // of its `subscribe`.
-    const EMISSION: crate::observable::Emission = S::EMISSION;
-}
-
-/// The observer a [`Retry`] subscribes its source with; its handles are kept in a box of the
-/// source's flavour.
-type Attempt<S, O> = ResubscribeObserver<S, O, ResubscribeLimit, <S as Observable>::Flavour>;
-
-impl<S, O> Subscribe<O> for Retry<S>
-where
-    S: Subscribe<Attempt<S, O>> + Clone,
-    <S as Observable>::Flavour:
-        BoxSubscription<'static, <S as Subscribe<Attempt<S, O>>>::Subscription>,
-    O: Observer<<S as Observable>::Item>,
-{
-    type Subscription = ResubscribeSubscription<S, O, ResubscribeLimit, <S as Observable>::Flavour>;
-
-    fn subscribe_observer(self, observer: O) -> Self::Subscription {
-        resubscribe::subscribe(
-            self.source,
-            observer,
-            Trigger::Error,
-            self.retries,
-            const { <S as Observable>::EMISSION.is_inside_subscribe() },
-        )
-    }
-}
+/// [`ObservableExt::retry_forever`](crate::ObservableExt::retry_forever). The same type as
+/// [`Repeat`](crate::operators::Repeat): the policy inside says which end resubscribes.
+pub type Retry<S> = Resubscribe<S, NoDelay>;
 
 #[cfg(test)]
 mod tests {
@@ -280,17 +233,20 @@ mod tests {
 
     #[test]
     fn send_and_sync_when_the_parts_are() {
-        use crate::engine::resubscribe::{ResubscribeObserver, ResubscribeSubscription};
+        use crate::engine::resubscribe::{
+            NoDelay, ResubscribeObserver, ResubscribeSubscription, Resubscriptions,
+        };
         use crate::source::Just;
+        type P = Resubscriptions<NoDelay>;
         static_assertions::assert_impl_all!(super::Retry<Just<i32>>: Send, Sync, Clone);
         static_assertions::assert_impl_all!(
-            ResubscribeObserver<Just<i32>, TestObserver<i32>>: Send, Sync
+            ResubscribeObserver<Just<i32>, TestObserver<i32>, P>: Send, Sync
         );
         static_assertions::assert_impl_all!(
-            ResubscribeSubscription<Just<i32>, TestObserver<i32>>: Send, Sync
+            ResubscribeSubscription<Just<i32>, TestObserver<i32>, P>: Send, Sync
         );
         static_assertions::assert_not_impl_any!(
-            ResubscribeObserver<Just<std::rc::Rc<i32>>, TestObserver<std::rc::Rc<i32>>>: Send
+            ResubscribeObserver<Just<std::rc::Rc<i32>>, TestObserver<std::rc::Rc<i32>>, P>: Send
         );
     }
 

@@ -1,35 +1,22 @@
 //! [`ObservableExt::retry_with_backoff`](crate::ObservableExt::retry_with_backoff).
 
-use crate::engine::resubscribe::{
-    self, Decision, Ended, KeepNotifier, NotifierHandle, Policy, ResubscribeNotifier,
-    ResubscribeObserver, ResubscribeSubscription,
-};
-use crate::observable::{Observable, Subscribe};
-use crate::observer::Observer;
+use super::resubscribe::Resubscribe;
+use crate::engine::resubscribe::{Ended, ResubscribeDelay};
 use crate::schedulers::Scheduler;
 use crate::source::{Timer, timer};
-use crate::subscription::Subscription;
-use crate::sync::Shared;
 use std::time::Duration;
 
 /// Subscribes to the source again after each error, waiting longer each time; built by
 /// [`ObservableExt::retry_with_backoff`](crate::ObservableExt::retry_with_backoff).
 ///
-/// It takes only thread-safe sources, unlike [`retry`](crate::ObservableExt::retry) and
-/// [`retry_when`](crate::ObservableExt::retry_when): each wait is a timer on the scheduler,
-/// and it is the timer's task, on the scheduler's worker (which may run on another thread),
-/// that subscribes to the source again. So the source, its handle and the observer must be
-/// `Send`, and a local subject's or a `boxed_local()` observable is refused at compile time.
-/// To retry a local source after a delay, use `retry_when` with a notifier of the same
-/// flavour.
-#[derive(Clone, Debug)]
-#[must_use = "observables do nothing unless subscribed"]
-pub struct RetryWithBackoff<S, Sch> {
-    source: S,
-    backoff: Backoff<Sch>,
-}
+/// Each wait is a timer on the scheduler, and it is the timer's task, on the scheduler's
+/// worker (which may run on another thread), that subscribes to the source again. So the
+/// source, its handle and the observer must be `Send`, and a local subject's or a
+/// `boxed_local()` observable is refused at compile time. To retry a local source after a
+/// delay, use `retry_when` with a notifier of the same flavour.
+pub type RetryWithBackoff<S, Sch> = Resubscribe<S, Backoff<Sch>>;
 
-impl<S, Sch> RetryWithBackoff<S, Sch> {
+impl<S, Sch: Scheduler + Clone> RetryWithBackoff<S, Sch> {
     pub(crate) fn new(
         source: S,
         retries: usize,
@@ -37,36 +24,22 @@ impl<S, Sch> RetryWithBackoff<S, Sch> {
         max: Duration,
         scheduler: Sch,
     ) -> Self {
-        RetryWithBackoff {
-            source,
-            backoff: Backoff {
-                retries,
-                initial,
-                max,
-                scheduler,
-                attempt: 0,
-                next: None,
-            },
-        }
+        let backoff = Backoff {
+            initial,
+            max,
+            scheduler,
+        };
+        Resubscribe::retry(source, Some(retries), backoff, false)
     }
 }
 
-impl<S: Observable, Sch> Observable for RetryWithBackoff<S, Sch> {
-    type Item = S::Item;
-    type Flavour = <S as Observable>::Flavour;
-}
-
-/// The policy of a [`RetryWithBackoff`] subscription: a timer for each retry, of
+/// The delay of a [`RetryWithBackoff`]: a timer for each retry, of
 /// `min(initial × 2^(n−1), max)` for the `n`th.
 #[derive(Clone, Debug)]
 pub struct Backoff<Sch> {
-    retries: usize,
     initial: Duration,
     max: Duration,
     scheduler: Sch,
-    /// Errors so far.
-    attempt: u32,
-    next: Option<Timer<Sch>>,
 }
 
 /// The wait before retry number `n` (from 1): `min(initial × 2^(n−1), max)`, saturating.
@@ -75,61 +48,12 @@ pub(crate) fn backoff_delay(initial: Duration, max: Duration, n: u32) -> Duratio
     initial.saturating_mul(factor).min(max)
 }
 
-impl<Sch: Scheduler + Clone> Policy for Backoff<Sch> {
+impl<Sch: Scheduler + Clone> ResubscribeDelay for Backoff<Sch> {
     type Notifier = Timer<Sch>;
 
-    fn decide(&mut self, ended: Ended<'_>) -> Decision {
-        match ended {
-            Ended::Error(_) if (self.attempt as usize) < self.retries => {
-                self.attempt += 1;
-                let delay = backoff_delay(self.initial, self.max, self.attempt);
-                self.next = Some(timer(delay, self.scheduler.clone()));
-                Decision::Wait
-            }
-            _ => Decision::Deliver,
-        }
-    }
-
-    fn take_notifier(&mut self) -> Option<Timer<Sch>> {
-        self.next.take()
-    }
-}
-
-impl<S, O, Sch> KeepNotifier<S, O, Shared> for Backoff<Sch>
-where
-    Sch: Scheduler + Clone,
-    Timer<Sch>: Subscribe<ResubscribeNotifier<S, O, Self, Shared>>,
-    NotifierHandle<S, O, Self, Shared>: Send + 'static,
-{
-    type Handle = NotifierHandle<S, O, Self, Shared>;
-
-    fn subscribe_notifier(
-        notifier: Timer<Sch>,
-        observer: ResubscribeNotifier<S, O, Self, Shared>,
-    ) -> Self::Handle {
-        notifier.subscribe_observer(observer)
-    }
-
-    fn keep(handle: Self::Handle) -> Box<dyn Subscription + Send> {
-        Box::new(handle)
-    }
-}
-
-type P<Sch> = Backoff<Sch>;
-
-impl<S, Sch, O> Subscribe<O> for RetryWithBackoff<S, Sch>
-where
-    S: Subscribe<ResubscribeObserver<S, O, P<Sch>>> + Clone,
-    <S as Subscribe<ResubscribeObserver<S, O, P<Sch>>>>::Subscription: Send + 'static,
-    Sch: Scheduler + Clone,
-    Timer<Sch>: Subscribe<ResubscribeNotifier<S, O, P<Sch>>>,
-    <Timer<Sch> as Subscribe<ResubscribeNotifier<S, O, P<Sch>>>>::Subscription: Send + 'static,
-    O: Observer<<S as Observable>::Item>,
-{
-    type Subscription = ResubscribeSubscription<S, O, P<Sch>>;
-
-    fn subscribe_observer(self, observer: O) -> Self::Subscription {
-        resubscribe::subscribe_with(self.source, observer, self.backoff, false)
+    fn notifier(&mut self, _: Ended<'_>, attempt: u32) -> Option<Timer<Sch>> {
+        let delay = backoff_delay(self.initial, self.max, attempt);
+        Some(timer(delay, self.scheduler.clone()))
     }
 }
 

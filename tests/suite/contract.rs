@@ -185,6 +185,8 @@ contract! {
     map_err: |s| s.map_err(|e| e);
     retry: |s| s.retry(2);
     repeat: |s| s.repeat(2);
+    retry_with: |s| s.retry_with(rx::operators::RetryConfig::new().count(2).delay_with(|_, n| from_iter((n < 2).then_some(()))));
+    repeat_with: |s| s.repeat_with(rx::operators::RepeatConfig::new().count(2));
     zip: |s| s.zip(from_iter(0..10i64)).map(|(a, b)| a + b);
     combine_latest: |s| s.combine_latest(from_iter([1i64])).map(|(a, b)| a + b);
     with_latest_from: |s| from_iter([1i64]).combine_latest(s).map(|(a, b)| a + b);
@@ -411,6 +413,8 @@ mod local_subject {
         amb: |s| rx::source::amb([s.clone().boxed_local(), s.boxed_local()]);
         retry_when: |s| s.retry_when(|_, attempt| from_iter((attempt < 2).then_some(())));
         repeat_when: |s| s.repeat_when(|count| from_iter((count < 2).then_some(())));
+        retry_with: |s| s.retry_with(rx::operators::RetryConfig::new().count(2).delay_with(|_, n| from_iter((n < 2).then_some(()))));
+        repeat_with: |s| s.repeat_with(rx::operators::RepeatConfig::new().count(3).delay_with(|_| rx::source::just(())));
         fork_join: |s| rx::source::fork_join((s.clone(), s)).map(|(a, b)| a + b);
         fork_join_all: |s| rx::source::fork_join_all(vec![s.clone(), s]).map(|row| row.iter().sum::<i64>());
         combine_latest_all: |s| rx::source::combine_latest_all(vec![s.clone(), s]).map(|row| row.iter().sum::<i64>());

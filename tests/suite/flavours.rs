@@ -323,6 +323,59 @@ for_each_flavour! {
     }
 
     #[test]
+    fn retry_with_resubscribes_at_a_subject_notifier_and_resets_on_success() {
+        // Negative values fail the attempt; the subjects themselves never terminate.
+        let (a, notifier) = (PublishSubject::new(), PublishSubject::<()>::new());
+        let numbers = state(Vec::new());
+        let seen = numbers.clone();
+        let n = notifier.observable();
+        let o = TestObserver::new();
+        let handle = a
+            .observable()
+            .try_map(|v: i32| {
+                if v >= 0 {
+                    Ok(v)
+                } else {
+                    Err(Error::msg(if v == -1 { "boom" } else { "again" }))
+                }
+            })
+            .retry_with(
+                rx::operators::RetryConfig::new()
+                    .count(1)
+                    .reset_on_success()
+                    .delay_with(move |_, number| {
+                        with(&seen, |v| v.push(number));
+                        n.clone()
+                    }),
+            )
+            .subscribe_observer(o.clone());
+        a.on_next(1);
+        a.on_next(-1);
+        notifier.on_next(());
+        a.on_next(2);
+        a.on_next(-1);
+        notifier.on_next(());
+        a.on_next(-2);
+        o.assert_notifications(&[Next(1), Next(2), Failed(Error::msg("again"))]);
+        assert_eq!(get(&numbers), [1, 1]);
+        assert!(handle.is_disposed());
+        assert!(!a.has_observers() && !notifier.has_observers());
+    }
+
+    #[test]
+    fn repeat_with_counts_subscriptions_of_a_subject() {
+        let a = PublishSubject::new();
+        let o = TestObserver::new();
+        let _handle = a
+            .observable()
+            .repeat_with(rx::operators::RepeatConfig::new().count(2))
+            .subscribe_observer(o.clone());
+        a.on_next(1);
+        a.on_completed();
+        o.assert_notifications(&[Next(1), Completed]);
+    }
+
+    #[test]
     fn on_error_complete_turns_a_subject_error_into_completion() {
         let a = PublishSubject::new();
         let o = TestObserver::new();
@@ -1115,6 +1168,11 @@ mod auto_traits {
         MergeWith, OnErrorComplete, RepeatWhen, Retry, RetryWhen, RetryWithBackoff, SampleWith,
         SkipUntil, SubscribeOn, TakeUntil, Window, WindowWithSkip, WindowWithTime,
         WindowedObservable, WithLatestFrom, WithLatestFromAll, Zip,
+        BufferWith, DebounceWith, ErrorDelay, ForkJoin, ForkJoinAll, GroupBy, GroupByUntil,
+        GroupedObservable, MergeWith, OnErrorComplete, RepeatDelay, RepeatWhen, Resubscribe, Retry,
+        RetryWhen, RetryWithBackoff, SampleWith, SkipUntil, SubscribeOn, TakeUntil, TimerDelay,
+        Window, WindowWithSkip, WindowWithTime, WindowedObservable, WithLatestFrom,
+        WithLatestFromAll, Zip,
     };
     use rx::operators::{Debounce, Delay, ObserveOn, Timeout};
     use rx::operators::{SkipLastWithTime, SkipWithTime, TakeLastWithTime, TakeWithTime};
@@ -1161,6 +1219,10 @@ mod auto_traits {
         assert_impl_all!(PairHandle<Zip<'static, (Shared, Shared)>>: Send);
         assert_impl_all!(Handle<Retry<BoxedObservable<'static, i32>>>: Send);
         assert_impl_all!(Handle<OnErrorComplete<Shared, fn(&rx::Error) -> bool>>: Send, Sync);
+        assert_impl_all!(Handle<Resubscribe<Shared, ErrorDelay<OnError<Shared>>>>: Send, Sync);
+        assert_impl_all!(
+            Handle<Resubscribe<Shared, TimerDelay<rx::schedulers::TestScheduler>>>: Send, Sync
+        );
         assert_impl_all!(Handle<Concat<'static, Vec<Shared>>>: Send);
         assert_impl_all!(Handle<MergeWith<'static, rx::source::Never<i32>, Shared>>: Send);
         assert_impl_all!(PairHandle<WithLatestFrom<'static, Shared, Shared>>: Send, Sync);
@@ -1228,6 +1290,8 @@ mod auto_traits {
         assert_not_impl_any!(PairHandle<Zip<'static, (Cold, Local)>>: Send);
         assert_not_impl_any!(Handle<Retry<LocalBoxedObservable<'static, i32>>>: Send);
         assert_not_impl_any!(Handle<OnErrorComplete<Local, fn(&rx::Error) -> bool>>: Send, Sync);
+        assert_not_impl_any!(Handle<Resubscribe<Local, ErrorDelay<OnError<Local>>>>: Send, Sync);
+        assert_not_impl_any!(Handle<Resubscribe<Local, RepeatDelay<OnCompleted<Local>>>>: Send, Sync);
         assert_not_impl_any!(Handle<Concat<'static, Vec<Local>>>: Send);
         assert_not_impl_any!(PairHandle<WithLatestFrom<'static, Local, Local>>: Send, Sync);
         assert_not_impl_any!(PairHandle<WithLatestFrom<'static, Cold, Local>>: Send, Sync);

@@ -1,4 +1,5 @@
-//! `timeout_with`, `exhaust_all`, `expand`, `retry_when`, `repeat_when`, `fork_join`,
+//! `timeout_with`, `exhaust_all`, `expand`, `retry_when`, `repeat_when`, `retry_with`,
+//! `repeat_with`, `fork_join`,
 //! `combine_latest_all` and `zip_all` checked with marble diagrams at exact virtual times.
 //!
 //! The cases are RxJS 7's own marble tests of the same operators (`spec/operators/
@@ -686,6 +687,220 @@ fn repeat_when_a_source_that_never_completes_never_repeats() {
     m.expect_subscribed(result, "^-----------!")
         .to_be("--a--b------");
     e1.assert_subscriptions(&["^-----------!"]);
+}
+
+// ==================================================================== retry_with (retry(config))
+//
+// RxJS 7 `retry-spec.ts`, the cases with a configuration object: a count, a delay as a
+// duration, a zero delay, a count with a delay; and `resetOnSuccess` (RxJS 9's
+// `retry.spec.ts`, where it is the default; RxJS 7's default, and ours, is not to reset).
+// The cases of a delay function are `retry_when`'s above: the same type.
+
+#[test]
+fn retry_with_a_count() {
+    let (_sch, m) = setup();
+    let source = m.cold("--1-2-3-#");
+    let result = source
+        .clone()
+        .retry_with(rx::operators::RetryConfig::new().count(2));
+    m.expect(result).to_be("--1-2-3---1-2-3---1-2-3-#");
+    source.assert_subscriptions(&[
+        "^-------!",
+        "--------^-------!",
+        "----------------^-------!",
+    ]);
+}
+
+#[test]
+fn retry_with_a_zero_count_is_the_source() {
+    let (_sch, m) = setup();
+    let source = m.cold("--1-2-3-# ");
+    let result = source
+        .clone()
+        .retry_with(rx::operators::RetryConfig::new().count(0));
+    m.expect_subscribed(result, "---------!")
+        .to_be("--1-2-3-# ");
+    source.assert_subscriptions(&["^-------! "]);
+}
+
+#[test]
+fn retry_with_a_delay_of_a_duration() {
+    let (sch, m) = setup();
+    let source = m.cold("---a---b---#");
+    let t = m.time("                ----|");
+    let result = source
+        .clone()
+        .retry_with(rx::operators::RetryConfig::new().delay(t, sch.clone()));
+    m.expect_subscribed(
+        result,
+        "^-------------------------------------------------!",
+    )
+    .to_be("---a---b----------a---b----------a---b----------a--");
+    source.assert_subscriptions(&[
+        "^----------!",
+        "---------------^----------!",
+        "------------------------------^----------!",
+        "---------------------------------------------^----!",
+    ]);
+}
+
+#[test]
+fn retry_with_a_zero_delay_retries_at_once() {
+    let (sch, m) = setup();
+    let source = m.cold("---a---b---#");
+    let result = source.clone().retry_with(
+        rx::operators::RetryConfig::new().delay(std::time::Duration::ZERO, sch.clone()),
+    );
+    m.expect_subscribed(result, "^-------------------------------------!")
+        .to_be("---a---b------a---b------a---b------a--");
+    source.assert_subscriptions(&[
+        "^----------!",
+        "-----------^----------!",
+        "----------------------^----------!",
+        "---------------------------------^----!",
+    ]);
+}
+
+#[test]
+fn retry_with_a_count_and_a_delay_honours_the_count() {
+    let (sch, m) = setup();
+    let source = m.cold("---a---b---#");
+    let t = m.time("                ----|");
+    let result = source.clone().retry_with(
+        rx::operators::RetryConfig::new()
+            .count(2)
+            .delay(t, sch.clone()),
+    );
+    m.expect(result)
+        .to_be("---a---b----------a---b----------a---b---#");
+    source.assert_subscriptions(&[
+        "^----------!",
+        "---------------^----------!",
+        "------------------------------^----------!",
+    ]);
+}
+
+#[test]
+fn retry_with_reset_on_success_numbers_the_delays_from_one_after_a_value() {
+    let (_sch, m) = setup();
+    // Fails at once, then emits and fails, then emits and completes.
+    let attempts = std::sync::Arc::new(std::sync::atomic::AtomicUsize::new(0));
+    let counter = attempts.clone();
+    let source = rx::source::defer(move || {
+        match counter.fetch_add(1, std::sync::atomic::Ordering::SeqCst) {
+            0 => rx::source::throw(rx::Error::msg("first attempt")).boxed(),
+            1 => rx::source::just(1)
+                .concat_with(rx::source::throw(rx::Error::msg("second attempt")))
+                .boxed(),
+            _ => rx::source::just(2).boxed(),
+        }
+    });
+    let numbers = std::sync::Arc::new(std::sync::Mutex::new(Vec::new()));
+    let seen = numbers.clone();
+    let notifier = m.hot("-x-x-");
+    let n = notifier.clone();
+    let result = source.retry_with(
+        rx::operators::RetryConfig::new()
+            .reset_on_success()
+            .delay_with(move |_, number| {
+                seen.lock().unwrap().push(number);
+                n.clone().map(|_| ())
+            }),
+    );
+    m.expect(result.map(|v| char::from(b'0' + v as u8)))
+        .to_be("-1-(2|)");
+    assert_eq!(*numbers.lock().unwrap(), [1, 1]);
+}
+
+// ==================================================================== repeat_with (repeat(config))
+//
+// RxJS 7 `repeat-spec.ts`, "should allow count configuration", "delay time configuration",
+// "delay function configuration" and "should handle delay function throwing" (our function
+// returns an observable, so it fails through the observable).
+
+#[test]
+fn repeat_with_a_count() {
+    let (_sch, m) = setup();
+    let e1 = m.cold(" --a--b--|");
+    let result = e1
+        .clone()
+        .repeat_with(rx::operators::RepeatConfig::new().count(3));
+    m.expect(result).to_be("--a--b----a--b----a--b--|");
+    e1.assert_subscriptions(&[
+        "^-------!",
+        "--------^-------!",
+        "----------------^-------!",
+    ]);
+}
+
+#[test]
+fn repeat_with_a_delay_of_a_duration() {
+    let (sch, m) = setup();
+    let e1 = m.cold(" --a--b--|");
+    let result = e1.clone().repeat_with(
+        rx::operators::RepeatConfig::new()
+            .count(3)
+            .delay(frames(3), sch.clone()),
+    );
+    m.expect(result).to_be("--a--b-------a--b-------a--b--|");
+    e1.assert_subscriptions(&[
+        "^-------!",
+        "-----------^-------!",
+        "----------------------^-------!",
+    ]);
+}
+
+#[test]
+fn repeat_with_a_delay_function() {
+    let (sch, m) = setup();
+    let e1 = m.cold(" --a--b--|");
+    let timers = sch.clone();
+    let counts = std::sync::Arc::new(std::sync::Mutex::new(Vec::new()));
+    let seen = counts.clone();
+    let result = e1
+        .clone()
+        .repeat_with(
+            rx::operators::RepeatConfig::new()
+                .count(3)
+                .delay_with(move |count| {
+                    seen.lock().unwrap().push(count);
+                    rx::source::timer(frames(3), timers.clone())
+                }),
+        );
+    m.expect(result).to_be("--a--b-------a--b-------a--b--|");
+    e1.assert_subscriptions(&[
+        "^-------!",
+        "-----------^-------!",
+        "----------------------^-------!",
+    ]);
+    // The third completion is past the count: no delay is asked for it.
+    assert_eq!(*counts.lock().unwrap(), [1, 2]);
+}
+
+#[test]
+fn repeat_with_a_delay_function_that_fails() {
+    let (sch, m) = setup();
+    let e1 = m.cold(" --a--b--|");
+    let timers = sch.clone();
+    let bad = rx::Error::msg("bad");
+    let e = bad.clone();
+    let result = e1
+        .clone()
+        .repeat_with(
+            rx::operators::RepeatConfig::new()
+                .count(3)
+                .delay_with(move |count| {
+                    if count == 2 {
+                        rx::source::throw(e.clone()).boxed()
+                    } else {
+                        rx::source::timer(frames(3), timers.clone()).boxed()
+                    }
+                }),
+        );
+    m.expect(result)
+        .with_error(bad)
+        .to_be("--a--b-------a--b--#");
+    e1.assert_subscriptions(&["^-------!", "-----------^-------!"]);
 }
 
 // ==================================================================== fork_join, fork_join_all (forkJoin)
