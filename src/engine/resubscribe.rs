@@ -1,7 +1,9 @@
-//! The engine behind [`retry`](crate::ObservableExt::retry),
-//! [`repeat`](crate::ObservableExt::repeat), [`retry_when`](crate::ObservableExt::retry_when)
-//! and [`repeat_when`](crate::ObservableExt::repeat_when): subscribe a clone of the source
-//! again when it ends in a given way, at once or when a notifier says so.
+//! The engine behind every [`retry`](crate::ObservableExt::retry) and
+//! [`repeat`](crate::ObservableExt::repeat) (their `_forever`, `_when` and `_with` forms, and
+//! [`retry_with_backoff`](crate::ObservableExt::retry_with_backoff)): subscribe a clone of the
+//! source again when it ends in a given way, at once or when a notifier says so. One policy,
+//! [`Resubscriptions`], serves them all: its trigger (an error or a completion) is what tells
+//! a retry from a repeat, and its [`ResubscribeDelay`] what comes between two attempts.
 //!
 //! Three constraints shape it.
 //!

@@ -114,6 +114,18 @@
 //! - [`retry(n)`](crate::ObservableExt::retry) counts re-subscriptions as RxJava's
 //!   `retry(times)` and RPP's `retry(count)`: `retry(0)` subscribes once.
 //!   [`repeat(0)`](crate::ObservableExt::repeat) completes at once, as RxJava's `repeat(times)`.
+//! - [`retry_with`](crate::ObservableExt::retry_with) does not reset its count on a value
+//!   unless asked ([`reset_on_success`](crate::operators::RetryConfig::reset_on_success)), as
+//!   RxJS 7; RxJS 9 resets by default. Its delay function returns an observable and cannot
+//!   throw: a delay that fails is an observable that fails, which ends the sequence as
+//!   RxJS's throwing function does. A zero delay resubscribes at once, with no timer, as
+//!   RxJS's `delay: 0`; a negative one cannot be written.
+//! - [`on_error_complete_if`](crate::ObservableExt::on_error_complete_if)'s predicate cannot
+//!   throw, so there is no RxJava `CompositeException` of the error and the predicate's
+//!   failure: a panicking predicate unwinds.
+//! - [`ref_count_min(n)`](crate::operators::ConnectableObservable::ref_count_min) disconnects
+//!   when the last subscriber leaves at once; RxJava's `refCount(n, timeout, unit)` and
+//!   Rx.NET's `RefCount(disconnectDelay)` grace period has no counterpart yet.
 //! - [`share_replay(n)`](crate::ObservableExt::share_replay) is RxJava's
 //!   `replay(n).refCount()`: its buffer belongs to the connection and starts over when the last
 //!   subscriber leaves. RxJS's `shareReplay` stays subscribed and replays after completion:

@@ -1164,10 +1164,6 @@ mod auto_traits {
         AuditWith, BufferToggle, BufferWhen, DelayWhen, ThrottleWhen, TimeoutWhen,
     };
     use rx::operators::{
-        BufferWith, DebounceWith, ForkJoin, ForkJoinAll, GroupBy, GroupByUntil, GroupedObservable,
-        MergeWith, OnErrorComplete, RepeatWhen, Retry, RetryWhen, RetryWithBackoff, SampleWith,
-        SkipUntil, SubscribeOn, TakeUntil, Window, WindowWithSkip, WindowWithTime,
-        WindowedObservable, WithLatestFrom, WithLatestFromAll, Zip,
         BufferWith, DebounceWith, ErrorDelay, ForkJoin, ForkJoinAll, GroupBy, GroupByUntil,
         GroupedObservable, MergeWith, OnErrorComplete, RepeatDelay, RepeatWhen, Resubscribe, Retry,
         RetryWhen, RetryWithBackoff, SampleWith, SkipUntil, SubscribeOn, TakeUntil, TimerDelay,
