@@ -3012,6 +3012,45 @@ pub trait ObservableExt: Observable + Sized {
         Sum::new(self)
     }
 
+    /// Emits the mean of the values, as an `f64`, when the source completes.
+    ///
+    /// Values convert with `Into<f64>`, which the integers up to 32 bits and the floats
+    /// have; map wider integers with `as f64` first. An empty source has no mean: the output
+    /// completes without a value, as [`min`](ObservableExt::min) does and as RxJava's
+    /// `MathObservable.averageDouble` (RxJava2Extensions) does (Rx.NET's `Average` errors
+    /// instead). Chain `default_if_empty` to supply a value.
+    ///
+    /// ```text
+    /// source:      -1-2-3-4-|
+    /// average():   ---------(2.5|)
+    /// ```
+    ///
+    /// # Examples
+    ///
+    /// ```
+    /// use rx::prelude::*;
+    /// use rx::testing::TestObserver;
+    ///
+    /// let observer = TestObserver::new();
+    /// rx::source::from_iter([1, 2, 3, 4]).average().subscribe_observer(observer.clone());
+    /// observer.assert_values(&[2.5]);
+    /// observer.assert_completed();
+    /// ```
+    ///
+    /// # Errors
+    ///
+    /// An error from the source passes through; no mean is emitted.
+    ///
+    /// # Performance
+    ///
+    /// A running `f64` total and a count in the observer: no allocation, no lock.
+    fn average(self) -> Average<Self>
+    where
+        Self::Item: Into<f64>,
+    {
+        Average::new(self)
+    }
+
     /// Emits the smallest value when the source completes; of several equal minima, the first,
     /// as [`Iterator::min`] does.
     ///
@@ -3055,7 +3094,7 @@ pub trait ObservableExt: Observable + Sized {
     where
         Self::Item: Ord,
     {
-        Min::new(self)
+        Min::new(self, ByOrd)
     }
 
     /// Emits the largest value when the source completes; of several equal maxima, the last,
@@ -3101,7 +3140,167 @@ pub trait ObservableExt: Observable + Sized {
     where
         Self::Item: Ord,
     {
-        Max::new(self)
+        Max::new(self, ByOrd)
+    }
+
+    /// Emits the value whose key is smallest when the source completes; of several values
+    /// with equal smallest keys, the first, as [`Iterator::min_by_key`] does (Rx.NET's
+    /// `MinBy`, which emits the list of all of them).
+    ///
+    /// An empty source completes without a value, as [`min`](ObservableExt::min) does.
+    ///
+    /// ```text
+    /// source:              -ccc-a-bb-|
+    /// min_by_key(len):     ----------(a|)
+    /// ```
+    ///
+    /// # Examples
+    ///
+    /// ```
+    /// use rx::prelude::*;
+    /// use rx::testing::TestObserver;
+    ///
+    /// let observer = TestObserver::new();
+    /// rx::source::from_iter(["ccc", "a", "bb", "d"])
+    ///     .min_by_key(|s| s.len())
+    ///     .subscribe_observer(observer.clone());
+    /// observer.assert_values(&["a"]);
+    /// observer.assert_completed();
+    /// ```
+    ///
+    /// # Errors
+    ///
+    /// An error from the source passes through; no value is emitted.
+    ///
+    /// # Performance
+    ///
+    /// The current minimum lives in the observer: no allocation, no lock. `key` runs twice
+    /// per value after the first (for the value and for the one kept), as it does in
+    /// `Iterator::min_by`; map to `(key, value)` pairs and use `min` to compute each key once.
+    fn min_by_key<K, F>(self, key: F) -> Min<Self, ByKey<F>>
+    where
+        F: FnMut(&Self::Item) -> K,
+        K: Ord,
+    {
+        Min::new(self, ByKey(key))
+    }
+
+    /// Emits the smallest value by `compare` when the source completes; of several equal
+    /// minima, the first, as [`Iterator::min_by`] does (RxJS's `min(comparer)`).
+    ///
+    /// An empty source completes without a value, as [`min`](ObservableExt::min) does; the
+    /// way to take the minimum of floats (`f64::total_cmp`).
+    ///
+    /// ```text
+    /// source:                 -3.5-1.5-2.5-|
+    /// min_by(total_cmp):      -------------(1.5|)
+    /// ```
+    ///
+    /// # Examples
+    ///
+    /// ```
+    /// use rx::prelude::*;
+    /// use rx::testing::TestObserver;
+    ///
+    /// let observer = TestObserver::new();
+    /// rx::source::from_iter([3.5, 1.5, 2.5])
+    ///     .min_by(f64::total_cmp)
+    ///     .subscribe_observer(observer.clone());
+    /// observer.assert_values(&[1.5]);
+    /// observer.assert_completed();
+    /// ```
+    ///
+    /// # Errors
+    ///
+    /// An error from the source passes through; no value is emitted.
+    ///
+    /// # Performance
+    ///
+    /// The current minimum lives in the observer: no allocation, no lock.
+    fn min_by<F>(self, compare: F) -> Min<Self, F>
+    where
+        F: FnMut(&Self::Item, &Self::Item) -> std::cmp::Ordering,
+    {
+        Min::new(self, compare)
+    }
+
+    /// Emits the value whose key is largest when the source completes; of several values
+    /// with equal largest keys, the last, as [`Iterator::max_by_key`] does (Rx.NET's
+    /// `MaxBy`, which emits the list of all of them).
+    ///
+    /// An empty source completes without a value, as [`max`](ObservableExt::max) does.
+    ///
+    /// ```text
+    /// source:              -a-ccc-bb-|
+    /// max_by_key(len):     ----------(ccc|)
+    /// ```
+    ///
+    /// # Examples
+    ///
+    /// ```
+    /// use rx::prelude::*;
+    /// use rx::testing::TestObserver;
+    ///
+    /// let observer = TestObserver::new();
+    /// rx::source::from_iter(["a", "ccc", "bb", "ddd"])
+    ///     .max_by_key(|s| s.len())
+    ///     .subscribe_observer(observer.clone());
+    /// observer.assert_values(&["ddd"]);
+    /// observer.assert_completed();
+    /// ```
+    ///
+    /// # Errors
+    ///
+    /// An error from the source passes through; no value is emitted.
+    ///
+    /// # Performance
+    ///
+    /// The current maximum lives in the observer: no allocation, no lock. `key` runs twice
+    /// per value after the first, as for [`min_by_key`](ObservableExt::min_by_key).
+    fn max_by_key<K, F>(self, key: F) -> Max<Self, ByKey<F>>
+    where
+        F: FnMut(&Self::Item) -> K,
+        K: Ord,
+    {
+        Max::new(self, ByKey(key))
+    }
+
+    /// Emits the largest value by `compare` when the source completes; of several equal
+    /// maxima, the last, as [`Iterator::max_by`] does (RxJS's `max(comparer)`).
+    ///
+    /// An empty source completes without a value, as [`max`](ObservableExt::max) does.
+    ///
+    /// ```text
+    /// source:                 -3.5-1.5-2.5-|
+    /// max_by(total_cmp):      -------------(3.5|)
+    /// ```
+    ///
+    /// # Examples
+    ///
+    /// ```
+    /// use rx::prelude::*;
+    /// use rx::testing::TestObserver;
+    ///
+    /// let observer = TestObserver::new();
+    /// rx::source::from_iter([3.5, 1.5, 2.5])
+    ///     .max_by(f64::total_cmp)
+    ///     .subscribe_observer(observer.clone());
+    /// observer.assert_values(&[3.5]);
+    /// observer.assert_completed();
+    /// ```
+    ///
+    /// # Errors
+    ///
+    /// An error from the source passes through; no value is emitted.
+    ///
+    /// # Performance
+    ///
+    /// The current maximum lives in the observer: no allocation, no lock.
+    fn max_by<F>(self, compare: F) -> Max<Self, F>
+    where
+        F: FnMut(&Self::Item, &Self::Item) -> std::cmp::Ordering,
+    {
+        Max::new(self, compare)
     }
 
     /// Collects every value into a `Vec`, emitted when the source completes; an empty source
@@ -3133,6 +3332,127 @@ pub trait ObservableExt: Observable + Sized {
     /// The `Vec` grows as values arrive, as `Vec::push` grows it; no lock.
     fn to_vec(self) -> ToVec<Self> {
         ToVec::new(self)
+    }
+
+    /// Collects every value into a `C`, any collection that is `Default` and `Extend`s with
+    /// the values (a `HashSet`, a `BTreeMap` of pairs, a `String` of `char`s), emitted when
+    /// the source completes, as [`Iterator::collect`] does; an empty source emits
+    /// `C::default()` (RxJava's `collect`, `toList`).
+    ///
+    /// ```text
+    /// source:                  -3-1-3-|
+    /// collect::<BTreeSet>():   -------({1, 3}|)
+    /// ```
+    ///
+    /// # Examples
+    ///
+    /// ```
+    /// use rx::prelude::*;
+    /// use rx::testing::TestObserver;
+    /// use std::collections::BTreeSet;
+    ///
+    /// let observer = TestObserver::new();
+    /// rx::source::from_iter([3, 1, 3])
+    ///     .collect::<BTreeSet<_>>()
+    ///     .subscribe_observer(observer.clone());
+    /// observer.assert_values(&[BTreeSet::from([1, 3])]);
+    /// observer.assert_completed();
+    /// ```
+    ///
+    /// # Errors
+    ///
+    /// An error from the source passes through; the values collected so far are dropped.
+    ///
+    /// # Performance
+    ///
+    /// The collection lives in the observer and grows as `Extend` grows it, one value at a
+    /// time; no lock.
+    fn collect<C>(self) -> Collect<Self, C>
+    where
+        C: Default + Extend<Self::Item>,
+    {
+        Collect::new(self)
+    }
+
+    /// Collects every value into a `HashMap` under the key `key` gives it, emitted when the
+    /// source completes; a later value replaces an earlier one of the same key, as in
+    /// RxJava's `toMap` (Rx.NET's `ToDictionary` errors on a repeated key instead). An empty
+    /// source emits an empty map. For another map, or for values other than the source's,
+    /// `map` to `(key, value)` pairs and [`collect`](ObservableExt::collect).
+    ///
+    /// ```text
+    /// source:           -a-bb-c-|
+    /// to_map(len):      --------({1: c, 2: bb}|)
+    /// ```
+    ///
+    /// # Examples
+    ///
+    /// ```
+    /// use rx::prelude::*;
+    /// use rx::testing::TestObserver;
+    /// use std::collections::HashMap;
+    ///
+    /// let observer = TestObserver::new();
+    /// rx::source::from_iter(["a", "bb", "c"])
+    ///     .to_map(|s| s.len())
+    ///     .subscribe_observer(observer.clone());
+    /// observer.assert_values(&[HashMap::from([(1, "c"), (2, "bb")])]);
+    /// observer.assert_completed();
+    /// ```
+    ///
+    /// # Errors
+    ///
+    /// An error from the source passes through; the map is dropped.
+    ///
+    /// # Performance
+    ///
+    /// The map lives in the observer; one hash and insertion per value, no lock.
+    fn to_map<K, F>(self, key: F) -> ToMap<Self, F>
+    where
+        F: FnMut(&Self::Item) -> K,
+        K: std::hash::Hash + Eq,
+    {
+        ToMap::new(self, key)
+    }
+
+    /// Collects every value into a `HashMap` of `Vec`s, each value under the key `key` gives
+    /// it, in arrival order, emitted when the source completes (RxJava's `toMultimap`,
+    /// Rx.NET's `ToLookup`). An empty source emits an empty map. Unlike
+    /// [`group_by`](ObservableExt::group_by), nothing is emitted before completion.
+    ///
+    /// ```text
+    /// source:              -a-bb-c-|
+    /// to_multimap(len):    --------({1: [a, c], 2: [bb]}|)
+    /// ```
+    ///
+    /// # Examples
+    ///
+    /// ```
+    /// use rx::prelude::*;
+    /// use rx::testing::TestObserver;
+    /// use std::collections::HashMap;
+    ///
+    /// let observer = TestObserver::new();
+    /// rx::source::from_iter(["a", "bb", "c"])
+    ///     .to_multimap(|s| s.len())
+    ///     .subscribe_observer(observer.clone());
+    /// observer.assert_values(&[HashMap::from([(1, vec!["a", "c"]), (2, vec!["bb"])])]);
+    /// observer.assert_completed();
+    /// ```
+    ///
+    /// # Errors
+    ///
+    /// An error from the source passes through; the map is dropped.
+    ///
+    /// # Performance
+    ///
+    /// The map lives in the observer; one hash per value, and a `Vec` per key; no lock.
+    fn to_multimap<K, F>(self, key: F) -> ToMultimap<Self, F>
+    where
+        F: FnMut(&Self::Item) -> K,
+        K: std::hash::Hash + Eq,
+    {
+        ToMultimap::new(self, key)
     }
 
     /// Emits whether every value satisfies `predicate`: `false` at the first value that does

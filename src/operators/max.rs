@@ -1,44 +1,51 @@
-//! [`ObservableExt::max`](crate::ObservableExt::max).
+//! [`ObservableExt::max`](crate::ObservableExt::max), [`max_by`](crate::ObservableExt::max_by)
+//! and [`max_by_key`](crate::ObservableExt::max_by_key), over the observer of [`Min`](super::Min).
 
-use super::min::ExtremumObserver;
+use super::min::{ByOrd, ExtremumObserver, Ranking};
 use crate::observable::{Observable, Subscribe};
 use crate::observer::Observer;
 
 /// Emits the largest of its source's values, at completion; built by
-/// [`ObservableExt::max`](crate::ObservableExt::max).
+/// [`ObservableExt::max`](crate::ObservableExt::max),
+/// [`max_by`](crate::ObservableExt::max_by) and
+/// [`max_by_key`](crate::ObservableExt::max_by_key).
 #[derive(Clone, Debug)]
 #[must_use = "observables do nothing unless subscribed"]
-pub struct Max<S> {
+#[doc(alias = "MaxBy")]
+#[doc(alias = "maxBy")]
+pub struct Max<S, R = ByOrd> {
     source: S,
+    ranking: R,
 }
 
-impl<S> Max<S> {
-    pub(crate) fn new(source: S) -> Self {
-        Max { source }
+impl<S, R> Max<S, R> {
+    pub(crate) fn new(source: S, ranking: R) -> Self {
+        Max { source, ranking }
     }
 }
 
-impl<S: Observable> Observable for Max<S> {
+impl<S: Observable, R> Observable for Max<S, R> {
     type Item = S::Item;
     type Flavour = <S as Observable>::Flavour;
 }
 
-impl<S, O> Subscribe<O> for Max<S>
+impl<S, R, O> Subscribe<O> for Max<S, R>
 where
-    S: Subscribe<MaxObserver<O, <S as Observable>::Item>>,
-    <S as Observable>::Item: Ord,
+    S: Subscribe<MaxObserver<O, <S as Observable>::Item, R>>,
+    R: Ranking<<S as Observable>::Item>,
     O: Observer<<S as Observable>::Item>,
 {
     type Subscription = S::Subscription;
 
     #[inline]
     fn subscribe_observer(self, observer: O) -> Self::Subscription {
-        self.source.subscribe_observer(MaxObserver::new(observer))
+        self.source
+            .subscribe_observer(MaxObserver::new(observer, self.ranking))
     }
 }
 
 /// The observer [`Max`] subscribes upstream.
-pub type MaxObserver<O, T> = ExtremumObserver<O, T, true>;
+pub type MaxObserver<O, T, R = ByOrd> = ExtremumObserver<O, T, R, true>;
 
 #[cfg(test)]
 mod tests {

@@ -1,75 +1,132 @@
-//! [`ObservableExt::min`](crate::ObservableExt::min).
+//! [`ObservableExt::min`](crate::ObservableExt::min), and with [`Max`](super::Max) the
+//! observer both share; [`min_by`](crate::ObservableExt::min_by) and
+//! [`min_by_key`](crate::ObservableExt::min_by_key) are `Min` with another [`Ranking`].
 
 use super::reduce::complete_with;
 use crate::Error;
 use crate::observable::{Observable, Subscribe};
 use crate::observer::Observer;
+use std::cmp::Ordering;
 
 /// Emits the smallest of its source's values, at completion; built by
-/// [`ObservableExt::min`](crate::ObservableExt::min).
+/// [`ObservableExt::min`](crate::ObservableExt::min),
+/// [`min_by`](crate::ObservableExt::min_by) and
+/// [`min_by_key`](crate::ObservableExt::min_by_key).
 #[derive(Clone, Debug)]
 #[must_use = "observables do nothing unless subscribed"]
-pub struct Min<S> {
+#[doc(alias = "MinBy")]
+#[doc(alias = "minBy")]
+pub struct Min<S, R = ByOrd> {
     source: S,
+    ranking: R,
 }
 
-impl<S> Min<S> {
-    pub(crate) fn new(source: S) -> Self {
-        Min { source }
+impl<S, R> Min<S, R> {
+    pub(crate) fn new(source: S, ranking: R) -> Self {
+        Min { source, ranking }
     }
 }
 
-impl<S: Observable> Observable for Min<S> {
+impl<S: Observable, R> Observable for Min<S, R> {
     type Item = S::Item;
     type Flavour = <S as Observable>::Flavour;
 }
 
-impl<S, O> Subscribe<O> for Min<S>
+impl<S, R, O> Subscribe<O> for Min<S, R>
 where
-    S: Subscribe<MinObserver<O, <S as Observable>::Item>>,
-    <S as Observable>::Item: Ord,
+    S: Subscribe<MinObserver<O, <S as Observable>::Item, R>>,
+    R: Ranking<<S as Observable>::Item>,
     O: Observer<<S as Observable>::Item>,
 {
     type Subscription = S::Subscription;
 
     #[inline]
     fn subscribe_observer(self, observer: O) -> Self::Subscription {
-        self.source.subscribe_observer(MinObserver::new(observer))
+        self.source
+            .subscribe_observer(MinObserver::new(observer, self.ranking))
+    }
+}
+
+/// How [`Min`] and [`Max`](super::Max) order two values: [`ByOrd`] (`Ord::cmp`), [`ByKey`]
+/// (`Ord::cmp` of a key), or any `FnMut(&T, &T) -> Ordering` closure.
+pub trait Ranking<T> {
+    /// How `a` compares with `b`.
+    fn compare(&mut self, a: &T, b: &T) -> Ordering;
+}
+
+impl<T, F: FnMut(&T, &T) -> Ordering> Ranking<T> for F {
+    #[inline]
+    fn compare(&mut self, a: &T, b: &T) -> Ordering {
+        self(a, b)
+    }
+}
+
+/// The ranking of [`min`](crate::ObservableExt::min) and [`max`](crate::ObservableExt::max):
+/// `Ord::cmp`.
+#[derive(Clone, Copy, Debug, Default)]
+pub struct ByOrd;
+
+impl<T: Ord> Ranking<T> for ByOrd {
+    #[inline]
+    fn compare(&mut self, a: &T, b: &T) -> Ordering {
+        a.cmp(b)
+    }
+}
+
+/// The ranking of [`min_by_key`](crate::ObservableExt::min_by_key) and
+/// [`max_by_key`](crate::ObservableExt::max_by_key): `Ord::cmp` of the keys `F` gives.
+#[derive(Clone, Copy, Debug)]
+pub struct ByKey<F>(pub(crate) F);
+
+impl<T, K: Ord, F: FnMut(&T) -> K> Ranking<T> for ByKey<F> {
+    #[inline]
+    fn compare(&mut self, a: &T, b: &T) -> Ordering {
+        (self.0)(a).cmp(&(self.0)(b))
     }
 }
 
 /// The observer [`Min`] subscribes upstream.
-pub type MinObserver<O, T> = ExtremumObserver<O, T, false>;
+pub type MinObserver<O, T, R = ByOrd> = ExtremumObserver<O, T, R, false>;
 
 /// The observer [`Min`] and [`Max`](super::Max) subscribe upstream: keeps the smallest value
-/// seen so far, or the largest when `LARGEST`, and emits it at completion.
+/// seen so far by `R`, or the largest when `LARGEST`, and emits it at completion.
 #[derive(Debug)]
-pub struct ExtremumObserver<O, T, const LARGEST: bool> {
+pub struct ExtremumObserver<O, T, R, const LARGEST: bool> {
     observer: O,
+    ranking: R,
     kept: Option<T>,
 }
 
-impl<O, T, const LARGEST: bool> ExtremumObserver<O, T, LARGEST> {
-    pub(super) fn new(observer: O) -> Self {
+impl<O, T, R, const LARGEST: bool> ExtremumObserver<O, T, R, LARGEST> {
+    pub(super) fn new(observer: O, ranking: R) -> Self {
         ExtremumObserver {
             observer,
+            ranking,
             kept: None,
         }
     }
 }
 
-impl<T: Ord, O: Observer<T>, const LARGEST: bool> Observer<T> for ExtremumObserver<O, T, LARGEST> {
+impl<T, O, R, const LARGEST: bool> Observer<T> for ExtremumObserver<O, T, R, LARGEST>
+where
+    O: Observer<T>,
+    R: Ranking<T>,
+{
     #[inline]
     fn on_next(&mut self, value: T) {
-        // As with `Iterator::min` and `max`: the first of several equal minima stays, the last
-        // of several equal maxima wins.
-        let replaces = self.kept.as_ref().is_none_or(|kept| {
-            if LARGEST {
-                value >= *kept
-            } else {
-                value < *kept
+        // As with `Iterator::min` and `max` (and their `_by`, `_by_key` forms): the first of
+        // several equal minima stays, the last of several equal maxima wins.
+        let replaces = match &self.kept {
+            None => true,
+            Some(kept) => {
+                let order = self.ranking.compare(&value, kept);
+                if LARGEST {
+                    order != Ordering::Less
+                } else {
+                    order == Ordering::Less
+                }
             }
-        });
+        };
         if replaces {
             self.kept = Some(value);
         }

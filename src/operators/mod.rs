@@ -8,6 +8,7 @@ mod any;
 mod as_blocking;
 mod audit;
 mod audit_with;
+mod average;
 mod boxed;
 mod buffer;
 mod buffer_toggle;
@@ -17,6 +18,7 @@ mod buffer_with_skip;
 mod buffer_with_time;
 mod buffer_with_time_or_count;
 mod buffer_with_time_skip;
+mod collect;
 mod combine_latest;
 mod combine_vec;
 mod concat_all;
@@ -112,6 +114,7 @@ mod timeout;
 mod timeout_when;
 mod timeout_with;
 mod timestamp;
+mod to_map;
 mod to_vec;
 mod try_filter;
 mod try_flat_map;
@@ -141,6 +144,7 @@ pub use any::Any;
 pub use as_blocking::{BlockingIter, BlockingObservable};
 pub use audit::Audit;
 pub use audit_with::AuditWith;
+pub use average::Average;
 pub use boxed::{
     BoxedObservable, BoxedOnceObservable, LocalBoxedObservable, LocalBoxedOnceObservable,
     Resubscribable, SendObservable,
@@ -153,6 +157,7 @@ pub use buffer_with_skip::BufferWithSkip;
 pub use buffer_with_time::BufferWithTime;
 pub use buffer_with_time_or_count::BufferWithTimeOrCount;
 pub use buffer_with_time_skip::BufferWithTimeSkip;
+pub use collect::Collect;
 pub use combine_latest::{CombineLatest, CombineLatestWith, LatestSlot};
 pub use combine_vec::{
     CombineAll, CombineLatestAll, ForkJoinAll, LastValues, LatestValues, PairedValues, VecSlot,
@@ -201,7 +206,7 @@ pub use max::Max;
 pub use merge::MergeAll;
 pub use merge_max::MergeMax;
 pub use merge_with::MergeWith;
-pub use min::Min;
+pub use min::{ByKey, ByOrd, Min, Ranking};
 pub use multicast::AutoConnect;
 pub use multicast::RefCount;
 pub use multicast::ShareConfig;
@@ -258,6 +263,7 @@ pub use timeout::{Timeout, TimeoutError};
 pub use timeout_when::{TimedOut, TimeoutWhen};
 pub use timeout_with::TimeoutWith;
 pub use timestamp::Timestamp;
+pub use to_map::{ToMap, ToMultimap};
 pub use to_vec::ToVec;
 pub use try_filter::TryFilter;
 pub use try_flat_map::{TryFlatMap, TryInner, TryProjection};
@@ -286,6 +292,7 @@ pub mod observers {
     pub use super::as_blocking::BlockingObserver;
     pub use super::audit::AuditObserver;
     pub use super::audit_with::{AuditDurationObserver, AuditWithObserver};
+    pub use super::average::AverageObserver;
     pub use super::buffer::BufferObserver;
     pub use super::buffer_toggle::{
         BufferToggleClosing, BufferToggleObserver, BufferToggleOpenings,
@@ -296,6 +303,7 @@ pub mod observers {
     pub use super::buffer_with_time::BufferWithTimeObserver;
     pub use super::buffer_with_time_or_count::BufferWithTimeOrCountObserver;
     pub use super::buffer_with_time_skip::BufferWithTimeSkipObserver;
+    pub use super::collect::CollectObserver;
     pub use super::combine_latest::CombineLatestObserver;
     pub use super::combine_vec::CombineAllObserver;
     pub use super::concat_with::ConcatWithObserver;
@@ -370,6 +378,7 @@ pub mod observers {
     pub use super::timeout_when::{DeadlineObserver, TimeoutWhenObserver};
     pub use super::timeout_with::TimeoutWithObserver;
     pub use super::timestamp::TimestampObserver;
+    pub use super::to_map::ToMapObserver;
     pub use super::to_vec::ToVecObserver;
     pub use super::try_filter::TryFilterObserver;
     pub use super::try_map::TryMapObserver;

@@ -39,6 +39,26 @@ assert_not_impl_any!(rx::LocalBoxedObservable<'static, i32>: Send, Sync);
 
 fn assert_send_sync<T: Send + Sync>(_: &T) {}
 
+mod aggregates {
+    use rx::operators::{Average, ByKey, Collect, Max, Min, ToMap, ToMultimap};
+    use rx::source::FromIter;
+    use static_assertions::{assert_impl_all, assert_not_impl_any};
+    use std::rc::Rc;
+
+    type Source = FromIter<Vec<i32>>;
+    type Key = fn(&i32) -> i32;
+    type Compare = fn(&i32, &i32) -> std::cmp::Ordering;
+
+    assert_impl_all!(Min<Source, ByKey<Key>>: Send, Sync, Clone);
+    assert_impl_all!(Max<Source, Compare>: Send, Sync, Clone);
+    assert_impl_all!(Average<Source>: Send, Sync, Clone);
+    assert_impl_all!(ToMap<Source, Key>: Send, Sync, Clone);
+    assert_impl_all!(ToMultimap<Source, Key>: Send, Sync, Clone);
+    // The collection is built at subscribe time: `Collect` does not hold one.
+    assert_impl_all!(Collect<Source, Vec<Rc<i32>>>: Send, Sync, Clone);
+    assert_not_impl_any!(Collect<FromIter<Vec<Rc<i32>>>, Vec<Rc<i32>>>: Send, Sync);
+}
+
 #[test]
 fn a_chain_is_send_and_sync_when_its_closures_are() {
     let chain = from_iter(vec![1, 2, 3])

@@ -168,6 +168,14 @@ contract! {
     min: |s| s.min();
     max: |s| s.max();
     to_vec: |s| s.to_vec().map(|v| v.len() as i64);
+    min_by: |s| s.min_by(|a, b| b.cmp(a));
+    min_by_key: |s| s.min_by_key(|v| v % 7);
+    max_by: |s| s.max_by(|a, b| b.cmp(a));
+    max_by_key: |s| s.max_by_key(|v| v % 7);
+    average: |s| s.map(|v| v as i32).average().map(|a| a as i64);
+    collect: |s| s.collect::<std::collections::BTreeSet<_>>().map(|c| c.len() as i64);
+    to_map: |s| s.to_map(|v| v % 3).map(|m| m.len() as i64);
+    to_multimap: |s| s.to_multimap(|v| v % 3).map(|m| m.len() as i64);
     all: |s| s.all(|v| v < 3).map(i64::from);
     any: |s| s.any(|v| v > 3).map(i64::from);
     contains: |s| s.contains(3).map(i64::from);
@@ -432,5 +440,10 @@ mod local_subject {
         buffer_toggle: |s| s
             .buffer_toggle(rx::source::just(()), |_| rx::source::never::<()>())
             .map(|b| b.len() as i64);
+        min_by_key: |s| s.min_by_key(|v: &i64| v % 7);
+        max_by: |s| s.max_by(|a: &i64, b| b.cmp(a));
+        average: |s| s.map(|v: i64| v as i32).average().map(|a| a as i64);
+        collect: |s| s.collect::<Vec<_>>().map(|c| c.len() as i64);
+        to_multimap: |s| s.to_multimap(|v: &i64| v % 3).map(|m| m.len() as i64);
     }
 }

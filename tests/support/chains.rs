@@ -91,6 +91,12 @@ pub enum Op {
     Min,
     Max,
     ToVec,
+    MinByKey(i64),
+    MaxBy,
+    Average,
+    Collect,
+    ToMap(i64),
+    ToMultimap(i64),
     Distinct,
     IgnoreElements,
     All(i64),
@@ -276,6 +282,12 @@ fn op(inner: Option<BoxedStrategy<Plan>>) -> BoxedStrategy<Op> {
         Just(Op::Min).boxed(),
         Just(Op::Max).boxed(),
         Just(Op::ToVec).boxed(),
+        (1i64..4).prop_map(Op::MinByKey).boxed(),
+        Just(Op::MaxBy).boxed(),
+        Just(Op::Average).boxed(),
+        Just(Op::Collect).boxed(),
+        (1i64..4).prop_map(Op::ToMap).boxed(),
+        (1i64..4).prop_map(Op::ToMultimap).boxed(),
         Just(Op::Distinct).boxed(),
         Just(Op::IgnoreElements).boxed(),
         (0i64..20).prop_map(Op::All).boxed(),
@@ -771,6 +783,30 @@ fn apply(obs: Obs, op: &Op, env: &Arc<Env>) -> Obs {
         Op::Min => obs.min().boxed(),
         Op::Max => obs.max().boxed(),
         Op::ToVec => obs.to_vec().map(|v| v.len() as i64 % 20).boxed(),
+        Op::MinByKey(m) => {
+            let m = *m;
+            obs.min_by_key(move |v| v % m).boxed()
+        }
+        Op::MaxBy => obs.max_by(|a, b| b.cmp(a)).boxed(),
+        Op::Average => obs
+            .map(|v| v as i32)
+            .average()
+            .map(|a| a as i64 % 20)
+            .boxed(),
+        Op::Collect => obs
+            .collect::<std::collections::BTreeSet<_>>()
+            .map(|c| c.len() as i64 % 20)
+            .boxed(),
+        Op::ToMap(m) => {
+            let m = *m;
+            obs.to_map(move |v| v % m).map(|c| c.len() as i64).boxed()
+        }
+        Op::ToMultimap(m) => {
+            let m = *m;
+            obs.to_multimap(move |v| v % m)
+                .map(|c| c.values().map(Vec::len).sum::<usize>() as i64 % 20)
+                .boxed()
+        }
         Op::Distinct => obs.distinct().boxed(),
         Op::IgnoreElements => obs.ignore_elements().boxed(),
         Op::All(k) => {
