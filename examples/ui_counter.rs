@@ -13,11 +13,10 @@
 //! it into the label (end with Ctrl-D); otherwise it plays a script.
 
 use rx::prelude::*;
-use rx::subjects::{BehaviorSubject, PublishSubject};
+use rx::subjects::local::{BehaviorSubject, PublishSubject};
 use std::cell::RefCell;
 use std::io::{BufRead, IsTerminal};
 use std::rc::Rc;
-use std::sync::{Arc, Mutex};
 
 /// A button press.
 #[derive(Clone, Copy, Debug, PartialEq)]
@@ -114,10 +113,10 @@ fn main() {
     let buttons = PublishSubject::<Click>::new();
     let label = BehaviorSubject::new(String::new());
 
-    // What the screen shows: every frame drawn. `combine_latest` keeps the handles of its
-    // sources' subscriptions, which must be `Send`, so the subjects are the thread-safe kind
-    // and what their subscribers capture is `Send` too: a `Mutex` rather than a `RefCell`.
-    let screen = Arc::new(Mutex::new(Vec::<String>::new()));
+    // What the screen shows: every frame drawn. Everything runs on this thread, so the
+    // subjects are the local kind, and what their subscribers capture needs no lock: an
+    // `Rc<RefCell<..>>`, as a UI's widgets are.
+    let screen = Rc::new(RefCell::new(Vec::<String>::new()));
     let drawn = screen.clone();
     let _ui = buttons
         .observable()
@@ -125,7 +124,7 @@ fn main() {
         .start_with(Model::default())
         .combine_latest_with(label.observable(), view)
         .subscribe(move |frame| {
-            let mut frames = drawn.lock().unwrap();
+            let mut frames = drawn.borrow_mut();
             frames.push(frame);
             println!("frame {:>2} | {}", frames.len(), frames.last().unwrap());
         });
@@ -147,7 +146,7 @@ fn main() {
         }
         // Subjects deliver on the caller's thread, so every frame is drawn already: one for
         // the first view and one for each event (two for "reset": the count, then the label).
-        let frames = screen.lock().unwrap();
+        let frames = screen.borrow();
         assert_eq!(frames.len(), 1 + SCRIPT.len() + 1);
         assert_eq!(frames[3], "[ apples:   2 ]   2 clicks");
         assert_eq!(frames.last().unwrap(), "[ count:  -1 ]   7 clicks");

@@ -52,8 +52,9 @@
 //! The subjects of [`rx::subjects`](crate::subjects) are thread-safe, so their observers must
 //! be `Send`. [`rx::subjects::local`](crate::subjects::local) has the same four for one
 //! thread: no atomic operation on their path, and observers that may hold `Rc` and `RefCell`
-//! (a UI's widgets). Operators that keep their sources' subscription handles
-//! (`combine_latest`, `zip`, `merge`, ...) still need the thread-safe kind.
+//! (a UI's widgets). Every operator takes them, those that keep their sources' handles
+//! (`combine_latest`, `zip`, `merge`, ...) included; a chain over a local subject has a handle
+//! that is not `Send`, and stays on its thread.
 //!
 //! ```
 //! use rx::prelude::*;

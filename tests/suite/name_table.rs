@@ -1,6 +1,7 @@
 //! The README's operator table and the guide's name table ("coming from RxJS, RxJava and
-//! RPP") are one table: the two copies agree row for row, and every name in the rx column
-//! exists in the crate. The README is the source: after editing its table,
+//! RPP") are one table: the two copies agree row for row, every name in the rx column exists
+//! in the crate, and every method of `ObservableExt` and every function of `rx::source` is
+//! named in it. The README is the source: after editing its table,
 //! `UPDATE_NAME_TABLE=1 cargo test --test suite name_table` writes it into the guide.
 
 use std::fs;
@@ -119,4 +120,91 @@ fn every_name_in_the_rx_column_exists() {
             );
         }
     }
+}
+
+/// Every name in the README table's rx column.
+fn names_in_the_table() -> std::collections::BTreeSet<&'static str> {
+    let rows = table_after(README, "## Operators");
+    rows[2..]
+        .iter()
+        .flat_map(|row| {
+            let rx_column = row.split('|').nth(2).expect("an rx column");
+            rx_column.split('`').skip(1).step_by(2)
+        })
+        .collect()
+}
+
+/// The names of the methods of `ObservableExt`: its file holds the trait and nothing else
+/// with a body, one method a `    fn name` line.
+fn operator_methods() -> Vec<&'static str> {
+    include_str!("../../src/observable_ext.rs")
+        .lines()
+        .filter_map(|line| line.strip_prefix("    fn "))
+        .map(|rest| rest.split(['<', '(']).next().expect("a method name"))
+        .collect()
+}
+
+/// The functions `rx::source` exports: the lowercase names its `pub use` lines bring in
+/// (types are capitalised), whatever the feature or target that gates them.
+fn source_functions() -> Vec<&'static str> {
+    let module = include_str!("../../src/source/mod.rs");
+    let mut names = Vec::new();
+    let mut in_use = false;
+    for line in module.lines() {
+        let line = line.trim();
+        if line.starts_with("pub use ") {
+            in_use = true;
+        }
+        if in_use {
+            let listed = line.rsplit("::").next().unwrap_or(line);
+            names.extend(
+                listed
+                    .split(|c: char| !(c.is_alphanumeric() || c == '_'))
+                    .filter(|name| name.starts_with(|c: char| c.is_ascii_lowercase()))
+                    .filter(|name| !matches!(*name, "pub" | "use" | "crate" | "self" | "super")),
+            );
+        }
+        if line.ends_with(';') {
+            in_use = false;
+        }
+    }
+    names
+}
+
+#[test]
+fn the_parsers_find_what_they_should() {
+    let methods = operator_methods();
+    for known in ["map", "subscribe", "into_stream_bounded", "group_by_until"] {
+        assert!(
+            methods.contains(&known),
+            "{known} not found in ObservableExt"
+        );
+    }
+    let sources = source_functions();
+    for known in [
+        "just",
+        "from_future_result",
+        "timer_at",
+        "from_event",
+        "zip_all",
+    ] {
+        assert!(sources.contains(&known), "{known} not found in rx::source");
+    }
+    assert!(!sources.iter().any(|s| s.starts_with(char::is_uppercase)));
+}
+
+#[test]
+fn every_operator_and_source_has_its_row() {
+    let table = names_in_the_table();
+    let missing: Vec<_> = operator_methods()
+        .into_iter()
+        .chain(source_functions())
+        .filter(|name| !table.contains(name))
+        .collect();
+    assert!(
+        missing.is_empty(),
+        "README.md's operator table does not name {missing:?}: add each to the row of its \
+         family, with its names in RxJS, RxJava and RPP, then run \
+         `UPDATE_NAME_TABLE=1 cargo test --test suite name_table`"
+    );
 }
