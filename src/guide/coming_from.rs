@@ -17,7 +17,9 @@
 //! | sources | `just`, `from_iter`, `empty`, `never`, `throw`, `range`, `from_fn`, `defer`, `create`, `create_owned` | `of`, `from`, `EMPTY`, `NEVER`, `throwError`, `new Observable` | `fromIterable`, `error`, `fromCallable`, `create` | `from_iterable`, `error`, `from_callable` |
 //! | sources | `concat`, `merge`, `amb`, `zip`, `combine_latest` | `concat`, `merge`, `race`, `zip`, `combineLatest` | `concat`, `merge`, `amb`, `zip`, `combineLatest` | same |
 //! | sources | `fork_join`, `fork_join_all`, `combine_latest_all`, `zip_all` | `forkJoin`, `forkJoin([..])`, `combineLatest([..])`, `zip([..])` | `zip(sources, zipper)`, `combineLatest(sources, combiner)`, `zip(Iterable)` | — |
+//! | sources | `iif`, `generate` | `iif`, `generate` | `defer` (with a condition), `generate` (with an emitter) | — |
 //! | time sources | `timer`, `timer_at`, `interval` | `timer`, `timer(date)`, `interval` | `timer`, `interval` | `timer`, `interval` |
+//! | time sources | `interval_after` | `timer(dueTime, period)` | `interval(initialDelay, period)` | — |
 //! | async sources | `from_future`, `from_future_result`, `from_stream` | `from(promise)` | `fromCompletionStage`, `fromPublisher` | — |
 //! | browser sources | `from_event`, `animation_frames` | `fromEvent`, `animationFrames` | — | — |
 //! | transforming | `map`, `try_map`, `filter_map`, `scan`, `buffer`, `buffer_with_skip`, `pairwise`, `flat_map_iter`, `buffer_with` | `map`, `scan`, `bufferCount`, `bufferCount(size, every)`, `pairwise`, `buffer(notifier)` | `map`, `buffer(count, skip)`, `flatMapIterable`, `buffer(boundary)` | `map`, `buffer` |

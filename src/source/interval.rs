@@ -75,13 +75,72 @@ use std::time::Duration;
 /// clock is read once at subscription, to compute the first due time, and then only by the
 /// scheduler, to wait for each next one; with a zero period not at all.
 pub fn interval<Sch: Scheduler>(period: Duration, scheduler: Sch) -> Interval<Sch> {
-    Interval { period, scheduler }
+    interval_after(period, period, scheduler)
 }
 
-/// Emits `0, 1, 2, ...` periodically; built by [`interval`].
+/// An observable that emits `0, 1, 2, ...` (as `u64`), the first one `delay` after the
+/// subscription and each next one `period` after the previous (RxJS's `timer(delay,
+/// period)`, RxJava's `interval(initialDelay, period)`). It never completes.
+///
+/// [`interval`] is `interval_after(period, period, ..)`; what it says of drift, of missed
+/// values and of a zero period holds here. A zero `delay` emits `0` as soon as the
+/// scheduler runs the task.
+///
+/// ```text
+/// interval_after(30, 10): ---0-1-2-3-...
+/// ```
+///
+/// # Examples
+///
+/// ```
+/// use rx::prelude::*;
+/// use rx::schedulers::TestScheduler;
+/// use rx::testing::TestObserver;
+/// use std::time::Duration;
+///
+/// let scheduler = TestScheduler::new();
+/// let observer = TestObserver::new();
+/// rx::source::interval_after(Duration::from_secs(3), Duration::from_secs(1), scheduler.clone())
+///     .take(3)
+///     .subscribe_observer(observer.clone());
+///
+/// scheduler.advance_by(Duration::from_millis(2999));
+/// observer.assert_values(&[]);
+/// scheduler.advance_by(Duration::from_millis(1));
+/// observer.assert_values(&[0]);
+/// scheduler.advance_by(Duration::from_secs(2));
+/// observer.assert_values(&[0, 1, 2]);
+/// observer.assert_completed();
+/// ```
+///
+/// # Scheduler
+///
+/// As for [`interval`]: one task on a worker of `scheduler`, whose handle `subscribe`
+/// returns.
+///
+/// # Performance
+///
+/// As for [`interval`]: one task scheduled per subscription, which reschedules itself
+/// without allocating; the clock is read once, at subscription.
+#[doc(alias = "timer")]
+#[doc(alias = "initialDelay")]
+pub fn interval_after<Sch: Scheduler>(
+    delay: Duration,
+    period: Duration,
+    scheduler: Sch,
+) -> Interval<Sch> {
+    Interval {
+        delay,
+        period,
+        scheduler,
+    }
+}
+
+/// Emits `0, 1, 2, ...` periodically; built by [`interval`] and [`interval_after`].
 #[derive(Clone, Debug)]
 #[must_use = "observables do nothing unless subscribed"]
 pub struct Interval<Sch> {
+    delay: Duration,
     period: Duration,
     scheduler: Sch,
 }
@@ -103,7 +162,7 @@ where
         let worker = self.scheduler.worker();
         let period = self.period;
         let mut count: u64 = 0;
-        if period.is_zero() {
+        if period.is_zero() && self.delay.is_zero() {
             // Every value is due at once: no due time to compute, no clock to read.
             return worker.schedule(move || {
                 if observer.is_disposed() {
@@ -117,7 +176,7 @@ where
                 Reschedule::After(Duration::ZERO)
             });
         }
-        let mut due = worker.now() + period;
+        let mut due = worker.now() + self.delay;
         worker.schedule_at(due, move || {
             if observer.is_disposed() {
                 return Reschedule::Done;

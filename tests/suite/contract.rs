@@ -176,6 +176,18 @@ contract! {
     collect: |s| s.collect::<std::collections::BTreeSet<_>>().map(|c| c.len() as i64);
     to_map: |s| s.to_map(|v| v % 3).map(|m| m.len() as i64);
     to_multimap: |s| s.to_multimap(|v| v % 3).map(|m| m.len() as i64);
+    iif_then: |s| rx::source::iif(|| true, s, rx::source::never());
+    iif_otherwise: |s| rx::source::iif(|| false, rx::source::never(), s);
+    generate_after: |s| s.concat_with(rx::source::generate(0i64, |x| *x < 5, |x| x + 1, |x| *x));
+    interval_after_inline: |s| s.merge_with(
+        rx::source::interval_after(
+            std::time::Duration::ZERO,
+            std::time::Duration::ZERO,
+            rx::schedulers::Immediate,
+        )
+        .map(|v| v as i64)
+        .take(3),
+    );
     all: |s| s.all(|v| v < 3).map(i64::from);
     any: |s| s.any(|v| v > 3).map(i64::from);
     contains: |s| s.contains(3).map(i64::from);
@@ -445,5 +457,7 @@ mod local_subject {
         average: |s| s.map(|v: i64| v as i32).average().map(|a| a as i64);
         collect: |s| s.collect::<Vec<_>>().map(|c| c.len() as i64);
         to_multimap: |s| s.to_multimap(|v: &i64| v % 3).map(|m| m.len() as i64);
+        iif_then: |s| rx::source::iif(|| true, s, empty());
+        iif_otherwise: |s| rx::source::iif(|| false, empty(), s);
     }
 }

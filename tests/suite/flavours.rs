@@ -1173,6 +1173,7 @@ mod auto_traits {
     use rx::operators::{Debounce, Delay, ObserveOn, Timeout};
     use rx::operators::{SkipLastWithTime, SkipWithTime, TakeLastWithTime, TakeWithTime};
     use rx::source::Concat;
+    use rx::source::{Concat, Iif};
     use rx::subjects::SubjectObservable;
     use rx::{BoxedObservable, LocalBoxedObservable};
     use static_assertions::{assert_impl_all, assert_not_impl_any};
@@ -1271,6 +1272,7 @@ mod auto_traits {
         assert_impl_all!(
             VecHandle<BufferToggle<'static, Shared, Shared, Durations<Shared>>>: Send, Sync
         );
+        assert_impl_all!(Handle<Iif<fn() -> bool, Shared, Shared>>: Send, Sync);
     }
 
     /// A thread-safe subject accepts only `Send` observers, which those of a chain that keeps
@@ -1317,6 +1319,8 @@ mod auto_traits {
             WindowsHandle<WindowWithSkip<'static, Local>, rx::sync::Local>: Send, Sync
         );
         assert_not_impl_any!(WindowHandle<rx::sync::Local>: Send, Sync);
+        assert_not_impl_any!(Handle<Iif<fn() -> bool, Cold, Local>>: Send, Sync);
+        assert_not_impl_any!(Handle<Iif<fn() -> bool, Local, Cold>>: Send, Sync);
         // `subscribe_on` moves its source into a task that may run on another thread, so it
         // takes no local source at all, even on a scheduler that drains on this thread.
         assert_not_impl_any!(SubscribeOn<Local, rx::schedulers::NewThread>: Subscribe<Observer>);

@@ -3,6 +3,7 @@
 //! `spec/observables/*-spec.ts`, with the same diagrams, one frame a millisecond), RxJava's
 //! or Rx.NET's tests otherwise. Where rx differs from the peer on purpose, the test says so.
 
+use rx::Error;
 use rx::prelude::*;
 use rx::schedulers::TestScheduler;
 use rx::testing::TestObserver;
@@ -302,4 +303,161 @@ fn average_passes_an_error_and_never_ends_with_a_never_source() {
     let (_, m) = setup();
     let e1 = m.hot_with("-x-^-a---", [('x', 1), ('a', 2)]);
     m.expect(e1.average()).to_be_with("--------", [('w', 0.0)]);
+}
+
+// ============================================================ interval_after (timer(due, period))
+
+fn ticks<const N: usize>(names: [char; N]) -> Vec<(char, u64)> {
+    names.into_iter().zip(0..).collect()
+}
+
+fn frames(n: u64) -> std::time::Duration {
+    std::time::Duration::from_millis(n)
+}
+
+#[test]
+fn interval_after_emits_periodically_after_its_delay() {
+    let (sch, m) = setup();
+    let source = rx::source::interval_after(frames(6), frames(2), sch.clone())
+        .take(4)
+        .concat_with(rx::source::never());
+    m.expect(source)
+        .to_be_with("------a-b-c-d-", ticks(['a', 'b', 'c', 'd']));
+}
+
+#[test]
+fn interval_after_starts_after_its_delay_then_every_period() {
+    let (sch, m) = setup();
+    let source = rx::source::interval_after(frames(4), frames(2), sch.clone()).take(5);
+    m.expect(source)
+        .to_be_with("----a-b-c-d-(e|)", ticks(['a', 'b', 'c', 'd', 'e']));
+}
+
+#[test]
+fn interval_after_a_zero_delay_starts_at_once() {
+    let (sch, m) = setup();
+    let source = rx::source::interval_after(frames(0), frames(3), sch.clone()).take(5);
+    m.expect(source)
+        .to_be_with("a--b--c--d--(e|)", ticks(['a', 'b', 'c', 'd', 'e']));
+}
+
+#[test]
+fn interval_after_stops_when_the_subscription_is_disposed() {
+    let (sch, m) = setup();
+    let source = rx::source::interval_after(frames(0), frames(3), sch.clone());
+    m.expect_subscribed(source, "^------------!")
+        .to_be_with("a--b--c--d--e", ticks(['a', 'b', 'c', 'd', 'e']));
+}
+
+#[test]
+fn interval_after_an_endless_period_emits_once() {
+    // RxJS's `timer(4, Infinity)`: the longest `Duration` the scheduler can add to now.
+    let (sch, m) = setup();
+    let source = rx::source::interval_after(frames(4), frames(u32::MAX as u64), sch.clone());
+    m.expect_subscribed(source, "^-----!")
+        .to_be_with("----a-", ticks(['a']));
+}
+
+#[test]
+fn interval_after_a_zero_period_emits_back_to_back() {
+    let (sch, m) = setup();
+    let source = rx::source::interval_after(frames(4), frames(0), sch.clone()).take(5);
+    m.expect(source)
+        .to_be_with("----(abcde|)", ticks(['a', 'b', 'c', 'd', 'e']));
+}
+
+// ============================================================================= iif (iif)
+
+#[test]
+fn iif_subscribes_then_when_the_condition_holds() {
+    let (_, m) = setup();
+    let source = rx::source::iif(|| true, rx::source::just('a'), rx::source::empty());
+    m.expect(source).to_be("(a|)");
+}
+
+#[test]
+fn iif_subscribes_otherwise_when_it_does_not() {
+    let (_, m) = setup();
+    let source = rx::source::iif(|| false, rx::source::just('a'), rx::source::just('b'));
+    m.expect(source).to_be("(b|)");
+}
+
+#[test]
+fn iif_completes_with_an_empty_otherwise() {
+    let (_, m) = setup();
+    let source = rx::source::iif(|| false, rx::source::just('a'), rx::source::empty());
+    m.expect(source).to_be("|");
+}
+
+#[test]
+fn iif_subscribes_only_the_chosen_cold_source_at_its_frame() {
+    let (_, m) = setup();
+    let (a, b) = (m.cold("-a-|"), m.cold("--b|"));
+    m.expect_subscribed(rx::source::iif(|| false, a.clone(), b.clone()), "--^")
+        .to_be("----b|");
+    a.assert_subscriptions(&[]);
+    b.assert_subscriptions(&["--^--!"]);
+}
+
+#[test]
+fn iif_over_futures_as_rxjs_over_promises() {
+    // RxJS's "should accept resolved promise as thenSource" and its three siblings.
+    let resolved =
+        || rx::source::from_future_result(async { Ok::<_, Error>(42) }, rx::schedulers::Immediate);
+    let rejected = || {
+        rx::source::from_future_result(
+            async { Err::<i32, _>(Error::msg("42")) },
+            rx::schedulers::Immediate,
+        )
+    };
+    for (condition, failing) in [(true, false), (false, false), (false, true), (true, true)] {
+        let o = TestObserver::new();
+        let (then, otherwise) = if failing == condition {
+            (rejected().boxed_once(), resolved().boxed_once())
+        } else {
+            (resolved().boxed_once(), rejected().boxed_once())
+        };
+        let _handle =
+            rx::source::iif(move || condition, then, otherwise).subscribe_observer(o.clone());
+        if failing {
+            o.assert_values(&[]);
+            o.assert_error("42");
+        } else {
+            o.assert_values(&[42]);
+            o.assert_completed();
+        }
+    }
+}
+
+// ====================================================================== generate (Generate)
+
+// Rx.NET's `Generate_Finite`, `Generate_LongRunning1` and `Generate_LongRunning2` (an endless
+// loop, ended here by `take` as there by disposal).
+
+#[test]
+fn generate_a_finite_loop() {
+    let o = TestObserver::new();
+    rx::source::generate(0, |x| *x <= 3, |x| x + 1, |x| x + 1).subscribe_observer(o.clone());
+    o.assert_values(&[1, 2, 3, 4]);
+    o.assert_completed();
+}
+
+#[test]
+fn generate_a_long_loop() {
+    let o = TestObserver::new();
+    rx::source::generate(0, |x| *x < 100, |x| x + 1, |x| *x).subscribe_observer(o.clone());
+    o.assert_values(&(0..100).collect::<Vec<_>>());
+    o.assert_completed();
+}
+
+#[test]
+fn generate_an_endless_loop_ends_at_disposal() {
+    let (_, m) = setup();
+    let source = rx::source::generate(
+        0u8,
+        |_| true,
+        |x| x.wrapping_add(1),
+        |x| char::from(b'a' + x % 26),
+    );
+    m.expect(source.take(3)).to_be("(abc|)");
 }
