@@ -6383,6 +6383,89 @@ pub trait ObservableExt: Observable + Sized {
         Finally::new(self, f)
     }
 
+    /// Calls `f` when the observable is subscribed, before its source is, for a side effect
+    /// such as logging or starting a spinner (RxJava's `doOnSubscribe`, RxJS's
+    /// `tap({ subscribe })`). Each subscription calls its own `f`, so subscribing twice needs
+    /// a `Clone` closure.
+    ///
+    /// ```text
+    /// source:              --a-b-|
+    /// tap_subscribe(f):    f-a-b-|     f runs at the subscription
+    /// ```
+    ///
+    /// # Examples
+    ///
+    /// ```
+    /// use rx::prelude::*;
+    /// use std::cell::RefCell;
+    ///
+    /// let log = RefCell::new(Vec::new());
+    /// rx::source::from_iter([1, 2])
+    ///     .tap_subscribe(|| log.borrow_mut().push("subscribed".to_string()))
+    ///     .subscribe(|v| log.borrow_mut().push(format!("got {v}")));
+    /// assert_eq!(log.into_inner(), ["subscribed", "got 1", "got 2"]);
+    /// ```
+    ///
+    /// # Performance
+    ///
+    /// `f` is called and the source subscribed directly: no allocation, no lock.
+    fn tap_subscribe<F>(self, f: F) -> TapSubscribe<Self, F>
+    where
+        F: FnOnce(),
+    {
+        TapSubscribe::new(self, f)
+    }
+
+    /// Calls `f` once if the subscription is disposed before it ends: when the returned
+    /// handle is disposed, or when the downstream stops it early (a `take` further down),
+    /// but not after completion or an error (RxJava's `doOnDispose`, RxJS's
+    /// `tap({ unsubscribe })`). [`finally`](ObservableExt::finally) runs at every end.
+    ///
+    /// `f` runs after upstream has been disposed. Each subscription runs its own `f`, so
+    /// subscribing twice needs a `Clone` closure.
+    ///
+    /// ```text
+    /// source:            -a-b-c-d-
+    /// tap_dispose(f):    -a-b-!        f runs at the !
+    /// ```
+    ///
+    /// # Examples
+    ///
+    /// ```
+    /// use rx::prelude::*;
+    /// use std::cell::Cell;
+    ///
+    /// let disposed = Cell::new(0);
+    /// rx::source::from_iter([1, 2, 3])
+    ///     .tap_dispose(|| disposed.set(disposed.get() + 1))
+    ///     .subscribe(|_| {});
+    /// assert_eq!(disposed.get(), 0, "completed: not disposed");
+    ///
+    /// rx::source::from_iter(0..)
+    ///     .tap_dispose(|| disposed.set(disposed.get() + 1))
+    ///     .take(2)
+    ///     .subscribe(|_| {});
+    /// assert_eq!(disposed.get(), 1, "stopped early by take");
+    ///
+    /// let handle = rx::source::never::<i32>()
+    ///     .tap_dispose(|| disposed.set(disposed.get() + 1))
+    ///     .subscribe(|_| {});
+    /// handle.dispose();
+    /// assert_eq!(disposed.get(), 2);
+    /// ```
+    ///
+    /// # Performance
+    ///
+    /// As for `finally`: one allocation per subscription, an `Arc` that the observer and the
+    /// returned handle share, holding `f` behind a lock taken when the subscription ends.
+    /// Values pass through without touching it.
+    fn tap_dispose<F>(self, f: F) -> TapDispose<Self, F>
+    where
+        F: FnOnce(),
+    {
+        Finally::new(self, OnDispose(f))
+    }
+
     /// Emits each notification of the source as a [`Notification`] value: values as
     /// `Notification::Next`, then the source's error or completion as `Notification::Error`
     /// or `Notification::Completed`, after which the output completes. The output never

@@ -35,6 +35,7 @@
 pub(crate) mod combine_core;
 pub(crate) mod combine_slots;
 pub(crate) mod drain;
+pub(crate) mod ending;
 pub(crate) mod flatten;
 pub(crate) mod held_observer;
 pub(crate) mod inline_merge;

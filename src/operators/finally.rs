@@ -1,16 +1,10 @@
-//! [`ObservableExt::finally`](crate::ObservableExt::finally).
-//!
-//! The action must run once whichever of three things comes first: a terminal notification,
-//! the downstream telling upstream it is disposed, or a call to the returned handle's
-//! `dispose`. The first two happen on the observer, the last on the handle, possibly on
-//! different threads, so the two share the action behind a lock; whoever takes it out of
-//! its `Option` runs it, outside the lock.
+//! [`ObservableExt::finally`](crate::ObservableExt::finally) and
+//! [`tap_dispose`](crate::ObservableExt::tap_dispose), over the shared end of
+//! [`engine::ending`](crate::engine::ending).
 
-use crate::Error;
+use crate::engine::ending::{Ending, FinallyObserver, FinallySubscription, Finish};
 use crate::observable::{Observable, Subscribe};
 use crate::observer::Observer;
-use crate::primitive::{Arc, Mutex};
-use crate::subscription::Subscription;
 use std::fmt;
 
 /// Runs an action once the subscription ends, however it ends; built by
@@ -42,7 +36,7 @@ impl<S: fmt::Debug, F> fmt::Debug for Finally<S, F> {
 impl<S, F> Observable for Finally<S, F>
 where
     S: Observable,
-    F: FnOnce(),
+    F: Finish,
 {
     type Item = S::Item;
     type Flavour = <S as Observable>::Flavour;
@@ -51,114 +45,33 @@ where
 impl<S, F, O> Subscribe<O> for Finally<S, F>
 where
     S: Subscribe<FinallyObserver<O, F>>,
-    F: FnOnce(),
+    F: Finish,
     O: Observer<<S as Observable>::Item>,
 {
     type Subscription = FinallySubscription<S::Subscription, F>;
 
     fn subscribe_observer(self, observer: O) -> Self::Subscription {
-        let action = Arc::new(Action(Mutex::new(Some(self.f))));
-        let upstream = self.source.subscribe_observer(FinallyObserver {
-            observer,
-            action: action.clone(),
-        });
-        FinallySubscription { upstream, action }
+        Ending::new(self.f).subscribe(self.source, observer)
     }
 }
 
-/// The action, shared by the observer and the handle; `None` once it has run.
-struct Action<F>(Mutex<Option<F>>);
+/// Runs an action when the subscription is disposed before it ends; built by
+/// [`ObservableExt::tap_dispose`](crate::ObservableExt::tap_dispose).
+#[doc(alias = "doOnDispose")]
+#[doc(alias = "do_on_dispose")]
+#[doc(alias = "unsubscribe")]
+pub type TapDispose<S, F> = Finally<S, OnDispose<F>>;
 
-impl<F: FnOnce()> Action<F> {
-    fn run(&self) {
-        // The guard is a temporary of this statement: `f` runs unlocked, so it may dispose
-        // the handle or subscribe again without deadlocking.
-        let f = self.0.lock().take();
-        if let Some(f) = f {
-            f()
-        }
-    }
-}
+/// The action of [`TapDispose`]: `F`, run on disposal only, dropped at a terminal
+/// notification.
+#[derive(Clone, Debug)]
+pub struct OnDispose<F>(pub(crate) F);
 
-impl<F> Action<F> {
-    fn has_run(&self) -> bool {
-        self.0.lock().is_none()
-    }
-}
+impl<F: FnOnce()> Finish for OnDispose<F> {
+    const ON_TERMINAL: bool = false;
 
-/// The observer [`Finally`] subscribes upstream.
-pub struct FinallyObserver<O, F> {
-    observer: O,
-    action: Arc<Action<F>>,
-}
-
-impl<O: fmt::Debug, F> fmt::Debug for FinallyObserver<O, F> {
-    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
-        f.debug_struct("FinallyObserver")
-            .field("observer", &self.observer)
-            .finish_non_exhaustive()
-    }
-}
-
-impl<T, O, F> Observer<T> for FinallyObserver<O, F>
-where
-    O: Observer<T>,
-    F: FnOnce(),
-{
-    #[inline]
-    fn on_next(&mut self, value: T) {
-        self.observer.on_next(value)
-    }
-
-    fn on_error(self, error: Error) {
-        self.observer.on_error(error);
-        self.action.run();
-    }
-
-    fn on_completed(self) {
-        self.observer.on_completed();
-        self.action.run();
-    }
-
-    #[inline]
-    fn is_disposed(&self) -> bool {
-        // Disposal reaches upstream through this call (upstream stops when it answers true),
-        // so this is where a downstream that stopped early, such as `take`, ends the
-        // subscription: RxJava's `doFinally` runs its action when the downstream disposes.
-        let disposed = self.observer.is_disposed();
-        if disposed {
-            self.action.run();
-        }
-        disposed
-    }
-}
-
-/// The handle of a [`Finally`] subscription: disposing it disposes upstream, then runs the
-/// action if it has not run yet.
-pub struct FinallySubscription<U, F> {
-    upstream: U,
-    action: Arc<Action<F>>,
-}
-
-impl<U: fmt::Debug, F> fmt::Debug for FinallySubscription<U, F> {
-    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
-        f.debug_struct("FinallySubscription")
-            .field("upstream", &self.upstream)
-            .field("finished", &self.action.has_run())
-            .finish()
-    }
-}
-
-impl<U: Subscription, F: FnOnce()> Subscription for FinallySubscription<U, F> {
-    fn dispose(&self) {
-        self.upstream.dispose();
-        self.action.run();
-    }
-
-    /// True once the action has run: the subscription terminated, its downstream stopped it,
-    /// or it was disposed.
-    fn is_disposed(&self) -> bool {
-        self.action.has_run()
+    fn finish(self) {
+        (self.0)()
     }
 }
 

@@ -106,6 +106,7 @@ mod take_until;
 mod take_while;
 mod take_with_time;
 mod tap;
+mod tap_subscribe;
 mod throttle;
 mod throttle_when;
 mod throttle_with;
@@ -127,6 +128,7 @@ mod with_latest_from;
 mod zip;
 
 pub use crate::engine::combine_core::CombineSubscription;
+pub use crate::engine::ending::{FinallySubscription, Finish};
 pub use crate::engine::flatten::{FlatMap, FlatMapInner, FlatMapOuter};
 pub use crate::engine::merge_core::MergeSubscription;
 pub use crate::engine::projection::Project;
@@ -186,7 +188,7 @@ pub use exhaust_map::ExhaustMap;
 pub use expand::{Expand, ExpandSubscription};
 pub use filter::Filter;
 pub use filter_map::FilterMap;
-pub use finally::{Finally, FinallySubscription};
+pub use finally::{Finally, OnDispose, TapDispose};
 pub use find::Find;
 pub use first::{First, NoElements};
 pub use first_or::FirstOr;
@@ -255,6 +257,7 @@ pub use take_until::{TakeUntil, TakeUntilNotifier};
 pub use take_while::TakeWhile;
 pub use take_with_time::TakeWithTime;
 pub use tap::{Tap, TapWith};
+pub use tap_subscribe::TapSubscribe;
 pub use throttle::Throttle;
 pub use throttle_when::ThrottleWhen;
 pub use throttle_with::{ThrottleConfig, ThrottleWith};
@@ -324,7 +327,6 @@ pub mod observers {
     pub use super::expand::ExpandObserver;
     pub use super::filter::FilterObserver;
     pub use super::filter_map::FilterMapObserver;
-    pub use super::finally::FinallyObserver;
     pub use super::find::FindObserver;
     pub use super::first::FirstObserver;
     pub use super::first_or::FirstOrObserver;
@@ -389,6 +391,7 @@ pub mod observers {
     pub use super::with_latest_from::{WithLatestFromAllObserver, WithLatestFromObserver};
     pub use super::zip::ZipObserver;
     pub use crate::engine::combine_core::CombineWithObserver;
+    pub use crate::engine::ending::FinallyObserver;
     pub use crate::engine::inline_merge::{InlineObserver, InlineOuter, MergeLink};
     pub use crate::engine::resubscribe::ResubscribeObserver;
 }

@@ -25,6 +25,7 @@ mod range;
 mod throw;
 mod timer;
 mod timer_at;
+mod using;
 #[cfg(all(target_arch = "wasm32", feature = "web"))]
 mod web;
 mod zip;
@@ -60,6 +61,7 @@ pub use range::{Range, RangeInteger, range};
 pub use throw::{Throw, throw};
 pub use timer::{Timer, timer};
 pub use timer_at::{TimerAt, timer_at};
+pub use using::{Release, Using, using};
 #[cfg(all(target_arch = "wasm32", feature = "web"))]
 #[cfg_attr(docsrs, doc(cfg(all(target_arch = "wasm32", feature = "web"))))]
 pub use web::{

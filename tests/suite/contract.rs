@@ -177,6 +177,9 @@ contract! {
     to_map: |s| s.to_map(|v| v % 3).map(|m| m.len() as i64);
     to_multimap: |s| s.to_multimap(|v| v % 3).map(|m| m.len() as i64);
     iif_then: |s| rx::source::iif(|| true, s, rx::source::never());
+    tap_subscribe: |s| s.tap_subscribe(|| {});
+    tap_dispose: |s| s.tap_dispose(|| {});
+    using: |s| rx::source::using(|| vec![1u8], move |_| s);
     iif_otherwise: |s| rx::source::iif(|| false, rx::source::never(), s);
     generate_after: |s| s.concat_with(rx::source::generate(0i64, |x| *x < 5, |x| x + 1, |x| *x));
     interval_after_inline: |s| s.merge_with(
@@ -458,6 +461,9 @@ mod local_subject {
         collect: |s| s.collect::<Vec<_>>().map(|c| c.len() as i64);
         to_multimap: |s| s.to_multimap(|v: &i64| v % 3).map(|m| m.len() as i64);
         iif_then: |s| rx::source::iif(|| true, s, empty());
+        tap_subscribe: |s| s.tap_subscribe(|| {});
+        tap_dispose: |s| s.tap_dispose(|| {});
+        using: |s| rx::source::using(|| std::rc::Rc::new(1u8), move |_| s);
         iif_otherwise: |s| rx::source::iif(|| false, empty(), s);
     }
 }

@@ -1174,6 +1174,7 @@ mod auto_traits {
     use rx::operators::{SkipLastWithTime, SkipWithTime, TakeLastWithTime, TakeWithTime};
     use rx::source::Concat;
     use rx::source::{Concat, Iif};
+    use rx::source::{Concat, Iif, Using};
     use rx::subjects::SubjectObservable;
     use rx::{BoxedObservable, LocalBoxedObservable};
     use static_assertions::{assert_impl_all, assert_not_impl_any};
@@ -1273,6 +1274,9 @@ mod auto_traits {
             VecHandle<BufferToggle<'static, Shared, Shared, Durations<Shared>>>: Send, Sync
         );
         assert_impl_all!(Handle<Iif<fn() -> bool, Shared, Shared>>: Send, Sync);
+        assert_impl_all!(Handle<Using<fn() -> u8, fn(&mut u8) -> Shared>>: Send, Sync);
+        assert_impl_all!(Handle<rx::operators::TapDispose<Shared, fn()>>: Send, Sync);
+        assert_impl_all!(Handle<rx::operators::TapSubscribe<Shared, fn()>>: Send, Sync);
     }
 
     /// A thread-safe subject accepts only `Send` observers, which those of a chain that keeps
@@ -1321,6 +1325,11 @@ mod auto_traits {
         assert_not_impl_any!(WindowHandle<rx::sync::Local>: Send, Sync);
         assert_not_impl_any!(Handle<Iif<fn() -> bool, Cold, Local>>: Send, Sync);
         assert_not_impl_any!(Handle<Iif<fn() -> bool, Local, Cold>>: Send, Sync);
+        assert_not_impl_any!(Handle<Using<fn() -> u8, fn(&mut u8) -> Local>>: Send, Sync);
+        assert_not_impl_any!(
+            Handle<Using<fn() -> std::rc::Rc<u8>, fn(&mut std::rc::Rc<u8>) -> Cold>>: Send, Sync
+        );
+        assert_not_impl_any!(Handle<rx::operators::TapDispose<Local, fn()>>: Send, Sync);
         // `subscribe_on` moves its source into a task that may run on another thread, so it
         // takes no local source at all, even on a scheduler that drains on this thread.
         assert_not_impl_any!(SubscribeOn<Local, rx::schedulers::NewThread>: Subscribe<Observer>);

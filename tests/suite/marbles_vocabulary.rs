@@ -461,3 +461,204 @@ fn generate_an_endless_loop_ends_at_disposal() {
     );
     m.expect(source.take(3)).to_be("(abc|)");
 }
+
+// ================================== tap_subscribe, tap_dispose (tap({ subscribe, unsubscribe }))
+
+// RxJS's "lifecycle handlers" of `tap`: `subscribe` is `tap_subscribe`, `next`, `error` and
+// `complete` are `tap_with`, `unsubscribe` is `tap_dispose` and `finalize` is `finally`.
+
+type Log = std::rc::Rc<std::cell::RefCell<Vec<String>>>;
+
+/// The observer `subscribe_with` makes of three plain functions.
+type Handlers = rx::observer::FnObserver<fn(i32), fn(Error), fn()>;
+
+fn lifecycle(
+    subject: &rx::subjects::local::PublishSubject<i32>,
+    log: &Log,
+) -> impl Subscribe<Handlers, Item = i32> {
+    let push = |log: &Log, line: &str| log.borrow_mut().push(line.to_string());
+    let (l1, l2, l3, l4, l5, l6) = (
+        log.clone(),
+        log.clone(),
+        log.clone(),
+        log.clone(),
+        log.clone(),
+        log.clone(),
+    );
+    subject
+        .observable()
+        .tap_dispose(move || push(&l1, "unsubscribe"))
+        .finally(move || push(&l2, "finalize"))
+        .tap_with(
+            move |v| l3.borrow_mut().push(format!("next {v}")),
+            move |e| l4.borrow_mut().push(format!("error: {e}")),
+            move || push(&l5, "complete"),
+        )
+        .tap_subscribe(move || push(&l6, "subscribe"))
+}
+
+#[test]
+fn tap_dispose_fires_before_finally_at_disposal() {
+    let subject = rx::subjects::local::PublishSubject::new();
+    let log = Log::default();
+    let handle = lifecycle(&subject, &log).subscribe_with(|_| {}, |_| {}, || {});
+    subject.on_next(1);
+    subject.on_next(2);
+    assert_eq!(*log.borrow(), ["subscribe", "next 1", "next 2"]);
+    handle.dispose();
+    assert_eq!(
+        *log.borrow(),
+        ["subscribe", "next 1", "next 2", "unsubscribe", "finalize"]
+    );
+}
+
+#[test]
+fn tap_dispose_does_not_fire_when_the_source_completes() {
+    let subject = rx::subjects::local::PublishSubject::new();
+    let log = Log::default();
+    let handle = lifecycle(&subject, &log).subscribe_with(|_| {}, |_| {}, || {});
+    subject.on_next(1);
+    subject.on_next(2);
+    subject.on_completed();
+    handle.dispose();
+    assert_eq!(
+        *log.borrow(),
+        ["subscribe", "next 1", "next 2", "complete", "finalize"]
+    );
+}
+
+#[test]
+fn tap_dispose_does_not_fire_when_the_source_errors() {
+    let subject = rx::subjects::local::PublishSubject::new();
+    let log = Log::default();
+    let handle = lifecycle(&subject, &log).subscribe_with(|_| {}, |_| {}, || {});
+    subject.on_next(1);
+    subject.on_next(2);
+    subject.on_error(Error::msg("bad"));
+    handle.dispose();
+    assert_eq!(
+        *log.borrow(),
+        ["subscribe", "next 1", "next 2", "error: bad", "finalize"]
+    );
+}
+
+#[test]
+fn tap_subscribe_and_tap_dispose_at_their_frames() {
+    // The subscription log of the source shows where each hook fired.
+    let (sch, m) = setup();
+    let e1 = m.hot("-a-^-b-c-d-e-|");
+    let subscribed = std::sync::Arc::new(std::sync::Mutex::new(Vec::new()));
+    let (s1, s2, clock1, clock2) = (
+        subscribed.clone(),
+        subscribed.clone(),
+        sch.clone(),
+        sch.clone(),
+    );
+    let source = e1
+        .clone()
+        .tap_dispose(move || s1.lock().unwrap().push(("dispose", clock1.now())))
+        .tap_subscribe(move || s2.lock().unwrap().push(("subscribe", clock2.now())));
+    let zero = sch.now();
+    m.expect_subscribed(source, "--^---!").to_be("--b-c-");
+    e1.assert_subscriptions(&["--^---!"]);
+    let at: Vec<_> = subscribed
+        .lock()
+        .unwrap()
+        .iter()
+        .map(|(what, when)| (*what, (*when - zero).as_millis()))
+        .collect();
+    assert_eq!(at, [("subscribe", 2), ("dispose", 6)]);
+}
+
+// ============================================================================ using (using)
+
+/// Sets its flag when dropped, as RxJS's resource `Subscription(() => disposed = true)`.
+struct Resource(std::rc::Rc<std::cell::Cell<bool>>);
+
+impl Drop for Resource {
+    fn drop(&mut self) {
+        self.0.set(true);
+    }
+}
+
+#[test]
+fn using_releases_the_resource_when_the_subscription_is_disposed() {
+    let disposed = std::rc::Rc::new(std::cell::Cell::new(false));
+    let flag = disposed.clone();
+    rx::source::using(move || Resource(flag), |_| rx::source::range(0, 3))
+        .take(2)
+        .subscribe(|_| {});
+    assert!(disposed.get());
+}
+
+#[test]
+fn using_a_factory_of_a_resolved_or_rejected_future() {
+    /// A resource that can go with its observer to another thread.
+    struct Flag(std::sync::Arc<std::sync::atomic::AtomicBool>);
+    impl Drop for Flag {
+        fn drop(&mut self) {
+            self.0.store(true, std::sync::atomic::Ordering::SeqCst);
+        }
+    }
+    let disposed = std::sync::Arc::new(std::sync::atomic::AtomicBool::new(false));
+    let flag = disposed.clone();
+    let o = TestObserver::new();
+    rx::source::using(
+        move || Flag(flag),
+        |_| rx::source::from_future_result(async { Ok::<_, Error>(42) }, rx::schedulers::Immediate),
+    )
+    .subscribe_observer(o.clone());
+    o.assert_values(&[42]);
+    o.assert_completed();
+    assert!(disposed.load(std::sync::atomic::Ordering::SeqCst));
+
+    let o = TestObserver::<i32>::new();
+    rx::source::using(
+        || (),
+        |_| {
+            rx::source::from_future_result(
+                async { Err::<i32, _>(Error::msg("42")) },
+                rx::schedulers::Immediate,
+            )
+        },
+    )
+    .subscribe_observer(o.clone());
+    o.assert_error("42");
+}
+
+#[test]
+fn using_at_the_frames_of_its_source() {
+    // Rx.NET's `Using_Complete` and `Using_Dispose`, in frames: the resource is made at the
+    // subscription and released at the source's end, or at disposal.
+    let (sch, m) = setup();
+    let released = std::sync::Arc::new(std::sync::Mutex::new(Vec::new()));
+    struct Timed(
+        TestScheduler,
+        std::sync::Arc<std::sync::Mutex<Vec<std::time::Instant>>>,
+    );
+    impl Drop for Timed {
+        fn drop(&mut self) {
+            self.1.lock().unwrap().push(self.0.now());
+        }
+    }
+    let zero = sch.now();
+    let e1 = m.cold("--a-b-|");
+    let (s, r, cold) = (sch.clone(), released.clone(), e1.clone());
+    let completing = rx::source::using(move || Timed(s, r), move |_| cold);
+    let e2 = m.cold("--a-b-c-d");
+    let (s, r, cold) = (sch.clone(), released.clone(), e2.clone());
+    let disposed = rx::source::using(move || Timed(s, r), move |_| cold);
+    let first = m.expect_subscribed(completing, "-^");
+    let second = m.expect_subscribed(disposed, "--^---!");
+    first.to_be("---a-b-|");
+    second.to_be("----a-");
+    e1.assert_subscriptions(&["-^-----!"]);
+    e2.assert_subscriptions(&["--^---!"]);
+    let at: Vec<_> = released
+        .lock()
+        .unwrap()
+        .iter()
+        .map(|when| (*when - zero).as_millis())
+        .collect();
+    assert_eq!(at, [6, 7]);
+}
