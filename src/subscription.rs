@@ -8,7 +8,7 @@
 //! Dropping a handle does not cancel the subscription, as in every Rx: call
 //! [`dispose`](Subscription::dispose), which is idempotent.
 
-use crate::primitive::{Arc, AtomicBool, Ordering};
+use crate::primitive::{Arc, AtomicBool, Mutex, Ordering};
 use std::fmt;
 
 /// A handle to a running subscription.
@@ -232,6 +232,217 @@ impl fmt::Debug for FlagSubscription {
     }
 }
 
+/// A set of handles disposed together, to which handles can be added and from which they can
+/// be removed while it lives (Rx.NET's `CompositeDisposable`, RxJava's `CompositeDisposable`,
+/// RxJS's `Subscription.add`): disposing it disposes every handle in it, and a handle added
+/// after that is disposed at once.
+///
+/// `S` is the handle type: a boxed handle ([`BoxedSubscription`], the default) holds handles
+/// of any kind. The composite is `Send` and `Sync` exactly when `S` is `Send`; share it with an
+/// `Arc` (or an `Rc`), which is a handle too.
+///
+/// ```
+/// use rx::prelude::*;
+/// use rx::subscription::{CompositeSubscription, FlagSubscription};
+///
+/// let all = CompositeSubscription::new();
+/// let (a, b) = (FlagSubscription::new(), FlagSubscription::new());
+/// all.add(Box::new(a.clone()));
+/// let key = all.add(Box::new(b.clone()));
+/// all.remove(key); // disposes `b`, which leaves the set
+/// assert!(b.is_disposed() && !a.is_disposed());
+///
+/// all.dispose();
+/// assert!(a.is_disposed());
+/// let late = FlagSubscription::new();
+/// all.add(Box::new(late.clone())); // disposed at once
+/// assert!(late.is_disposed());
+/// ```
+///
+/// # Performance
+///
+/// A lock around a slab of handles: `add` and `remove` take it once and allocate only when
+/// the slab grows. Handles are disposed outside the lock, so a handle whose disposal reaches
+/// back into the composite does not deadlock.
+#[doc(alias = "CompositeDisposable")]
+pub struct CompositeSubscription<S = BoxedSubscription<'static>> {
+    /// `None` once disposed.
+    handles: Mutex<Option<slab::Slab<S>>>,
+}
+
+/// Names a handle in a [`CompositeSubscription`], for [`remove`](CompositeSubscription::remove)
+/// and [`take`](CompositeSubscription::take).
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
+pub struct CompositeKey(usize);
+
+impl<S> CompositeSubscription<S> {
+    /// An empty composite, not disposed.
+    pub fn new() -> Self {
+        CompositeSubscription {
+            handles: Mutex::new(Some(slab::Slab::new())),
+        }
+    }
+
+    /// How many handles it holds.
+    pub fn len(&self) -> usize {
+        self.handles.lock().as_ref().map_or(0, slab::Slab::len)
+    }
+
+    /// Whether it holds no handle.
+    pub fn is_empty(&self) -> bool {
+        self.len() == 0
+    }
+
+    /// Removes the handle `key` names and returns it, without disposing it (RxJava's
+    /// `delete`); `None` if it is no longer there.
+    pub fn take(&self, key: CompositeKey) -> Option<S> {
+        self.handles.lock().as_mut()?.try_remove(key.0)
+    }
+}
+
+impl<S: Subscription> CompositeSubscription<S> {
+    /// Adds `handle`, which is disposed with the rest; if the composite is disposed already,
+    /// disposes `handle` at once. The key names it for [`remove`](Self::remove).
+    pub fn add(&self, handle: S) -> CompositeKey {
+        let mut handles = self.handles.lock();
+        match handles.as_mut() {
+            Some(slab) => CompositeKey(slab.insert(handle)),
+            None => {
+                drop(handles);
+                handle.dispose();
+                CompositeKey(usize::MAX)
+            }
+        }
+    }
+
+    /// Removes the handle `key` names and disposes it (Rx.NET's and RxJava's `remove`);
+    /// whether it was there.
+    pub fn remove(&self, key: CompositeKey) -> bool {
+        // The lock is a temporary of this statement: the handle is disposed outside it.
+        let handle = self.take(key);
+        handle.map(|handle| handle.dispose()).is_some()
+    }
+
+    /// Disposes and removes every handle it holds, and stays usable (Rx.NET's `Clear`).
+    pub fn clear(&self) {
+        let handles = self.handles.lock().as_mut().map(std::mem::take);
+        handles.into_iter().flatten().for_each(|(_, h)| h.dispose());
+    }
+}
+
+impl<S> Default for CompositeSubscription<S> {
+    fn default() -> Self {
+        Self::new()
+    }
+}
+
+impl<S: Subscription> Subscription for CompositeSubscription<S> {
+    fn dispose(&self) {
+        let handles = self.handles.lock().take();
+        handles.into_iter().flatten().for_each(|(_, h)| h.dispose());
+    }
+
+    fn is_disposed(&self) -> bool {
+        self.handles.lock().is_none()
+    }
+}
+
+impl<S> fmt::Debug for CompositeSubscription<S> {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        let handles = self.handles.lock();
+        f.debug_struct("CompositeSubscription")
+            .field("len", &handles.as_ref().map_or(0, slab::Slab::len))
+            .field("disposed", &handles.is_none())
+            .finish()
+    }
+}
+
+/// A slot for one handle at a time: setting a new handle disposes the one it replaces, and
+/// disposing the slot disposes the handle in it and every handle set after (Rx.NET's
+/// `SerialDisposable`, RxJava's `SerialDisposable`), for "the current request" that each new
+/// one cancels.
+///
+/// The slot is `Send` and `Sync` exactly when `S` is `Send`.
+///
+/// ```
+/// use rx::prelude::*;
+/// use rx::subscription::{FlagSubscription, SerialSubscription};
+///
+/// let current = SerialSubscription::new();
+/// let (first, second) = (FlagSubscription::new(), FlagSubscription::new());
+/// current.set(first.clone());
+/// current.set(second.clone()); // disposes `first`
+/// assert!(first.is_disposed() && !second.is_disposed());
+///
+/// current.dispose();
+/// assert!(second.is_disposed());
+/// let late = FlagSubscription::new();
+/// current.set(late.clone()); // disposed at once
+/// assert!(late.is_disposed());
+/// ```
+///
+/// # Performance
+///
+/// A lock around an `Option`, taken by `set`, `dispose` and `is_disposed`; no allocation. The
+/// replaced handle is disposed outside the lock.
+#[doc(alias = "SerialDisposable")]
+pub struct SerialSubscription<S = BoxedSubscription<'static>> {
+    /// `Err(())` once disposed; `Ok(None)` before a first handle.
+    current: Mutex<Result<Option<S>, ()>>,
+}
+
+impl<S> SerialSubscription<S> {
+    /// An empty slot, not disposed.
+    pub fn new() -> Self {
+        SerialSubscription {
+            current: Mutex::new(Ok(None)),
+        }
+    }
+}
+
+impl<S: Subscription> SerialSubscription<S> {
+    /// Puts `handle` in the slot and disposes the handle it replaces; if the slot is
+    /// disposed already, disposes `handle` at once.
+    pub fn set(&self, handle: S) {
+        let replaced = match &mut *self.current.lock() {
+            Ok(current) => current.replace(handle),
+            Err(()) => Some(handle),
+        };
+        if let Some(replaced) = replaced {
+            replaced.dispose();
+        }
+    }
+}
+
+impl<S> Default for SerialSubscription<S> {
+    fn default() -> Self {
+        Self::new()
+    }
+}
+
+impl<S: Subscription> Subscription for SerialSubscription<S> {
+    fn dispose(&self) {
+        let current = std::mem::replace(&mut *self.current.lock(), Err(()));
+        if let Ok(Some(current)) = current {
+            current.dispose();
+        }
+    }
+
+    fn is_disposed(&self) -> bool {
+        self.current.lock().is_err()
+    }
+}
+
+impl<S> fmt::Debug for SerialSubscription<S> {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        let current = self.current.lock();
+        f.debug_struct("SerialSubscription")
+            .field("holds", &matches!(*current, Ok(Some(_))))
+            .field("disposed", &current.is_err())
+            .finish()
+    }
+}
+
 /// A type-erased handle, returned by [`boxed`](crate::ObservableExt::boxed) observables.
 pub type BoxedSubscription<'a> = Box<dyn Subscription + Send + 'a>;
 
@@ -270,6 +481,81 @@ mod tests {
         let none: Vec<Finished> = Vec::new();
         assert!(none.is_disposed());
         none.dispose();
+    }
+
+    #[test]
+    fn a_composite_disposes_what_it_holds_and_what_comes_later() {
+        let all = CompositeSubscription::new();
+        let flags: Vec<_> = (0..3).map(|_| FlagSubscription::new()).collect();
+        let keys: Vec<_> = flags.iter().map(|f| all.add(f.clone())).collect();
+        assert_eq!(all.len(), 3);
+        assert!(all.remove(keys[1]));
+        assert!(!all.remove(keys[1]), "removed once");
+        assert!(flags[1].is_disposed());
+        let taken = all.take(keys[2]).expect("still there");
+        all.dispose();
+        all.dispose();
+        assert!(flags[0].is_disposed() && !taken.is_disposed());
+        assert!(all.is_disposed() && all.is_empty());
+        let late = FlagSubscription::new();
+        all.add(late.clone());
+        assert!(late.is_disposed());
+    }
+
+    #[test]
+    fn clearing_a_composite_disposes_its_handles_and_keeps_it_usable() {
+        let all = CompositeSubscription::new();
+        let first = FlagSubscription::new();
+        all.add(first.clone());
+        all.clear();
+        assert!(first.is_disposed() && !all.is_disposed());
+        let next = FlagSubscription::new();
+        all.add(next.clone());
+        assert!(!next.is_disposed());
+    }
+
+    #[test]
+    fn a_handle_may_reach_its_composite_while_it_is_disposed() {
+        let all = Arc::new(CompositeSubscription::<Box<dyn Subscription + Send + Sync>>::new());
+        struct Reentrant(Arc<CompositeSubscription<Box<dyn Subscription + Send + Sync>>>);
+        impl Subscription for Reentrant {
+            fn dispose(&self) {
+                assert!(self.0.is_disposed());
+                self.0.add(Box::new(Finished));
+            }
+            fn is_disposed(&self) -> bool {
+                false
+            }
+        }
+        all.add(Box::new(Reentrant(all.clone())));
+        all.dispose();
+    }
+
+    #[test]
+    fn a_serial_slot_disposes_what_it_replaces_and_what_comes_late() {
+        let slot = SerialSubscription::new();
+        let (a, b, c) = (
+            FlagSubscription::new(),
+            FlagSubscription::new(),
+            FlagSubscription::new(),
+        );
+        slot.set(a.clone());
+        assert!(!slot.is_disposed());
+        slot.set(b.clone());
+        assert!(a.is_disposed() && !b.is_disposed());
+        slot.dispose();
+        assert!(b.is_disposed() && slot.is_disposed());
+        slot.set(c.clone());
+        assert!(c.is_disposed());
+    }
+
+    #[test]
+    fn composites_and_serial_slots_are_send_exactly_when_their_handles_are() {
+        static_assertions::assert_impl_all!(CompositeSubscription: Send, Sync, Subscription);
+        static_assertions::assert_impl_all!(SerialSubscription: Send, Sync, Subscription);
+        type Local = std::rc::Rc<FlagSubscription>;
+        static_assertions::assert_not_impl_any!(CompositeSubscription<Local>: Send, Sync);
+        static_assertions::assert_not_impl_any!(SerialSubscription<Local>: Send, Sync);
     }
 
     #[test]

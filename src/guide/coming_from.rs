@@ -51,6 +51,7 @@
 //! | async bridges | `first_value`, `last_value`, `into_stream` | `firstValueFrom`, `lastValueFrom` | `firstOrErrorStage`, `lastOrErrorStage`, `toFlowable` | — |
 //! | backpressure | `observe_on_bounded`, `into_stream_bounded`, `merge_bounded` | — | `onBackpressureBuffer`, `onBackpressureDrop`, `onBackpressureLatest`, `onBackpressureBuffer(n, onOverflow, DROP_OLDEST)`, `observeOn(s, delayError, bufferSize)` | — |
 //! | subjects | `PublishSubject`, `BehaviorSubject`, `ReplaySubject`, `AsyncSubject` | `Subject`, `BehaviorSubject`, `ReplaySubject`, `AsyncSubject` | same | `publish_subject`, `behavior_subject`, `replay_subject` |
+//! | subscriptions | `CompositeSubscription`, `SerialSubscription`, `FlagSubscription` | `Subscription` (its `add` and `remove`) | `CompositeDisposable`, `SerialDisposable` | `composite_disposable` |
 //! | schedulers | `Immediate`, `CurrentThread`, `NewThread`, `RunLoop`, `ThreadPool`, `Computational`, `TestScheduler`, `Tokio` | `queueScheduler`, `asyncScheduler`, `TestScheduler` | `Schedulers.trampoline()`, `newThread()`, `computation()`, `from(executor)`, `TestScheduler` | `immediate`, `current_thread`, `new_thread`, `run_loop`, `thread_pool`, `computational` |
 //!
 //! ## Differences in behaviour

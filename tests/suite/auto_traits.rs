@@ -14,6 +14,10 @@ use std::rc::Rc;
 assert_impl_all!(rx::Error: Send, Sync, Clone);
 assert_impl_all!(rx::subscription::Finished: Send, Sync, Copy);
 assert_impl_all!(rx::subscription::FlagSubscription: Send, Sync, Clone);
+assert_impl_all!(rx::subscription::CompositeSubscription: Send, Sync, Default);
+assert_impl_all!(rx::subscription::SerialSubscription: Send, Sync, Default);
+assert_not_impl_any!(rx::subscription::CompositeSubscription<Rc<rx::subscription::Finished>>: Send, Sync);
+assert_not_impl_any!(rx::subscription::SerialSubscription<Rc<rx::subscription::Finished>>: Send, Sync);
 assert_impl_all!(rx::testing::TestObserver<i32>: Send, Sync, Clone);
 assert_impl_all!(rx::Notification<i32>: Send, Sync, Clone);
 
