@@ -1172,8 +1172,6 @@ mod auto_traits {
     };
     use rx::operators::{Debounce, Delay, ObserveOn, Timeout};
     use rx::operators::{SkipLastWithTime, SkipWithTime, TakeLastWithTime, TakeWithTime};
-    use rx::source::Concat;
-    use rx::source::{Concat, Iif};
     use rx::source::{Concat, Iif, Using};
     use rx::subjects::SubjectObservable;
     use rx::{BoxedObservable, LocalBoxedObservable};
