@@ -6338,6 +6338,117 @@ pub trait ObservableExt: Observable + Sized {
         TapWith::new(self, next, error, completed)
     }
 
+    /// Names a point of the pipeline and reports everything that passes it as `tracing`
+    /// events (feature `tracing`): each subscription opens a span `spy` (level DEBUG, fields
+    /// `label` and `subscription`, its number at this point), and inside it each value is an
+    /// event at level TRACE and each subscription, error, completion and disposal one at
+    /// level DEBUG. Every event has the fields `event` (`"subscribed"`, `"next"`, `"error"`,
+    /// `"completed"` or `"disposed"`), `value` (Debug) or `error` (Display) where there is
+    /// one, `thread`, `elapsed` (time since the subscription was made), and the point's
+    /// counts so far: `values`, `errors`, `completions` and `live` (subscriptions not ended).
+    /// Notifications pass on unchanged, after their report.
+    ///
+    /// Without the `tracing` feature `spy` is its source, unchanged: leave it in the code and
+    /// switch it on when a pipeline misbehaves. [`spy_with`](ObservableExt::spy_with) reports
+    /// to a closure instead, with or without the feature.
+    ///
+    /// ```text
+    /// source:             -a-b-|
+    /// spy("answers"):     -a-b-|     (and a span with 5 events: subscribed, next a, next b, completed)
+    /// ```
+    ///
+    /// # Examples
+    ///
+    /// ```
+    /// use rx::prelude::*;
+    /// use rx::testing::TestObserver;
+    ///
+    /// // With a `tracing` subscriber installed (tracing-subscriber's `fmt()`, say), this logs:
+    /// //   DEBUG spy{label=squares subscription=1}: event="subscribed" thread=main ...
+    /// //   TRACE spy{label=squares subscription=1}: event="next" value=1 ... values=1 ...
+    /// let observer = TestObserver::new();
+    /// rx::source::from_iter([1, 2, 3])
+    ///     .map(|v| v * v)
+    ///     .spy("squares")
+    ///     .subscribe_observer(observer.clone());
+    /// observer.assert_values(&[1, 4, 9]);
+    /// ```
+    ///
+    /// # Performance
+    ///
+    /// Without the feature: nothing, the type is its source's. With it: per subscription, a
+    /// span and one allocation (the state the observer and the handle share); per
+    /// notification, a relaxed atomic add for the counts and a check of the event's
+    /// interest. The fields (thread, time, counts, the value's `Debug`) are computed only for
+    /// a subscriber that wants the event. `benches/` measures the chain with and without.
+    #[doc(alias = "debug")]
+    #[doc(alias = "log")]
+    #[doc(alias = "tag")]
+    #[doc(alias = "trace")]
+    fn spy(self, label: impl Into<std::borrow::Cow<'static, str>>) -> Spy<Self> {
+        Spy::new(self, label.into())
+    }
+
+    /// Names a point of the pipeline and calls `f` with a [`SpyEvent`](crate::operators::SpyEvent)
+    /// for everything that passes it: each subscription, value, error, completion and
+    /// disposal (by the handle, or by a downstream that stopped early), with the point's
+    /// label, the subscription's number, the thread, the time since the subscription was
+    /// made, and the point's counts ([`SpyWith::counts`](crate::operators::SpyWith::counts)
+    /// reads them from outside). Notifications pass on unchanged, after `f` has seen them.
+    ///
+    /// `f` is shared by every subscription of the point (it may run on several threads at
+    /// once when the point is subscribed from several), so it is `Fn`: keep its state behind
+    /// a lock or atomics. [`Recorder::spy`](crate::testing::marbles::Recorder::spy) is such
+    /// a closure, which turns what passes into a marble diagram.
+    ///
+    /// ```text
+    /// source:                -a-b-|
+    /// spy_with("ids", f):    -a-b-|     (f sees: Subscribed, Next(a), Next(b), Completed)
+    /// ```
+    ///
+    /// # Examples
+    ///
+    /// ```
+    /// use rx::operators::SpyKind;
+    /// use rx::prelude::*;
+    /// use std::sync::Mutex;
+    ///
+    /// let log = Mutex::new(Vec::new());
+    /// let spied = rx::source::from_iter(1..=5).spy_with("numbers", |event| {
+    ///     let what = match event.kind() {
+    ///         SpyKind::Subscribed => "subscribed".to_string(),
+    ///         SpyKind::Next(v) => format!("next {v}"),
+    ///         SpyKind::Error(e) => format!("error {e}"),
+    ///         SpyKind::Completed => "completed".to_string(),
+    ///         SpyKind::Disposed => "disposed".to_string(),
+    ///         _ => unreachable!(),
+    ///     };
+    ///     log.lock().unwrap().push(format!("{} #{}: {what}", event.label(), event.subscription()));
+    /// });
+    /// let counts = spied.counts();
+    /// spied.take(2).subscribe(|_| {});
+    /// assert_eq!(
+    ///     *log.lock().unwrap(),
+    ///     ["numbers #1: subscribed", "numbers #1: next 1", "numbers #1: next 2", "numbers #1: disposed"]
+    /// );
+    /// assert_eq!((counts.values(), counts.completions(), counts.live()), (2, 0, 0));
+    /// ```
+    ///
+    /// # Performance
+    ///
+    /// Per point, one allocation for `f` and the counts. Per subscription, one allocation
+    /// (the state its observer and its handle share). Per notification, a relaxed atomic add
+    /// and the call of `f`; the thread and the time are read only when `f` asks.
+    #[doc(alias = "debug")]
+    #[doc(alias = "log")]
+    #[doc(alias = "tag")]
+    fn spy_with<F>(self, label: impl Into<std::borrow::Cow<'static, str>>, f: F) -> SpyWith<Self, F>
+    where
+        F: Fn(&crate::operators::SpyEvent<'_, Self::Item>),
+    {
+        SpyWith::new(self, label.into(), f)
+    }
+
     /// Runs `f` exactly once when the subscription ends, however it ends: after the
     /// downstream has received completion or an error, when the downstream stops it early
     /// (a `take` further down, say), or when the returned handle is disposed (RxJava's

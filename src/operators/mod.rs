@@ -92,6 +92,7 @@ mod skip_last_with_time;
 mod skip_until;
 mod skip_while;
 mod skip_with_time;
+mod spy;
 mod start_with;
 mod start_with_iter;
 mod subscribe_on;
@@ -243,6 +244,12 @@ pub use skip_last_with_time::SkipLastWithTime;
 pub use skip_until::{SkipUntil, SkipUntilNotifier};
 pub use skip_while::SkipWhile;
 pub use skip_with_time::SkipWithTime;
+#[cfg(feature = "tracing")]
+#[cfg_attr(docsrs, doc(cfg(feature = "tracing")))]
+pub use spy::TracingReport;
+pub use spy::{
+    ClosureReport, Spy, SpyCounts, SpyEvent, SpyKind, SpyReport, SpySubscription, SpyWith,
+};
 pub use start_with::StartWith;
 pub use start_with_iter::StartWithIter;
 pub use subscribe_on::{SubscribeOn, SubscribeOnSubscription};
@@ -363,6 +370,7 @@ pub mod observers {
     pub use super::skip_last_with_time::SkipLastWithTimeObserver;
     pub use super::skip_until::SkipUntilObserver;
     pub use super::skip_while::SkipWhileObserver;
+    pub use super::spy::SpyObserver;
     pub use super::subscribe_on::SubscribeOnObserver;
     pub use super::sum::SumObserver;
     pub use super::switch_if_empty::SwitchIfEmptyObserver;

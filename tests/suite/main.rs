@@ -10,6 +10,7 @@ mod support;
 
 mod auto_traits;
 mod contract;
+mod debugging_spy;
 mod differential;
 mod flavours;
 mod grammar_random;
