@@ -23,6 +23,7 @@ mod marbles_operators;
 mod marbles_operators_higher;
 mod marbles_operators_more;
 mod marbles_parser_total;
+mod marbles_recording;
 mod marbles_time;
 mod marbles_vocabulary;
 mod merge_concurrency;

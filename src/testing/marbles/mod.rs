@@ -97,6 +97,7 @@ mod cold;
 mod expectations;
 mod hot;
 mod parser;
+mod recording;
 mod rendering;
 mod subscriptions;
 #[cfg(all(test, not(loom)))]
@@ -106,6 +107,7 @@ mod values;
 pub use cold::{ColdObservable, ColdSubscription};
 pub use expectations::Expectation;
 pub use hot::{HotObservable, HotSubscription};
+pub use recording::{Recorder, Recording};
 pub use subscriptions::SubscriptionSpan;
 pub use values::MarbleValues;
 

@@ -91,8 +91,8 @@ impl Log {
     }
 }
 
-/// A span as a subscription diagram, followed by its exact frames.
-fn draw_span(span: &SubscriptionSpan, frame: Duration) -> String {
+/// A span as a subscription diagram.
+pub(super) fn subscription_diagram(span: &SubscriptionSpan, frame: Duration) -> String {
     let mut line = gap(Duration::ZERO, span.subscribed, frame);
     match span.unsubscribed {
         Some(u) if u == span.subscribed => line.push_str("(^!)"),
@@ -103,6 +103,12 @@ fn draw_span(span: &SubscriptionSpan, frame: Duration) -> String {
         }
         None => line.push('^'),
     }
+    line
+}
+
+/// A span as a subscription diagram, followed by its exact frames.
+fn draw_span(span: &SubscriptionSpan, frame: Duration) -> String {
+    let line = subscription_diagram(span, frame);
     let until = match span.unsubscribed {
         Some(u) => format!("unsubscribed at {}", when(u, frame)),
         None => "never unsubscribed".to_string(),
