@@ -190,17 +190,16 @@ impl<T> Recorder<T> {
                             if let Notification::Error(e) = n {
                                 error.get_or_insert_with(|| e.clone());
                             }
-                            if let Notification::Next(v) = n {
-                                if !values.iter().any(|(_, known)| known == v) {
-                                    let c =
-                                        MARBLES.chars().nth(values.len()).unwrap_or_else(|| {
-                                            panic!(
-                                                "Recorder::render: more than {} distinct values",
-                                                MARBLES.chars().count()
-                                            )
-                                        });
-                                    values.push((c, v.clone()));
-                                }
+                            if let Notification::Next(v) = n
+                                && !values.iter().any(|(_, known)| known == v)
+                            {
+                                let c = MARBLES.chars().nth(values.len()).unwrap_or_else(|| {
+                                    panic!(
+                                        "Recorder::render: more than {} distinct values",
+                                        MARBLES.chars().count()
+                                    )
+                                });
+                                values.push((c, v.clone()));
                             }
                             raw.push((since(e.at), n.clone()));
                         }
@@ -378,14 +377,14 @@ impl<T: fmt::Debug> fmt::Display for Recording<T> {
             "// `{}`, recorded with one frame = {:?}",
             self.label, self.frame
         )?;
-        if let Some(e) = &self.error {
-            if e.to_string() != "error" {
-                writeln!(
-                    f,
-                    "// `#` is rx::Error::msg({:?}): add .with_error(..)",
-                    e.to_string()
-                )?;
-            }
+        if let Some(e) = &self.error
+            && e.to_string() != "error"
+        {
+            writeln!(
+                f,
+                "// `#` is rx::Error::msg({:?}): add .with_error(..)",
+                e.to_string()
+            )?;
         }
         write!(f, "let values = [")?;
         for (i, (c, v)) in self.values.iter().enumerate() {
