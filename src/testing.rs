@@ -340,6 +340,19 @@ mod timed {
             self.shared.disposed.store(true, Ordering::SeqCst);
         }
 
+        /// Whether the recording can grow no more: a terminal notification arrived, or the
+        /// observer was disposed.
+        #[cfg_attr(not(feature = "tokio"), allow(dead_code))]
+        pub(crate) fn is_finished(&self) -> bool {
+            self.shared.disposed.load(Ordering::SeqCst)
+                || self
+                    .shared
+                    .events
+                    .lock()
+                    .iter()
+                    .any(|(_, n)| n.is_terminal())
+        }
+
         fn record(&self, notification: Notification<T>) {
             let at = self.scheduler.now().saturating_duration_since(self.start);
             self.shared.events.lock().push((at, notification));

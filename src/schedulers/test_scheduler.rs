@@ -156,6 +156,20 @@ impl TestScheduler {
         self.queue().is_empty()
     }
 
+    /// When the earliest pending task is due.
+    #[cfg_attr(not(feature = "tokio"), allow(dead_code))]
+    pub(crate) fn first_due(&self) -> Option<Instant> {
+        self.queue().first_due()
+    }
+
+    /// Moves the clock to `instant` without running anything, for a driver that lines this
+    /// clock up with another one before either runs what falls due then; tasks due by then
+    /// run at the next advance, at the clock's time. Never moves the clock back.
+    #[cfg_attr(not(feature = "tokio"), allow(dead_code))]
+    pub(crate) fn set_now(&self, instant: Instant) {
+        self.queue().advance_virtual_now(instant);
+    }
+
     fn run_until(&self, instant: Instant) {
         while let Some(entry) = self.queue().pop_due(instant) {
             self.queue().advance_virtual_now(entry.due());

@@ -103,6 +103,8 @@ impl Marbles {
         <S as Observable>::Item: Send + 'static,
     {
         let observer = TimedObserver::new(&self.ctx.scheduler);
+        let watched = observer.clone();
+        self.ctx.watch(Box::new(move || watched.is_finished()));
         let handle = Arc::new(Mutex::new(None));
         let (o, h) = (observer.clone(), handle.clone());
         self.ctx.schedule_first(

@@ -102,6 +102,8 @@ mod rendering;
 mod subscriptions;
 #[cfg(all(test, not(loom)))]
 mod test_support;
+#[cfg(feature = "tokio")]
+mod tokio_clock;
 mod values;
 
 pub use cold::{ColdObservable, ColdSubscription};
@@ -157,7 +159,16 @@ pub(super) struct Context {
     /// first, so that they come before the hot observables' notifications of that frame (as
     /// in RxJS, where they are scheduled before the hot observables are set up).
     pending: Mutex<Vec<(Instant, Action)>>,
+    /// The expectations made, each as whether it can receive nothing more: where the
+    /// scheduler's queue cannot say when a run is over (tokio's timers are out of its sight),
+    /// these can.
+    finished: Mutex<Vec<Finished>>,
+    /// Tokio's paused clock, moved in step with the scheduler's (`Marbles::on_tokio`).
+    #[cfg(feature = "tokio")]
+    tokio: Option<tokio_clock::TokioClock>,
 }
+
+type Finished = Box<dyn Fn() -> bool + Send + Sync>;
 
 type Action = Box<dyn FnOnce() + Send>;
 
@@ -172,7 +183,21 @@ impl Context {
     }
 
     pub(super) fn flush(&self) {
+        #[cfg(feature = "tokio")]
+        if let Some(tokio) = &self.tokio {
+            return tokio.flush(self);
+        }
         self.scheduler.run();
+    }
+
+    pub(super) fn watch(&self, finished: Finished) {
+        self.finished.lock().push(finished);
+    }
+
+    /// Whether every expectation made so far can receive nothing more.
+    #[cfg_attr(not(feature = "tokio"), allow(dead_code))]
+    pub(super) fn all_finished(&self) -> bool {
+        self.finished.lock().iter().all(|f| f())
     }
 
     /// Runs `action` at `at`, before the hot observables' notifications of that instant.
@@ -275,6 +300,9 @@ impl Marbles {
                 zero: scheduler.now(),
                 frame,
                 pending: Mutex::new(Vec::new()),
+                finished: Mutex::new(Vec::new()),
+                #[cfg(feature = "tokio")]
+                tokio: None,
             }),
             scheduler: scheduler.clone(),
         }
