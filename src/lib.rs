@@ -116,7 +116,8 @@
 //! | feature | enables |
 //! |---|---|
 //! | `stream` | `futures_core::Stream` interop: `source::from_stream`, `ObservableExt::into_stream` |
-//! | `tokio` | `schedulers::Tokio`, a scheduler over a tokio runtime |
+//! | `tokio` | `schedulers::Tokio`, a scheduler over a tokio runtime; `Marbles::on_tokio`, marble tests over async code |
+//! | `tracing` | `ObservableExt::spy` reports as `tracing` events (without it, `spy` is its source) |
 //! | `web` | on wasm32 only: `schedulers::web` (`setTimeout`, microtasks, animation frames), `source::from_event`, `source::animation_frames` |
 //!
 //! # Guide
@@ -126,7 +127,7 @@
 //! [choosing a scheduler](guide::schedulers), [errors and panics](guide::errors),
 //! [threads and `Send`](guide::threads), [subjects and multicasting](guide::subjects),
 //! [testing](guide::testing), [async interop](guide::async_interop),
-//! [the performance model](guide::performance), and
+//! [debugging a pipeline](guide::debugging), [the performance model](guide::performance), and
 //! [coming from RxJS, RxJava and RPP](guide::coming_from).
 
 #![cfg_attr(docsrs, feature(doc_cfg))]

@@ -95,4 +95,4 @@
 //! });
 //! ```
 //!
-//! Next: [the performance model](super::performance).
+//! Next: [debugging a pipeline](super::debugging).

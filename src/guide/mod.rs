@@ -13,8 +13,10 @@
 //! 6. [Subjects and multicasting](subjects): pushing values by hand, sharing one subscription.
 //! 7. [Testing](testing): `TestObserver`, `TestScheduler` and marble diagrams.
 //! 8. [Async interop](async_interop): futures, streams and tokio.
-//! 9. [The performance model](performance): what allocates, what locks, what is free.
-//! 10. [Coming from RxJS, RxJava and RPP](coming_from): the names, and every semantic
+//! 9. [Debugging a pipeline](debugging): `spy`, recording an incident as a marble diagram,
+//!    and marble tests over async code.
+//! 10. [The performance model](performance): what allocates, what locks, what is free.
+//! 11. [Coming from RxJS, RxJava and RPP](coming_from): the names, and every semantic
 //!     difference.
 //!
 //! The programs in `examples/` put these together: `cargo run --release --example
@@ -49,6 +51,7 @@
 pub mod async_interop;
 pub mod coming_from;
 pub mod concepts;
+pub mod debugging;
 pub mod errors;
 pub mod performance;
 pub mod returning_observables;

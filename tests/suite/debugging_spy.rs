@@ -409,3 +409,32 @@ mod tracing_events {
         );
     }
 }
+
+/// The failing test of the guide's chapter "debugging a pipeline", and the message it shows.
+#[test]
+fn the_guides_switch_map_bug_fails_with_the_message_the_chapter_shows() {
+    use std::time::Duration;
+    let ms = Duration::from_millis;
+    let sch = TestScheduler::new();
+    let m = Marbles::with_frame(&sch, ms(10));
+    let orders = m.cold_with("-a---bc---|", [('a', 1), ('b', 2), ('c', 3)]);
+    let s = sch.clone();
+    let prices =
+        orders.switch_map(move |id| rx::source::timer(ms(30), s.clone()).map(move |_| id * 100));
+    let expectation = m.expect(prices);
+    let failure = std::panic::catch_unwind(std::panic::AssertUnwindSafe(|| {
+        expectation.to_be_with("----x---yz|", [('x', 100), ('y', 200), ('z', 300)])
+    }))
+    .unwrap_err();
+    let message = failure
+        .downcast_ref::<String>()
+        .cloned()
+        .unwrap_or_default();
+    assert_eq!(
+        message,
+        "marble diagrams differ (one frame is 10ms)\n\
+         expected: ----x---yz|\n\
+         actual:   ----x----z|\n\
+         \x20                 ^ expected value 200 at frame 8, got value 300 at frame 9"
+    );
+}
