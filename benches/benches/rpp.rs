@@ -11,6 +11,7 @@
 //! `cargo bench -p rx-benches -- 'Filtering Operators'`.
 
 mod boundaries;
+mod debugging;
 mod harness;
 mod memory;
 mod operators;
@@ -60,6 +61,7 @@ fn main() {
     subjects::scenarios(&mut criterion);
     scaling::scaling(&mut criterion);
     boundaries::boundaries(&mut criterion);
+    debugging::debugging(&mut criterion);
 
     criterion.final_summary();
 
