@@ -247,7 +247,7 @@ impl super::Marbles {
     /// let tokio = Tokio::new(m.runtime().clone());
     /// // `delay` on the Tokio scheduler: tokio's timer, the marble clock.
     /// m.expect(m.cold("-a-b|").delay(Duration::from_millis(2), tokio))
-    ///     .to_be("---a-(b|)");
+    ///     .to_be("---a-b|");
     /// ```
     ///
     /// # Panics
