@@ -6349,7 +6349,8 @@ pub trait ObservableExt: Observable + Sized {
     /// Notifications pass on unchanged, after their report.
     ///
     /// Without the `tracing` feature `spy` is its source, unchanged: leave it in the code and
-    /// switch it on when a pipeline misbehaves. [`spy_with`](ObservableExt::spy_with) reports
+    /// switch it on when a pipeline misbehaves. The values must be `Debug` either way, so that
+    /// turning the feature on never breaks a build. [`spy_with`](ObservableExt::spy_with) reports
     /// to a closure instead, with or without the feature.
     ///
     /// ```text
@@ -6385,7 +6386,11 @@ pub trait ObservableExt: Observable + Sized {
     #[doc(alias = "log")]
     #[doc(alias = "tag")]
     #[doc(alias = "trace")]
-    fn spy(self, label: impl Into<std::borrow::Cow<'static, str>>) -> Spy<Self> {
+    fn spy(self, label: impl Into<std::borrow::Cow<'static, str>>) -> Spy<Self>
+    where
+        // With or without the feature, so that turning `tracing` on never breaks a build.
+        Self::Item: std::fmt::Debug,
+    {
         Spy::new(self, label.into())
     }
 
