@@ -17,6 +17,7 @@ mod grammar_random;
 mod higher_races;
 mod interop_future;
 mod long_chain;
+#[cfg(feature = "tokio")]
 mod marbles_async;
 mod marbles_multicast;
 mod marbles_notifiers;
