@@ -4362,6 +4362,124 @@ pub trait ObservableExt: Observable + Sized {
         FlatMap::new(self, f)
     }
 
+    /// Maps each value to an observable and merges their values, with at most `max` inner
+    /// subscriptions at once (RxJS's `mergeMap(f, concurrent)`, RxJava's
+    /// `flatMap(f, maxConcurrency)`).
+    ///
+    /// The values beyond that wait in a queue, in order, and `f` is called with each when its
+    /// inner observable is subscribed, as a running one completes (as RxJS does; RxJava maps at
+    /// once and queues the inner): a projection that starts work (a request) starts it only
+    /// when there is a place for it. It is called on whichever thread completed the inner
+    /// that freed the place, so it must be `Send` when the inners need a `Send` observer.
+    /// `flat_map_max(1, f)` is [`concat_map(f)`](ObservableExt::concat_map).
+    ///
+    /// ```text
+    /// source:            abc|
+    /// f(a), f(b), f(c):  --v|     each emits its name two ticks after it is subscribed
+    /// flat_map_max(2):   --ab-c|  f(c) is called when f(a) completes
+    /// ```
+    ///
+    /// # Examples
+    ///
+    /// At most two requests in flight:
+    ///
+    /// ```
+    /// use rx::prelude::*;
+    /// use rx::schedulers::TestScheduler;
+    /// use rx::testing::TestObserver;
+    /// use std::time::Duration;
+    ///
+    /// let scheduler = TestScheduler::new();
+    /// let timers = scheduler.clone();
+    /// let request = move |id: u32| {
+    ///     rx::source::timer(Duration::from_secs(1), timers.clone()).map(move |_| id * 10)
+    /// };
+    /// let observer = TestObserver::new();
+    /// rx::source::from_iter([1, 2, 3])
+    ///     .flat_map_max(2, request)
+    ///     .subscribe_observer(observer.clone());
+    /// scheduler.advance_by(Duration::from_secs(1));
+    /// observer.assert_values(&[10, 20]); // the request for 3 starts now
+    /// scheduler.advance_by(Duration::from_secs(1));
+    /// observer.assert_values(&[10, 20, 30]);
+    /// observer.assert_completed();
+    /// ```
+    ///
+    /// # Panics
+    ///
+    /// When `max` is zero.
+    ///
+    /// # Errors
+    ///
+    /// As [`flat_map`](ObservableExt::flat_map); the waiting values are dropped unmapped.
+    ///
+    /// # Performance
+    ///
+    /// As [`merge_max`](ObservableExt::merge_max): one allocation per subscription, the queue
+    /// allocates once values have to wait. `f` lives in the shared state and is lent, with no
+    /// allocation or atomic of its own, to the one thread that subscribes inners at a time.
+    #[doc(alias = "mergeMap")]
+    #[doc(alias = "flatMap")]
+    #[doc(alias = "merge_map")]
+    fn flat_map_max<'a, U, F>(self, max: usize, f: F) -> FlatMapMax<'a, Self, F>
+    where
+        F: FnMut(Self::Item) -> U,
+        U: Observable,
+    {
+        FlatMapMax::new(self, max, f)
+    }
+
+    /// [`flat_map`](ObservableExt::flat_map) that delivers every value first and the errors
+    /// last (RxJava's `flatMap(f, true)`): an error, of this observable or of an inner one,
+    /// ends only the observable it came from; the others go on, and once all have ended the
+    /// sequence fails, with that error or, when several failed, a
+    /// [`CompositeError`](crate::error::CompositeError) of them in the order they arrived.
+    ///
+    /// ```text
+    /// source:                   -1-2---|
+    /// f(1):                      -a#
+    /// f(2):                        -b--c|
+    /// flat_map_delay_error(f):  --a-b--c#      the error of f(1), at the end
+    /// ```
+    ///
+    /// # Examples
+    ///
+    /// ```
+    /// use rx::prelude::*;
+    /// use rx::testing::TestObserver;
+    ///
+    /// let observer = TestObserver::new();
+    /// rx::source::from_iter(["1", "x", "3"])
+    ///     .flat_map_delay_error(|s| match s.parse::<i32>() {
+    ///         Ok(n) => rx::source::just(n).boxed(),
+    ///         Err(e) => rx::source::throw(rx::Error::new(e)).boxed(),
+    ///     })
+    ///     .subscribe_observer(observer.clone());
+    /// observer.assert_values(&[1, 3]);
+    /// observer.assert_error("invalid digit found in string");
+    /// ```
+    ///
+    /// # Errors
+    ///
+    /// After every value: the one error, or a `CompositeError` of all of them. Only a disposal
+    /// ends the sequence early.
+    ///
+    /// # Performance
+    ///
+    /// As [`flat_map`](ObservableExt::flat_map), except that even inner observables that
+    /// finish inside `subscribe` take the shared state (one allocation per subscription), and
+    /// the errors are kept in a `Vec` until the end.
+    #[doc(alias = "flatMap")]
+    #[doc(alias = "mergeMap")]
+    #[doc(alias = "flatMapDelayError")]
+    fn flat_map_delay_error<'a, U, F>(self, f: F) -> FlatMapDelayError<'a, Self, F>
+    where
+        F: FnMut(Self::Item) -> U,
+        U: Observable,
+    {
+        FlatMapDelayError::new(self, f)
+    }
+
     /// Maps each value to an observable with a fallible closure and merges their values, as
     /// [`flat_map`](ObservableExt::flat_map) does; an `Err` ends the sequence with that
     /// error, converted with `Into<Error>`, as an inner error would.
@@ -4448,6 +4566,52 @@ pub trait ObservableExt: Observable + Sized {
         Self::Item: Observable,
     {
         MergeAll::new(self)
+    }
+
+    /// [`merge`](ObservableExt::merge) that delivers every value first and the errors last
+    /// (RxJava's `mergeDelayError`): an error, of this observable or of an inner one, ends
+    /// only the observable it came from; the others go on, and once all have ended the
+    /// sequence fails, with that error or, when several failed, a
+    /// [`CompositeError`](crate::error::CompositeError) of them in the order they arrived.
+    ///
+    /// ```text
+    /// source:               -a-b-----|
+    /// a:                     -1#
+    /// b:                       -3---4|
+    /// merge_delay_error():  --1-3---4#      the error of a, at the end
+    /// ```
+    ///
+    /// # Examples
+    ///
+    /// ```
+    /// use rx::prelude::*;
+    /// use rx::testing::TestObserver;
+    ///
+    /// let observer = TestObserver::new();
+    /// rx::source::from_iter([
+    ///     rx::source::just(1).concat_with(rx::source::throw(rx::Error::msg("lost"))).boxed(),
+    ///     rx::source::from_iter(vec![2, 3]).boxed(),
+    /// ])
+    /// .merge_delay_error()
+    /// .subscribe_observer(observer.clone());
+    /// observer.assert_values(&[1, 2, 3]);
+    /// observer.assert_error("lost");
+    /// ```
+    ///
+    /// # Errors
+    ///
+    /// As [`flat_map_delay_error`](ObservableExt::flat_map_delay_error).
+    ///
+    /// # Performance
+    ///
+    /// As [`flat_map_delay_error`](ObservableExt::flat_map_delay_error).
+    #[doc(alias = "mergeDelayError")]
+    #[doc(alias = "merge_all")]
+    fn merge_delay_error<'a>(self) -> MergeDelayError<'a, Self>
+    where
+        Self::Item: Observable,
+    {
+        MergeDelayError::new(self)
     }
 
     /// Flattens an observable of observables by merging them, with at most `max` inner
@@ -4553,6 +4717,54 @@ pub trait ObservableExt: Observable + Sized {
         ConcatAll::new(self)
     }
 
+    /// [`concat`](ObservableExt::concat) that delivers every value first and the errors last
+    /// (RxJava's `concatDelayError`): an inner observable that fails is followed by the next,
+    /// as if it had completed, and an error of this observable waits for the inner observables
+    /// already queued; once all have ended the sequence fails, with that error or, when
+    /// several failed, a [`CompositeError`](crate::error::CompositeError) of them in order.
+    ///
+    /// ```text
+    /// source:                -a-b|
+    /// a:                      -1#
+    /// b:                        -3|
+    /// concat_delay_error():  --1-3#     the error of a, at the end
+    /// ```
+    ///
+    /// # Examples
+    ///
+    /// ```
+    /// use rx::prelude::*;
+    /// use rx::testing::TestObserver;
+    ///
+    /// let observer = TestObserver::new();
+    /// rx::source::from_iter([
+    ///     rx::source::just(1).concat_with(rx::source::throw(rx::Error::msg("lost"))).boxed(),
+    ///     rx::source::from_iter(vec![2, 3]).boxed(),
+    /// ])
+    /// .concat_delay_error()
+    /// .subscribe_observer(observer.clone());
+    /// observer.assert_values(&[1, 2, 3]);
+    /// observer.assert_error("lost");
+    /// ```
+    ///
+    /// # Errors
+    ///
+    /// As [`flat_map_delay_error`](ObservableExt::flat_map_delay_error).
+    ///
+    /// # Performance
+    ///
+    /// As [`concat`](ObservableExt::concat), except that even inner observables that finish
+    /// inside `subscribe` take the shared state (one allocation per subscription), and the
+    /// errors are kept in a `Vec` until the end.
+    #[doc(alias = "concatDelayError")]
+    #[doc(alias = "concat_all")]
+    fn concat_delay_error<'a>(self) -> ConcatDelayError<'a, Self>
+    where
+        Self::Item: Observable,
+    {
+        ConcatDelayError::new(self)
+    }
+
     /// Maps each value to an observable and emits the values of each in turn: the next is
     /// subscribed once the previous one has completed (RxJava's `concatMap`).
     ///
@@ -4599,6 +4811,57 @@ pub trait ObservableExt: Observable + Sized {
         U: Observable,
     {
         ConcatMap::new(self, f)
+    }
+
+    /// [`concat_map`](ObservableExt::concat_map) that delivers every value first and the
+    /// errors last (RxJava's `concatMapDelayError`, with `tillTheEnd`): an inner observable
+    /// that fails is followed by the next, as if it had completed, and an error of this
+    /// observable waits for the values already queued; once all have ended the sequence
+    /// fails, with that error or, when several failed, a
+    /// [`CompositeError`](crate::error::CompositeError) of them in order. As in `concat_map`,
+    /// `f` is called with each value when its turn comes.
+    ///
+    /// ```text
+    /// source:                    -12|
+    /// f(1):                       -1#
+    /// f(2):                         -2-2|
+    /// concat_map_delay_error(f): --1-2-2#     the error of f(1), at the end
+    /// ```
+    ///
+    /// # Examples
+    ///
+    /// ```
+    /// use rx::prelude::*;
+    /// use rx::testing::TestObserver;
+    ///
+    /// let observer = TestObserver::new();
+    /// rx::source::from_iter(["1", "x", "3"])
+    ///     .concat_map_delay_error(|s| match s.parse::<i32>() {
+    ///         Ok(n) => rx::source::just(n).boxed(),
+    ///         Err(e) => rx::source::throw(rx::Error::new(e)).boxed(),
+    ///     })
+    ///     .subscribe_observer(observer.clone());
+    /// observer.assert_values(&[1, 3]);
+    /// observer.assert_error("invalid digit found in string");
+    /// ```
+    ///
+    /// # Errors
+    ///
+    /// As [`flat_map_delay_error`](ObservableExt::flat_map_delay_error).
+    ///
+    /// # Performance
+    ///
+    /// As [`concat_map`](ObservableExt::concat_map), except that even inner observables that
+    /// finish inside `subscribe` take the shared state (one allocation per subscription), and
+    /// the errors are kept in a `Vec` until the end.
+    #[doc(alias = "concatMapDelayError")]
+    #[doc(alias = "concatMap")]
+    fn concat_map_delay_error<'a, U, F>(self, f: F) -> ConcatMapDelayError<'a, Self, F>
+    where
+        F: FnMut(Self::Item) -> U,
+        U: Observable,
+    {
+        ConcatMapDelayError::new(self, f)
     }
 
     /// Maps each value to an observable and emits the values of the newest one only: when a
@@ -4881,6 +5144,161 @@ pub trait ObservableExt: Observable + Sized {
         N: Observable<Item = Self::Item>,
     {
         Expand::new(self, f)
+    }
+
+    /// Maps each value, with the accumulator, to an observable and merges their values, each
+    /// the new accumulator, starting from `seed` (RxJS's `mergeScan`).
+    ///
+    /// `f(acc, value)` returns an inner observable; every value an inner delivers is emitted
+    /// and becomes `acc` for the next call of `f`. An inner that emits nothing leaves `acc` as
+    /// it was, and nothing is emitted for it. Inners run at once, as in
+    /// [`flat_map`](ObservableExt::flat_map); see [`merge_scan_max`](ObservableExt::merge_scan_max)
+    /// for a bound. With inners that emit one value each and finish at once it is
+    /// [`scan`](ObservableExt::scan) whose step returns an observable (a request).
+    ///
+    /// ```text
+    /// source:              -1--2--3|
+    /// f(acc, v):           -(acc+v)|       one value after a tick
+    /// merge_scan(0, f):    --1--3--6|
+    /// ```
+    ///
+    /// # Examples
+    ///
+    /// A running total, each step computed by an observable:
+    ///
+    /// ```
+    /// use rx::prelude::*;
+    /// use rx::testing::TestObserver;
+    ///
+    /// let observer = TestObserver::new();
+    /// rx::source::from_iter([1, 2, 3])
+    ///     .merge_scan(0, |total, v| rx::source::just(total + v))
+    ///     .subscribe_observer(observer.clone());
+    /// observer.assert_values(&[1, 3, 6]);
+    /// observer.assert_completed();
+    /// ```
+    ///
+    /// # Errors
+    ///
+    /// As [`flat_map`](ObservableExt::flat_map).
+    ///
+    /// # Performance
+    ///
+    /// As [`flat_map`](ObservableExt::flat_map), plus one more allocation per subscription
+    /// (the accumulator, behind a lock its inners share), and per inner value an uncontended
+    /// lock and a clone of the value into the accumulator; `f` gets a clone of it.
+    #[doc(alias = "mergeScan")]
+    fn merge_scan<'a, A, U, F>(self, seed: A, f: F) -> MergeScan<'a, Self, A, F>
+    where
+        F: FnMut(A, Self::Item) -> U,
+        U: Observable<Item = A>,
+        A: Clone,
+    {
+        MergeScan::new(self, usize::MAX, seed, f)
+    }
+
+    /// [`merge_scan`](ObservableExt::merge_scan) with at most `max` inner subscriptions at
+    /// once (RxJS's `mergeScan(f, seed, concurrent)`).
+    ///
+    /// The values beyond that wait in a queue, in order, and `f` is called with each when its
+    /// inner observable is subscribed, with the accumulator as it is then: `merge_scan_max(1,
+    /// ..)` chains each step on the result of the previous one.
+    ///
+    /// ```text
+    /// source:                     -ab|
+    /// f(acc, a):                   --x|         x: the new accumulator
+    /// f(x, b):                        --y|      mapped when f(acc, a) completes, with x
+    /// merge_scan_max(1, acc, f):  ---x--y|
+    /// ```
+    ///
+    /// # Examples
+    ///
+    /// ```
+    /// use rx::prelude::*;
+    /// use rx::schedulers::TestScheduler;
+    /// use rx::testing::TestObserver;
+    /// use std::time::Duration;
+    ///
+    /// let scheduler = TestScheduler::new();
+    /// let timers = scheduler.clone();
+    /// let step = move |total: i32, v: i32| {
+    ///     rx::source::timer(Duration::from_secs(1), timers.clone()).map(move |_| total + v)
+    /// };
+    /// let observer = TestObserver::new();
+    /// rx::source::from_iter([1, 2])
+    ///     .merge_scan_max(1, 10, step)
+    ///     .subscribe_observer(observer.clone());
+    /// scheduler.run();
+    /// observer.assert_values(&[11, 13]);
+    /// observer.assert_completed();
+    /// ```
+    ///
+    /// # Panics
+    ///
+    /// When `max` is zero.
+    ///
+    /// # Errors
+    ///
+    /// As [`flat_map`](ObservableExt::flat_map); the waiting values are dropped unmapped.
+    ///
+    /// # Performance
+    ///
+    /// As [`merge_scan`](ObservableExt::merge_scan), and the queue allocates once values have
+    /// to wait.
+    #[doc(alias = "mergeScan")]
+    fn merge_scan_max<'a, A, U, F>(self, max: usize, seed: A, f: F) -> MergeScan<'a, Self, A, F>
+    where
+        F: FnMut(A, Self::Item) -> U,
+        U: Observable<Item = A>,
+        A: Clone,
+    {
+        MergeScan::new(self, max, seed, f)
+    }
+
+    /// Maps each value, with the accumulator, to an observable and emits the values of the
+    /// newest one only, each the new accumulator, starting from `seed` (RxJS's `switchScan`).
+    ///
+    /// As [`switch_map`](ObservableExt::switch_map): a new value disposes the running inner
+    /// observable, then `f(acc, value)` gives the next one, `acc` being the last value
+    /// delivered (or `seed`).
+    ///
+    /// ```text
+    /// source:              -a---b----|
+    /// f(acc, a):            -1-2-3|        3 never comes: f(2, b) replaced it
+    /// f(2, b):                  -4-5|
+    /// switch_scan(s, f):   --1-2-4-5-|
+    /// ```
+    ///
+    /// # Examples
+    ///
+    /// ```
+    /// use rx::prelude::*;
+    /// use rx::testing::TestObserver;
+    ///
+    /// let observer = TestObserver::new();
+    /// rx::source::from_iter([1, 2, 3])
+    ///     .switch_scan(0, |total, v| rx::source::just(total + v))
+    ///     .subscribe_observer(observer.clone());
+    /// observer.assert_values(&[1, 3, 6]);
+    /// observer.assert_completed();
+    /// ```
+    ///
+    /// # Errors
+    ///
+    /// As [`switch_map`](ObservableExt::switch_map).
+    ///
+    /// # Performance
+    ///
+    /// As [`switch_map`](ObservableExt::switch_map), plus what
+    /// [`merge_scan`](ObservableExt::merge_scan) adds for the accumulator.
+    #[doc(alias = "switchScan")]
+    fn switch_scan<'a, A, U, F>(self, seed: A, f: F) -> SwitchScan<'a, Self, A, F>
+    where
+        F: FnMut(A, Self::Item) -> U,
+        U: Observable<Item = A>,
+        A: Clone,
+    {
+        SwitchScan::new(self, seed, f)
     }
 
     // ---------------------------------------------------------------------- error handling

@@ -1253,7 +1253,7 @@ impl<'c, 'a, O, T, X, F: Flavour> Locked<'c, 'a, O, T, X, F> {
     where
         O: Observer<T>,
     {
-        self.terminate(Terminal::Completed);
+        self.terminate(Terminal::Completed, true);
     }
 
     /// Fails the downstream (dropping queued values) and disposes every upstream left.
@@ -1261,7 +1261,17 @@ impl<'c, 'a, O, T, X, F: Flavour> Locked<'c, 'a, O, T, X, F> {
     where
         O: Observer<T>,
     {
-        self.terminate(Terminal::Error(error));
+        self.terminate(Terminal::Error(error), false);
+    }
+
+    /// Fails the downstream after the queued values, as a completion would, and disposes
+    /// every upstream left: for errors an operator kept until everything else had ended (the
+    /// `_delay_error` forms), which promise every value first.
+    pub(crate) fn error_after_values(self, error: Error)
+    where
+        O: Observer<T>,
+    {
+        self.terminate(Terminal::Error(error), true);
     }
 
     /// Closes without a notification and disposes every upstream left: for an operator that
@@ -1270,7 +1280,7 @@ impl<'c, 'a, O, T, X, F: Flavour> Locked<'c, 'a, O, T, X, F> {
         self.shut();
     }
 
-    fn terminate(mut self, terminal: Terminal)
+    fn terminate(mut self, terminal: Terminal, after_queued: bool)
     where
         O: Observer<T>,
     {
@@ -1279,7 +1289,7 @@ impl<'c, 'a, O, T, X, F: Flavour> Locked<'c, 'a, O, T, X, F> {
         }
         self.state.closed = true;
         self.core.done.store(true, Ordering::Release);
-        if let Terminal::Error(_) = terminal {
+        if !after_queued {
             let queue = take_queue(&mut self.state.queue);
             self.defer_queue(queue);
         }

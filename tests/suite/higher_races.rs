@@ -354,3 +354,102 @@ fn zip_all_of_sources_on_other_threads() {
         }
     }
 }
+
+#[test]
+fn flat_map_max_keeps_its_bound_with_inners_on_threads() {
+    use std::sync::Arc;
+    use std::sync::atomic::{AtomicUsize, Ordering::SeqCst};
+    for max in [1usize, 3] {
+        let running = Arc::new(AtomicUsize::new(0));
+        let peak = Arc::new(AtomicUsize::new(0));
+        let o = TestObserver::new();
+        let (r, p) = (running.clone(), peak.clone());
+        let pool = ThreadPool::new(4);
+        rx::source::from_iter(0..300i64)
+            .flat_map_max(max, move |v| {
+                let now = r.fetch_add(1, SeqCst) + 1;
+                p.fetch_max(now, SeqCst);
+                let r = r.clone();
+                rx::source::from_iter([v, -v])
+                    .subscribe_on(pool.clone())
+                    // Counted out before the completion reaches the engine, which then
+                    // subscribes the next inner.
+                    .tap_with(
+                        |_| {},
+                        |_| {},
+                        move || {
+                            r.fetch_sub(1, SeqCst);
+                        },
+                    )
+            })
+            .subscribe_observer(o.clone());
+        wait_terminated(&o);
+        o.assert_rules();
+        o.assert_completed();
+        assert!(
+            peak.load(SeqCst) <= max,
+            "{} inners at once",
+            peak.load(SeqCst)
+        );
+        let values = o.values();
+        assert_eq!(values.len(), 600);
+        // Each inner's two values keep their order.
+        for v in 1..300i64 {
+            let at = |x| values.iter().position(|&y| y == x).unwrap();
+            assert!(at(v) < at(-v));
+        }
+    }
+}
+
+#[test]
+fn merge_delay_error_collects_the_errors_of_inners_failing_on_threads() {
+    for _ in 0..20 {
+        let o = TestObserver::new();
+        rx::source::from_iter(0..8i64)
+            .map(|i| {
+                let values = rx::source::from_iter((0..50).map(move |v| i * 100 + v));
+                if i % 2 == 0 {
+                    values
+                        .concat_with(rx::source::throw(rx::Error::msg(format!("e{i}"))))
+                        .subscribe_on(NewThread)
+                        .boxed()
+                } else {
+                    values.subscribe_on(NewThread).boxed()
+                }
+            })
+            .merge_delay_error()
+            .subscribe_observer(o.clone());
+        wait_terminated(&o);
+        o.assert_rules();
+        assert_eq!(o.value_count(), 400);
+        let error = o.error().expect("the delayed errors");
+        let composite = error
+            .downcast_ref::<rx::error::CompositeError>()
+            .expect("four errors");
+        let mut messages: Vec<String> = composite.iter().map(|e| e.to_string()).collect();
+        messages.sort();
+        assert_eq!(messages, ["e0", "e2", "e4", "e6"]);
+    }
+}
+
+#[test]
+fn switch_scan_replacing_inners_that_emit_on_threads() {
+    for round in 0..20u64 {
+        let o = TestObserver::new();
+        rx::source::interval(Duration::from_micros(200 + round * 20), NewThread)
+            .take(20)
+            .switch_scan(0u64, |acc, v| {
+                rx::source::interval(Duration::from_micros(50), NewThread)
+                    .take(5)
+                    .map(move |i| acc.max(v * 10 + i))
+            })
+            .subscribe_observer(o.clone());
+        wait_terminated(&o);
+        o.assert_rules();
+        o.assert_completed();
+        // The accumulator only grows: each inner starts from the last value delivered.
+        let values = o.values();
+        assert!(values.windows(2).all(|w| w[0] <= w[1]), "{values:?}");
+        assert_eq!(values.last(), Some(&194));
+    }
+}

@@ -19,6 +19,7 @@ mod interop_future;
 mod long_chain;
 #[cfg(feature = "tokio")]
 mod marbles_async;
+mod marbles_flattening;
 mod marbles_multicast;
 mod marbles_notifiers;
 mod marbles_operators;
@@ -39,6 +40,7 @@ mod newer_auto_traits;
 mod panics_operators;
 mod peer_rxjava;
 mod peer_rxjava_time;
+mod peer_rxjava_delay_error;
 mod quickstart;
 mod schedulers_order;
 mod schedulers_stress;

@@ -130,6 +130,12 @@ pub enum Op {
     SwitchMap(Box<Plan>),
     ExhaustMap(Box<Plan>),
     MergeMax(usize, Box<Plan>),
+    FlatMapMax(usize, Box<Plan>),
+    MergeScan(Box<Plan>),
+    SwitchScan(Box<Plan>),
+    FlatMapDelayError(Box<Plan>),
+    ConcatMapDelayError(Box<Plan>),
+    MergeDelayError(Box<Plan>),
     Share,
     // threads
     ObserveOn(Sched),
@@ -198,7 +204,13 @@ impl Op {
             | Op::ConcatMap(p)
             | Op::SwitchMap(p)
             | Op::ExhaustMap(p)
-            | Op::MergeMax(_, p) => Some(p),
+            | Op::MergeMax(_, p)
+            | Op::FlatMapMax(_, p)
+            | Op::MergeScan(p)
+            | Op::SwitchScan(p)
+            | Op::FlatMapDelayError(p)
+            | Op::ConcatMapDelayError(p)
+            | Op::MergeDelayError(p) => Some(p),
             _ => None,
         }
     }
@@ -350,6 +362,14 @@ fn op(inner: Option<BoxedStrategy<Plan>>) -> BoxedStrategy<Op> {
             (1usize..3, p.clone())
                 .prop_map(|(n, p)| Op::MergeMax(n, Box::new(p)))
                 .boxed(),
+            (1usize..3, p.clone())
+                .prop_map(|(n, p)| Op::FlatMapMax(n, Box::new(p)))
+                .boxed(),
+            b(Op::MergeScan),
+            b(Op::SwitchScan),
+            b(Op::FlatMapDelayError),
+            b(Op::ConcatMapDelayError),
+            b(Op::MergeDelayError),
         ]);
     }
     prop::strategy::Union::new(choices).boxed()
@@ -885,6 +905,32 @@ fn apply(obs: Obs, op: &Op, env: &Arc<Env>) -> Obs {
         Op::MergeMax(n, p) => {
             let f = inner_fn(p, env);
             obs.map(f).merge_max(*n).boxed()
+        }
+        Op::FlatMapMax(n, p) => {
+            let f = inner_fn(p, env);
+            obs.flat_map_max(*n, f).boxed()
+        }
+        Op::MergeScan(p) => {
+            let mut f = inner_fn(p, env);
+            obs.merge_scan(0, move |acc, v| f(v).map(move |x| (x + acc) % 20))
+                .boxed()
+        }
+        Op::SwitchScan(p) => {
+            let mut f = inner_fn(p, env);
+            obs.switch_scan(0, move |acc, v| f(v).map(move |x| (x + acc) % 20))
+                .boxed()
+        }
+        Op::FlatMapDelayError(p) => {
+            let f = inner_fn(p, env);
+            obs.flat_map_delay_error(f).boxed()
+        }
+        Op::ConcatMapDelayError(p) => {
+            let f = inner_fn(p, env);
+            obs.concat_map_delay_error(f).boxed()
+        }
+        Op::MergeDelayError(p) => {
+            let f = inner_fn(p, env);
+            obs.map(f).merge_delay_error().boxed()
         }
         Op::Share => unreachable!("built by build_upto"),
         Op::ObserveOn(s) => sched_on(*s, env, obs, true),

@@ -1,0 +1,296 @@
+//! The `_delay_error` forms of the flattening operators against RxJava 3's own cases
+//! (`ObservableMergeDelayErrorTest`, the delay-error cases of `ObservableConcatMapTest` and
+//! `ObservableFlatMapTest`): one test per case, named after the RxJava test it mirrors, with
+//! our own code. RxJava's sources that fail on a `null` value are sources that fail with an
+//! error named after it here; its `CompositeException` is `rx::error::CompositeError`.
+
+use rx::Error;
+use rx::error::CompositeError;
+use rx::prelude::*;
+use rx::schedulers::NewThread;
+use rx::source::{from_iter, just, throw};
+use rx::testing::TestObserver;
+use std::thread;
+use std::time::{Duration, Instant};
+
+type Boxed = rx::BoxedObservable<'static, &'static str>;
+
+/// RxJava's `TestErrorObservable`: emits `values` and, if `fails`, then fails (where RxJava's
+/// would meet a `null`).
+fn source(values: &[&'static str], fails: Option<&'static str>) -> Boxed {
+    let values = from_iter(values.to_vec());
+    match fails {
+        Some(message) => values.concat_with(throw(Error::msg(message))).boxed(),
+        None => values.boxed(),
+    }
+}
+
+fn observe<T: Clone + Send + 'static, S: Subscribe<TestObserver<T>>>(s: S) -> TestObserver<T> {
+    let o = TestObserver::new();
+    s.subscribe_observer(o.clone());
+    o
+}
+
+#[track_caller]
+fn composite_of(o: &TestObserver<impl Clone>) -> Vec<String> {
+    let error = o.error().expect("an error");
+    let composite = error
+        .downcast_ref::<CompositeError>()
+        .expect("a CompositeError");
+    composite.iter().map(|e| e.to_string()).collect()
+}
+
+/// Waits for `observer` to terminate; fails after 10 s.
+#[track_caller]
+fn wait_terminated<T>(observer: &TestObserver<T>) {
+    let deadline = Instant::now() + Duration::from_secs(10);
+    while !observer.is_terminated() {
+        assert!(
+            Instant::now() < deadline,
+            "no terminal notification after 10 s"
+        );
+        thread::sleep(Duration::from_millis(1));
+    }
+}
+
+// ------------------------------------------------------- ObservableMergeDelayErrorTest
+
+#[test]
+fn error_delayed1() {
+    let o = observe(
+        from_iter([
+            source(&["four"], Some("npe")),
+            source(&["one", "two", "three"], None),
+        ])
+        .merge_delay_error(),
+    );
+    o.assert_values(&["four", "one", "two", "three"]);
+    o.assert_error("npe");
+}
+
+#[test]
+fn error_delayed2() {
+    let o = observe(
+        from_iter([
+            source(&["one", "two", "three"], None),
+            source(&["four"], Some("npe four")),
+            source(&["seven", "eight"], Some("npe eight")),
+            source(&["nine"], None),
+        ])
+        .merge_delay_error(),
+    );
+    o.assert_values(&["one", "two", "three", "four", "seven", "eight", "nine"]);
+    assert_eq!(composite_of(&o), ["npe four", "npe eight"]);
+}
+
+#[test]
+fn error_delayed3() {
+    let o = observe(
+        from_iter([
+            source(&["one", "two", "three"], None),
+            source(&["four", "five", "six"], None),
+            source(&["seven", "eight"], Some("npe")),
+            source(&["nine"], None),
+        ])
+        .merge_delay_error(),
+    );
+    o.assert_values(&[
+        "one", "two", "three", "four", "five", "six", "seven", "eight", "nine",
+    ]);
+    o.assert_error("npe");
+}
+
+#[test]
+fn error_delayed4() {
+    let o = observe(
+        from_iter([
+            source(&["one", "two", "three"], None),
+            source(&["four", "five", "six"], None),
+            source(&["seven", "eight"], None),
+            source(&["nine"], Some("npe")),
+        ])
+        .merge_delay_error(),
+    );
+    o.assert_values(&[
+        "one", "two", "three", "four", "five", "six", "seven", "eight", "nine",
+    ]);
+    o.assert_error("npe");
+}
+
+#[test]
+fn error_delayed4_with_threading() {
+    let threaded = |values: &[&'static str], fails| source(values, fails).subscribe_on(NewThread);
+    let o = TestObserver::new();
+    from_iter([
+        threaded(&["one", "two", "three"], None),
+        threaded(&["four", "five", "six"], None),
+        threaded(&["seven", "eight"], None),
+        threaded(&["nine"], Some("npe")),
+    ])
+    .merge_delay_error()
+    .subscribe_observer(o.clone());
+    wait_terminated(&o);
+    o.assert_rules();
+    let mut values = o.values();
+    values.sort_unstable();
+    let mut expected = [
+        "one", "two", "three", "four", "five", "six", "seven", "eight", "nine",
+    ];
+    expected.sort_unstable();
+    assert_eq!(values, expected);
+    o.assert_error("npe");
+}
+
+#[test]
+fn composite_error_delayed1() {
+    let o = observe(
+        from_iter([
+            source(&["four"], Some("npe a")),
+            source(&["one", "two"], Some("npe b")),
+        ])
+        .merge_delay_error(),
+    );
+    o.assert_values(&["four", "one", "two"]);
+    assert_eq!(composite_of(&o), ["npe a", "npe b"]);
+}
+
+#[test]
+fn composite_error_delayed2() {
+    let o = observe(
+        from_iter([
+            source(&["four"], Some("npe a")),
+            source(&["one", "two"], Some("npe b")),
+        ])
+        .merge_delay_error(),
+    );
+    assert_eq!(composite_of(&o).len(), 2);
+}
+
+#[test]
+fn merge_observable_of_observables() {
+    let o = observe(
+        from_iter([source(&["hello"], None), source(&["hello"], None)]).merge_delay_error(),
+    );
+    o.assert_values(&["hello", "hello"]);
+    o.assert_completed();
+}
+
+#[test]
+fn synchronous_error() {
+    let o = observe(throw::<Boxed>(Error::msg("unit test")).merge_delay_error());
+    o.assert_error("unit test");
+    assert_eq!(o.value_count(), 0);
+}
+
+#[test]
+fn error_in_parent_observable() {
+    let o = observe(
+        from_iter([throw(Error::msg("parent's first")).boxed(), just(1).boxed()])
+            .concat_with(just(just(2).boxed()))
+            .merge_delay_error(),
+    );
+    o.assert_values(&[1, 2]);
+    o.assert_error("parent's first");
+}
+
+#[test]
+fn error_in_parent_observable_delayed() {
+    for _ in 0..20 {
+        let delayed = || {
+            just("hello")
+                .delay(Duration::from_millis(2), NewThread)
+                .boxed()
+        };
+        let o = TestObserver::new();
+        from_iter([delayed(), delayed()])
+            .concat_with(throw(Error::msg("throwing exception in parent")))
+            .merge_delay_error()
+            .subscribe_observer(o.clone());
+        wait_terminated(&o);
+        o.assert_values(&["hello", "hello"]);
+        o.assert_error("throwing exception in parent");
+    }
+}
+
+#[test]
+fn merge_delay_error_with_error() {
+    let o = observe(
+        from_iter([
+            just(1).concat_with(throw(Error::msg("test"))).boxed(),
+            just(2).boxed(),
+        ])
+        .merge_delay_error(),
+    );
+    o.assert_values(&[1, 2]);
+    o.assert_error("test");
+}
+
+#[test]
+fn merge_delay_error3_with_error() {
+    let o = observe(
+        from_iter([
+            just(1).boxed(),
+            just(2).concat_with(throw(Error::msg("test"))).boxed(),
+            just(3).boxed(),
+        ])
+        .merge_delay_error(),
+    );
+    o.assert_values(&[1, 2, 3]);
+    o.assert_error("test");
+}
+
+// ------------------------------------------------- ObservableConcatMapTest (delay errors)
+
+#[test]
+fn main_error_delayed() {
+    let o =
+        observe(throw::<i32>(Error::msg("test")).concat_map_delay_error(|v| from_iter(v..v + 2)));
+    o.assert_notifications(&[rx::Notification::Error(Error::msg("test"))]);
+}
+
+#[test]
+fn inner_error_delay_error() {
+    let o = observe(just(1).concat_map_delay_error(|_| throw::<i32>(Error::msg("test"))));
+    o.assert_notifications(&[rx::Notification::Error(Error::msg("test"))]);
+}
+
+#[test]
+fn normal_delay_errors_till_the_end() {
+    let o = observe(just(1).concat_map_delay_error(|v| from_iter(v..v + 2)));
+    o.assert_values(&[1, 2]);
+    o.assert_completed();
+}
+
+#[test]
+fn concat_delay_error_runs_every_inner_after_a_failure() {
+    // `concatDelayError` over `concat(just(1), error), just(2)`.
+    let o = observe(
+        from_iter([
+            just(1).concat_with(throw(Error::msg("test"))).boxed(),
+            just(2).boxed(),
+        ])
+        .concat_delay_error(),
+    );
+    o.assert_values(&[1, 2]);
+    o.assert_error("test");
+}
+
+// ------------------------------------------------- ObservableFlatMapTest (delay errors)
+
+#[test]
+fn flat_map_delay_errors_main_and_inner() {
+    // `flatMap(f, true)` where the main source and one inner fail: both errors, in order.
+    let o = observe(
+        from_iter([1, 2])
+            .concat_with(throw(Error::msg("main")))
+            .flat_map_delay_error(|v| {
+                if v == 1 {
+                    throw(Error::msg("inner")).boxed()
+                } else {
+                    just(v).boxed()
+                }
+            }),
+    );
+    o.assert_values(&[2]);
+    assert_eq!(composite_of(&o), ["inner", "main"]);
+}
