@@ -154,6 +154,14 @@
 //!   completing without ever having emitted completes the sequence, as in RxJava.
 //! - [`merge_with`](crate::ObservableExt::merge_with), `flat_map` and the other merging
 //!   operators queue without bound and never block their producers, as in RxJava.
+//! - [`flat_map_max`](crate::ObservableExt::flat_map_max) calls its projection when a value's
+//!   inner gets a place, as RxJS's `mergeMap(f, concurrent)`; RxJava's
+//!   `flatMap(f, maxConcurrency)` calls it at once and queues the inner.
+//! - The `_delay_error` forms ([`merge_delay_error`](crate::ObservableExt::merge_delay_error)
+//!   and the others) end with the one error, or a
+//!   [`CompositeError`](crate::error::CompositeError) of several in the order they arrived, as
+//!   RxJava's `CompositeException`; `concat_map_delay_error` is RxJava's
+//!   `concatMapDelayError(f, tillTheEnd = true)`.
 //!
 //! ```
 //! use rx::prelude::*;

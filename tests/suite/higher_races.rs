@@ -1,8 +1,9 @@
 //! `timeout_with`, `exhaust_all`, `expand`, `retry_when`, `repeat_when`, `fork_join`,
-//! `combine_latest_all` and `zip_all` on real threads: upstreams on several threads race each
-//! other and the operator's timer or notifier. Whatever the interleaving, the Rx rules hold (no
-//! overlapping calls, nothing after the end), nothing is lost or duplicated, and values of
-//! one upstream keep their order. Bounds on wall-clock time are generous: these tests check
+//! `combine_latest_all`, `zip_all`, `flat_map_max`, `merge_delay_error` and `switch_scan` on
+//! real threads: upstreams on several threads race each other and the operator's timer or
+//! notifier. Whatever the interleaving, the Rx rules hold (no overlapping calls, nothing
+//! after the end), nothing is lost or duplicated, and values of one upstream keep their
+//! order. Bounds on wall-clock time are generous: these tests check
 //! what happens, and only that it happens in a sane time.
 
 use rx::prelude::*;
@@ -451,5 +452,61 @@ fn switch_scan_replacing_inners_that_emit_on_threads() {
         let values = o.values();
         assert!(values.windows(2).all(|w| w[0] <= w[1]), "{values:?}");
         assert_eq!(values.last(), Some(&194));
+    }
+}
+
+#[test]
+fn merge_delay_error_rxjava_error_delayed4_with_threading() {
+    // RxJava's `errorDelayed4WithThreading`: four sources on threads, the last failing.
+    let threaded = |values: &[&'static str], fails: Option<&'static str>| {
+        let values = rx::source::from_iter(values.to_vec());
+        match fails {
+            Some(message) => values
+                .concat_with(rx::source::throw(rx::Error::msg(message)))
+                .subscribe_on(NewThread)
+                .boxed(),
+            None => values.subscribe_on(NewThread).boxed(),
+        }
+    };
+    let o = TestObserver::new();
+    rx::source::from_iter([
+        threaded(&["one", "two", "three"], None),
+        threaded(&["four", "five", "six"], None),
+        threaded(&["seven", "eight"], None),
+        threaded(&["nine"], Some("npe")),
+    ])
+    .merge_delay_error()
+    .subscribe_observer(o.clone());
+    wait_terminated(&o);
+    o.assert_rules();
+    let mut values = o.values();
+    values.sort_unstable();
+    let mut expected = [
+        "one", "two", "three", "four", "five", "six", "seven", "eight", "nine",
+    ];
+    expected.sort_unstable();
+    assert_eq!(values, expected);
+    o.assert_error("npe");
+}
+
+#[test]
+fn merge_delay_error_rxjava_error_in_parent_observable_delayed() {
+    // RxJava's `errorInParentObservableDelayed`: the outer fails while its inners wait.
+    for _ in 0..20 {
+        let delayed = || {
+            rx::source::just("hello")
+                .delay(Duration::from_millis(2), NewThread)
+                .boxed()
+        };
+        let o = TestObserver::new();
+        rx::source::from_iter([delayed(), delayed()])
+            .concat_with(rx::source::throw(rx::Error::msg(
+                "throwing exception in parent",
+            )))
+            .merge_delay_error()
+            .subscribe_observer(o.clone());
+        wait_terminated(&o);
+        o.assert_values(&["hello", "hello"]);
+        o.assert_error("throwing exception in parent");
     }
 }

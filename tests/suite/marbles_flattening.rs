@@ -102,6 +102,22 @@ fn flat_map_max_two_over_hot_inners() {
 
 // ======================================================================= merge_scan (mergeScan)
 
+/// The projection of RxJS's `mergeScan` concurrency cases: the value `n` maps to `inners[n]`,
+/// with the accumulator first.
+fn by_digit<U>(
+    inners: &[U; 3],
+) -> impl FnMut(char, char) -> rx::operators::StartWith<U, char> + Send + 'static
+where
+    U: Observable<Item = char> + Clone + Send + 'static,
+{
+    let inners = inners.clone();
+    move |acc, n| {
+        inners[n.to_digit(10).unwrap() as usize]
+            .clone()
+            .start_with(acc)
+    }
+}
+
 #[test]
 fn merge_scan_things() {
     let (_sch, m) = setup();
@@ -338,13 +354,8 @@ fn merge_scan_max_one_over_cold_inners() {
         m.cold("                                  --j--k--l--|"),
     ];
     let e1 = m.hot("  --0--1--2--|                        ");
-    let inners = inner.clone();
-    m.expect(e1.clone().merge_scan_max(1, 'x', move |acc, x| {
-        inners[x.to_digit(10).unwrap() as usize]
-            .clone()
-            .start_with(acc)
-    }))
-    .to_be("--x-d--e--f--f-g--h--i--i-j--k--l--|");
+    m.expect(e1.clone().merge_scan_max(1, 'x', by_digit(&inner)))
+        .to_be("--x-d--e--f--f-g--h--i--i-j--k--l--|");
     e1.assert_subscriptions(&["^----------!                        "]);
     inner[0].assert_subscriptions(&["--^----------!                      "]);
     inner[1].assert_subscriptions(&["-------------^----------!           "]);
@@ -384,13 +395,8 @@ fn merge_scan_max_one_over_hot_inners() {
         m.hot("           ------j------k-------l------|"),
     ];
     let e1 = m.hot("  ---0---1---2---|             ");
-    let inners = inner.clone();
-    m.expect(e1.clone().merge_scan_max(1, 'x', move |acc, x| {
-        inners[x.to_digit(10).unwrap() as usize]
-            .clone()
-            .start_with(acc)
-    }))
-    .to_be("---x-e--f--f--i----i-l------|");
+    m.expect(e1.clone().merge_scan_max(1, 'x', by_digit(&inner)))
+        .to_be("---x-e--f--f--i----i-l------|");
     e1.assert_subscriptions(&["^--------------!             "]);
     inner[0].assert_subscriptions(&["---^-------!                 "]);
     inner[1].assert_subscriptions(&["-----------^-------!         "]);
@@ -406,13 +412,8 @@ fn merge_scan_max_two_over_cold_inners() {
         m.cold("                             ---j---k---l---|"),
     ];
     let e1 = m.hot("  ----0----1----2----|               ");
-    let inners = inner.clone();
-    m.expect(e1.clone().merge_scan_max(2, 'x', move |acc, x| {
-        inners[x.to_digit(10).unwrap() as usize]
-            .clone()
-            .start_with(acc)
-    }))
-    .to_be("----x--d-d-eg--fh--hi-j---k---l---|");
+    m.expect(e1.clone().merge_scan_max(2, 'x', by_digit(&inner)))
+        .to_be("----x--d-d-eg--fh--hi-j---k---l---|");
     e1.assert_subscriptions(&["^------------------!               "]);
     inner[0].assert_subscriptions(&["----^--------------!               "]);
     inner[1].assert_subscriptions(&["---------^--------------!          "]);
@@ -428,13 +429,8 @@ fn merge_scan_max_two_over_hot_inners() {
         m.hot("           ------j--------k-----l------|"),
     ];
     let e1 = m.hot("  ---0---1---2---|             ");
-    let inners = inner.clone();
-    m.expect(e1.clone().merge_scan_max(2, 'x', move |acc, x| {
-        inners[x.to_digit(10).unwrap() as usize]
-            .clone()
-            .start_with(acc)
-    }))
-    .to_be("---x-e-efh----hki----l------|");
+    m.expect(e1.clone().merge_scan_max(2, 'x', by_digit(&inner)))
+        .to_be("---x-e-efh----hki----l------|");
     e1.assert_subscriptions(&["^--------------!             "]);
     inner[0].assert_subscriptions(&["---^----------!              "]);
     inner[1].assert_subscriptions(&["-------^-------------!       "]);
