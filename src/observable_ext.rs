@@ -4020,6 +4020,48 @@ pub trait ObservableExt: Observable + Sized {
         Zip::new((self, other))
     }
 
+    /// [`zip`](ObservableExt::zip) that delays a failure (RxJava's `zip(a, b, f, true)`): a
+    /// source that fails counts as completed, so the values it had emitted are still paired
+    /// with the other's, and the sequence then fails with its error (or, when both failed, a
+    /// [`CompositeError`](crate::error::CompositeError) of the two).
+    ///
+    /// ```text
+    /// self:                  -1-2-#
+    /// other:                 ---a---b-c|
+    /// zip_delay_error(o):    ---x---(y#)      x = (1, a), y = (2, b)
+    /// ```
+    ///
+    /// # Examples
+    ///
+    /// ```
+    /// use rx::prelude::*;
+    /// use rx::testing::TestObserver;
+    ///
+    /// let observer = TestObserver::new();
+    /// rx::source::from_iter([1, 2])
+    ///     .concat_with(rx::source::throw(rx::Error::msg("sensor lost")))
+    ///     .zip_delay_error(rx::source::from_iter(["a", "b", "c"]))
+    ///     .subscribe_observer(observer.clone());
+    /// observer.assert_values(&[(1, "a"), (2, "b")]);
+    /// observer.assert_error("sensor lost");
+    /// ```
+    ///
+    /// # Errors
+    ///
+    /// Once the failed source's values are all paired (or at once if none are waiting): its
+    /// error, or a `CompositeError` when both sources failed by then.
+    ///
+    /// # Performance
+    ///
+    /// As [`zip`](ObservableExt::zip), plus an empty `Option` per source.
+    #[doc(alias = "zipDelayError")]
+    fn zip_delay_error<'a, S>(self, other: S) -> Zip<'a, (Self, S)>
+    where
+        S: Observable,
+    {
+        Zip::new((self, other)).delaying_errors()
+    }
+
     /// Like [`zip`](ObservableExt::zip), but combines each pair with `f` instead of emitting
     /// a tuple (RxJava's `zipWith(other, zipper)`).
     ///
@@ -4111,6 +4153,54 @@ pub trait ObservableExt: Observable + Sized {
         S: Observable,
     {
         CombineLatest::new((self, other))
+    }
+
+    /// [`combine_latest`](ObservableExt::combine_latest) that delays failures (RxJava's
+    /// `combineLatestDelayError`): a source that fails counts as completed, its last value
+    /// still combined with the other's new ones, and once both have ended the sequence fails
+    /// with the error (or, when both failed, a
+    /// [`CompositeError`](crate::error::CompositeError) of the two). A source that fails
+    /// without a value ends the sequence at once, as its completion would.
+    ///
+    /// ```text
+    /// self:                           -1---#
+    /// other:                          --a---b-|
+    /// combine_latest_delay_error(o):  --x---y-#      x = (1, a), y = (1, b)
+    /// ```
+    ///
+    /// # Examples
+    ///
+    /// ```
+    /// use rx::prelude::*;
+    /// use rx::testing::TestObserver;
+    ///
+    /// let (a, b) = (rx::subjects::PublishSubject::new(), rx::subjects::PublishSubject::new());
+    /// let observer = TestObserver::new();
+    /// a.observable()
+    ///     .combine_latest_delay_error(b.observable())
+    ///     .subscribe_observer(observer.clone());
+    /// a.on_next(1);
+    /// b.on_next("a");
+    /// a.on_error(rx::Error::msg("sensor lost"));
+    /// b.on_next("b"); // still combined with the last value of `a`
+    /// b.on_completed();
+    /// observer.assert_values(&[(1, "a"), (1, "b")]);
+    /// observer.assert_error("sensor lost");
+    /// ```
+    ///
+    /// # Errors
+    ///
+    /// Once both sources have ended: the error, or a `CompositeError` of both.
+    ///
+    /// # Performance
+    ///
+    /// As [`combine_latest`](ObservableExt::combine_latest), plus an empty `Option` per source.
+    #[doc(alias = "combineLatestDelayError")]
+    fn combine_latest_delay_error<'a, S>(self, other: S) -> CombineLatest<'a, (Self, S)>
+    where
+        S: Observable,
+    {
+        CombineLatest::new((self, other)).delaying_errors()
     }
 
     /// Like [`combine_latest`](ObservableExt::combine_latest), but combines the latest values

@@ -8,6 +8,7 @@
 //! The per-tuple code (building a row, reaching a slot by index, and each operator's
 //! `Subscribe` impls) is mechanical and written by [`for_each_tuple`] for 2 to 8 sources.
 
+use crate::Error;
 use crate::subscription::Subscription;
 use crate::sync::imp::Machinery;
 use crate::sync::{Flavour, Shared};
@@ -82,6 +83,11 @@ pub trait RowSlot {
     /// Whether the source has completed and the slot will never be ready again by itself
     /// (zip), or simply has completed (combine_latest).
     fn is_finished(&self) -> bool;
+    /// The error this source ended with, kept for the end of the sequence (the delay-error
+    /// forms); `None` in every other operator.
+    fn take_error(&mut self) -> Option<Error> {
+        None
+    }
 }
 
 /// A tuple of slots, one per source.
@@ -104,6 +110,8 @@ pub trait RowSlots: Slots {
     fn any_finished(&self) -> bool;
     /// Whether every slot is finished.
     fn all_finished(&self) -> bool;
+    /// The errors the sources kept for the end, in the sources' order.
+    fn take_errors(&mut self) -> Vec<Error>;
 }
 
 /// Access to the slot of source `I`, so each source's observer reaches its own slot with no
@@ -176,6 +184,10 @@ macro_rules! slot_tuple_impls {
             #[inline]
             fn all_finished(&self) -> bool {
                 $(self.$i.is_finished())&&+
+            }
+
+            fn take_errors(&mut self) -> Vec<Error> {
+                [$(self.$i.take_error()),+].into_iter().flatten().collect()
             }
         }
 

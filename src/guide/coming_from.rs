@@ -49,6 +49,7 @@
 //! | error handling | `on_error_resume_next`, `on_error_return`, `map_err`, `retry`, `retry_forever`, `repeat`, `repeat_forever` | `catchError`, `retry(count)`, `retry()`, `repeat(count)`, `repeat()` | `onErrorResumeNext`, `onErrorReturn`, `retry(times)`, `retry()`, `repeat(times)`, `repeat()` | `on_error_resume_next`, `retry`, `repeat` |
 //! | error handling | `retry_when`, `repeat_when`, `retry_with_backoff` | `retryWhen`, `repeatWhen`, `retry({ count, delay })` | `retryWhen`, `repeatWhen`, `retryWhen` (with `timer`) | — |
 //! | error handling | `merge_delay_error`, `concat_delay_error`, `flat_map_delay_error`, `concat_map_delay_error` | — | `mergeDelayError`, `concatDelayError`, `flatMap(f, true)`, `concatMapDelayError` | — |
+//! | error handling | `merge_delay_error`, `concat_delay_error`, `flat_map_delay_error`, `concat_map_delay_error`, `zip_delay_error`, `combine_latest_delay_error` | — | `mergeDelayError`, `concatDelayError`, `flatMap(f, true)`, `concatMapDelayError`, `zip(a, b, f, true)`, `combineLatestDelayError` | — |
 //! | multicasting | `publish`, `ref_count`, `share`, `share_with`, `replay`, `share_replay`, `share_replay_retained`, `multicast`, `publish_local`, `replay_local`, `share_local`, `share_replay_local` | `connectable`, `share`, `share(config)`, `shareReplay` (as `share_replay_retained`), `multicast` | `publish`, `refCount`, `share`, `replay`, `replay(n).refCount()` | `publish`, `ref_count`, `share`, `multicast` |
 //! | multicasting | `ref_count_min` | — | `refCount(n)` | — |
 //! | async bridges | `first_value`, `last_value`, `into_stream` | `firstValueFrom`, `lastValueFrom` | `firstOrErrorStage`, `lastOrErrorStage`, `toFlowable` | — |
@@ -161,7 +162,9 @@
 //!   and the others) end with the one error, or a
 //!   [`CompositeError`](crate::error::CompositeError) of several in the order they arrived, as
 //!   RxJava's `CompositeException`; `concat_map_delay_error` is RxJava's
-//!   `concatMapDelayError(f, tillTheEnd = true)`.
+//!   `concatMapDelayError(f, tillTheEnd = true)`, and
+//!   [`zip_delay_error`](crate::ObservableExt::zip_delay_error) fails once the failed
+//!   source's values are all paired, as RxJava's `zip(.., delayError = true)`.
 //!
 //! ```
 //! use rx::prelude::*;

@@ -10,7 +10,8 @@
 
 use crate::Error;
 use crate::engine::combine_core::{
-    CombineCore, CombineLink, CombineSubscription, CombineWithObserver, Step, subscribe_inline,
+    CombineCore, CombineLink, CombineSubscription, CombineWithObserver, Step, ending,
+    subscribe_inline,
 };
 use crate::engine::combine_slots::{
     Handle, RowSlot, RowSlots, Slot, SlotAt, for_each_tuple, item_row,
@@ -24,16 +25,20 @@ use std::fmt;
 use std::marker::PhantomData;
 
 /// Emits tuples of the latest values of several observables; built by
-/// [`ObservableExt::combine_latest`](crate::ObservableExt::combine_latest) and
-/// [`combine_latest`](crate::source::combine_latest).
+/// [`ObservableExt::combine_latest`](crate::ObservableExt::combine_latest),
+/// [`combine_latest`](crate::source::combine_latest) and, with its errors delayed,
+/// [`ObservableExt::combine_latest_delay_error`](crate::ObservableExt::combine_latest_delay_error).
 ///
 /// The lifetime `'a` bounds what the sources' handles borrow; it is inferred.
 #[derive(Clone, Debug)]
 #[must_use = "observables do nothing unless subscribed"]
 #[doc(alias = "combineLatest")]
 #[doc(alias = "combineLatestWith")]
+#[doc(alias = "combineLatestDelayError")]
 pub struct CombineLatest<'a, S> {
     sources: S,
+    /// Whether a source's error waits for the others to end.
+    delay_errors: bool,
     _handles: PhantomData<&'a ()>,
 }
 
@@ -41,25 +46,42 @@ impl<S> CombineLatest<'_, S> {
     pub(crate) fn new(sources: S) -> Self {
         CombineLatest {
             sources,
+            delay_errors: false,
             _handles: PhantomData,
+        }
+    }
+
+    /// The same, with a source's error kept until every source has ended (RxJava's
+    /// `combineLatestDelayError`).
+    pub(crate) fn delaying_errors(self) -> Self {
+        CombineLatest {
+            delay_errors: true,
+            ..self
         }
     }
 }
 
 /// What one source of [`CombineLatest`] or
 /// [`WithLatestFrom`](crate::operators::WithLatestFrom) has contributed: its latest value,
-/// whether it has completed, and its handle.
+/// whether it has completed, the error it ended with when errors are delayed, and its handle.
 pub struct LatestSlot<'a, T, F: Flavour = Shared> {
     pub(super) latest: Option<T>,
     done: bool,
+    /// `None` when errors are not delayed; then `Some(None)` until the source fails.
+    error: Option<Option<Error>>,
     handle: Option<Handle<'a, F>>,
 }
 
 impl<T, F: Flavour> LatestSlot<'_, T, F> {
     pub(super) fn new() -> Self {
+        Self::delaying(false)
+    }
+
+    fn delaying(delay_errors: bool) -> Self {
         LatestSlot {
             latest: None,
             done: false,
+            error: delay_errors.then_some(None),
             handle: None,
         }
     }
@@ -91,6 +113,10 @@ impl<T: Clone, F: Flavour> RowSlot for LatestSlot<'_, T, F> {
     #[inline]
     fn is_finished(&self) -> bool {
         self.done
+    }
+
+    fn take_error(&mut self) -> Option<Error> {
+        self.error.as_mut().and_then(Option::take)
     }
 }
 
@@ -124,26 +150,39 @@ where
     }
 
     fn on_error(self, error: Error) {
-        self.core.update(|_, _| (Step::Fail(error), ()));
+        self.core.update(|slots, _| {
+            let slot = slots.at();
+            match &mut slot.error {
+                // Kept, and the source counts as completed.
+                Some(kept) => *kept = Some(error),
+                None => return (Step::Fail(error), ()),
+            }
+            (finish::<_, _, F, I>(slots), ())
+        });
     }
 
     fn on_completed(self) {
-        self.core.update(|slots, _| {
-            let slot = slots.at();
-            slot.done = true;
-            // A source that completes without a value means no row can ever be made.
-            let next = if slot.latest.is_none() || slots.all_finished() {
-                Step::Complete
-            } else {
-                Step::Continue
-            };
-            (next, ())
-        });
+        self.core
+            .update(|slots, _| (finish::<_, _, F, I>(slots), ()));
     }
 
     #[inline]
     fn is_disposed(&self) -> bool {
         self.core.is_stopped()
+    }
+}
+
+/// Source `I` has ended: a source that ends without a value means no row can ever be made.
+fn finish<'a, T, L, F: Flavour, const I: usize>(slots: &mut L) -> Step
+where
+    L: RowSlots + SlotAt<I, Slot = LatestSlot<'a, T, F>>,
+{
+    let slot = slots.at();
+    slot.done = true;
+    if slot.latest.is_none() || slots.all_finished() {
+        ending(slots)
+    } else {
+        Step::Continue
     }
 }
 
@@ -191,7 +230,7 @@ macro_rules! combine_latest_impls {
             type Subscription = CombineSubscription<latest_slots!('a $all), item_row!($all), O>;
 
             fn subscribe_observer(self, observer: O) -> Self::Subscription {
-                let slots = ($(LatestSlot::<<$S as Observable>::Item, _>::new(),)+);
+                let slots = ($(LatestSlot::<<$S as Observable>::Item, _>::delaying(self.delay_errors),)+);
                 if const { <Self as Observable>::EMISSION.is_inside_subscribe() } {
                     // SAFETY: every source finishes inside its `subscribe` (the constant), and
                     // each link goes to one of them, subscribed here.

@@ -7,7 +7,8 @@
 
 use crate::Error;
 use crate::engine::combine_core::{
-    CombineCore, CombineLink, CombineSubscription, CombineWithObserver, Step, subscribe_inline,
+    CombineCore, CombineLink, CombineSubscription, CombineWithObserver, Step, ending,
+    subscribe_inline,
 };
 use crate::engine::combine_slots::{
     Buffer, Handle, RowSlot, RowSlots, Slot, SlotAt, for_each_tuple, item_row,
@@ -21,14 +22,18 @@ use std::fmt;
 use std::marker::PhantomData;
 
 /// Emits tuples of the n-th values of several observables; built by
-/// [`ObservableExt::zip`](crate::ObservableExt::zip) and [`zip`](crate::source::zip).
+/// [`ObservableExt::zip`](crate::ObservableExt::zip), [`zip`](crate::source::zip) and, with
+/// its errors delayed, [`ObservableExt::zip_delay_error`](crate::ObservableExt::zip_delay_error).
 ///
 /// The lifetime `'a` bounds what the sources' handles borrow; it is inferred.
 #[derive(Clone, Debug)]
 #[must_use = "observables do nothing unless subscribed"]
 #[doc(alias = "zipWith")]
+#[doc(alias = "zipDelayError")]
 pub struct Zip<'a, S> {
     sources: S,
+    /// Whether a source's error waits for the values that can still be paired.
+    delay_errors: bool,
     _handles: PhantomData<&'a ()>,
 }
 
@@ -36,24 +41,37 @@ impl<S> Zip<'_, S> {
     pub(crate) fn new(sources: S) -> Self {
         Zip {
             sources,
+            delay_errors: false,
             _handles: PhantomData,
+        }
+    }
+
+    /// The same, with a source's error kept until its values are paired (RxJava's
+    /// `zip(.., delayError = true)`).
+    pub(crate) fn delaying_errors(self) -> Self {
+        Zip {
+            delay_errors: true,
+            ..self
         }
     }
 }
 
 /// What one source of [`Zip`] has contributed: its values not yet paired, whether it has
-/// completed, and its handle.
+/// completed, the error it ended with when errors are delayed, and its handle.
 pub struct ZipSlot<'a, T, F: Flavour = Shared> {
     values: Buffer<T>,
     done: bool,
+    /// `None` when errors are not delayed; then `Some(None)` until the source fails.
+    error: Option<Option<Error>>,
     handle: Option<Handle<'a, F>>,
 }
 
 impl<T, F: Flavour> ZipSlot<'_, T, F> {
-    fn new() -> Self {
+    fn new(delay_errors: bool) -> Self {
         ZipSlot {
             values: Buffer::new(),
             done: false,
+            error: delay_errors.then_some(None),
             handle: None,
         }
     }
@@ -86,6 +104,10 @@ impl<T, F: Flavour> RowSlot for ZipSlot<'_, T, F> {
     fn is_finished(&self) -> bool {
         self.done && self.values.is_empty()
     }
+
+    fn take_error(&mut self) -> Option<Error> {
+        self.error.as_mut().and_then(Option::take)
+    }
 }
 
 impl<T, F: Flavour> fmt::Debug for ZipSlot<'_, T, F> {
@@ -115,7 +137,7 @@ where
             if slots.is_ready() {
                 rows.push(slots.take_row());
                 if slots.any_finished() {
-                    return (Step::Complete, ());
+                    return (ending(slots), ());
                 }
             }
             (Step::Continue, ())
@@ -123,26 +145,39 @@ where
     }
 
     fn on_error(self, error: Error) {
-        self.core.update(|_, _| (Step::Fail(error), ()));
+        self.core.update(|slots, _| {
+            let slot = slots.at();
+            match &mut slot.error {
+                // Kept, and the source counts as completed.
+                Some(kept) => *kept = Some(error),
+                None => return (Step::Fail(error), ()),
+            }
+            (finish::<_, _, F, I>(slots), ())
+        });
     }
 
     fn on_completed(self) {
-        self.core.update(|slots, _| {
-            let slot = slots.at();
-            slot.done = true;
-            // With values still queued, the zip goes on until they are paired.
-            let next = if slot.values.is_empty() {
-                Step::Complete
-            } else {
-                Step::Continue
-            };
-            (next, ())
-        });
+        self.core
+            .update(|slots, _| (finish::<_, _, F, I>(slots), ()));
     }
 
     #[inline]
     fn is_disposed(&self) -> bool {
         self.core.is_stopped()
+    }
+}
+
+/// Source `I` has ended: with values still queued, the zip goes on until they are paired.
+fn finish<'a, T, L, F: Flavour, const I: usize>(slots: &mut L) -> Step
+where
+    L: RowSlots + SlotAt<I, Slot = ZipSlot<'a, T, F>>,
+{
+    let slot = slots.at();
+    slot.done = true;
+    if slot.values.is_empty() {
+        ending(slots)
+    } else {
+        Step::Continue
     }
 }
 
@@ -186,7 +221,7 @@ macro_rules! zip_impls {
             type Subscription = CombineSubscription<zip_slots!('a $all), item_row!($all), O>;
 
             fn subscribe_observer(self, observer: O) -> Self::Subscription {
-                let slots = ($(ZipSlot::<<$S as Observable>::Item, _>::new(),)+);
+                let slots = ($(ZipSlot::<<$S as Observable>::Item, _>::new(self.delay_errors),)+);
                 if const { <Self as Observable>::EMISSION.is_inside_subscribe() } {
                     // SAFETY: every source finishes inside its `subscribe` (the constant), and
                     // each link goes to one of them, subscribed here.
@@ -528,7 +563,7 @@ mod loom_tests {
 
     fn zip_core(probe: &Probe) -> Arc<CombineCore<Slots, (i32, i32), Probe>> {
         Arc::new(CombineCore::new(
-            (ZipSlot::new(), ZipSlot::new()),
+            (ZipSlot::new(false), ZipSlot::new(false)),
             probe.clone(),
         ))
     }

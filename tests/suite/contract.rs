@@ -330,6 +330,8 @@ contract! {
     concat_map_delay_error: |s| s.concat_map_delay_error(|v| from_iter([v, v]));
     merge_delay_error: |s| s.map(|v| from_iter([v, v])).merge_delay_error();
     concat_delay_error: |s| s.map(|v| from_iter([v, v])).concat_delay_error();
+    zip_delay_error: |s| s.zip_delay_error(from_iter(0..10i64)).map(|(a, b)| a + b);
+    combine_latest_delay_error: |s| s.combine_latest_delay_error(from_iter([1i64])).map(|(a, b)| a + b);
     expand: |s| s.expand(|&v| from_iter((v < 3).then_some(v + 100)));
     retry_when: |s| s.retry_when(|_, attempt| from_iter((attempt < 3).then_some(())));
     retry_when_failing_notifier: |s| s.retry_when(|e, _| throw::<()>(e.clone()));
@@ -435,6 +437,8 @@ mod local_subject {
         concat_map_delay_error: |s| s.concat_map_delay_error(|v| from_iter([v, v]));
         merge_delay_error: |s| from_iter([s]).merge_delay_error();
         concat_delay_error: |s| from_iter([s]).concat_delay_error();
+        zip_delay_error: |s| s.zip_delay_error(from_iter(0..100i64)).map(|(a, b)| a + b);
+        combine_latest_delay_error: |s| s.combine_latest_delay_error(from_iter([1i64])).map(|(a, b)| a + b);
         flat_map_max_into_the_subject: |s| from_iter([0i64, 1]).flat_map_max(1, move |_| s.clone());
         flat_map_into_the_subject: |s| rx::source::just(0i64).flat_map(move |_| s.clone());
         concat: |s| rx::source::concat([s.clone(), s]);

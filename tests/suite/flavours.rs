@@ -308,6 +308,44 @@ for_each_flavour! {
     }
 
     #[test]
+    fn zip_delay_error_pairs_what_a_failed_subject_left() {
+        let (a, b) = (PublishSubject::new(), PublishSubject::new());
+        let o = TestObserver::new();
+        let handle = a
+            .observable()
+            .zip_delay_error(b.observable())
+            .subscribe_observer(o.clone());
+        a.on_next(1);
+        a.on_next(2);
+        a.on_error(Error::msg("a"));
+        b.on_next(10);
+        assert!(b.has_observers());
+        b.on_next(20);
+        o.assert_notifications(&[Next((1, 10)), Next((2, 20)), Failed(Error::msg("a"))]);
+        assert!(handle.is_disposed());
+        assert!(!b.has_observers());
+    }
+
+    #[test]
+    fn combine_latest_delay_error_waits_for_the_other_subject() {
+        let (a, b) = (PublishSubject::new(), PublishSubject::new());
+        let o = TestObserver::new();
+        let _handle = a
+            .observable()
+            .combine_latest_delay_error(b.observable())
+            .subscribe_observer(o.clone());
+        a.on_next(1);
+        b.on_next(10);
+        a.on_error(Error::msg("a"));
+        b.on_next(20);
+        b.on_error(Error::msg("b"));
+        o.assert_values(&[(1, 10), (1, 20)]);
+        let error = o.error().unwrap();
+        let composite = error.downcast_ref::<rx::error::CompositeError>().unwrap();
+        assert_eq!(composite.errors(), [Error::msg("a"), Error::msg("b")]);
+    }
+
+    #[test]
     fn concat_subscribes_the_next_subject_when_one_completes() {
         let (a, b) = (PublishSubject::new(), PublishSubject::new());
         let o = TestObserver::new();
@@ -1393,6 +1431,7 @@ mod auto_traits {
         assert_impl_all!(Handle<ConcatMapDelayError<'static, Shared, To<Shared>>>: Send, Sync);
         assert_impl_all!(Handle<MergeDelayError<'static, Of<Shared>>>: Send, Sync);
         assert_impl_all!(Handle<ConcatDelayError<'static, Of<Shared>>>: Send, Sync);
+        // `zip_delay_error` and `combine_latest_delay_error` are `Zip` and `CombineLatest`.
     }
 
     /// A thread-safe subject accepts only `Send` observers, which those of a chain that keeps

@@ -1,6 +1,6 @@
 //! `timeout_with`, `exhaust_all`, `expand`, `retry_when`, `repeat_when`, `fork_join`,
-//! `combine_latest_all`, `zip_all`, `flat_map_max`, `merge_delay_error` and `switch_scan` on
-//! real threads: upstreams on several threads race each other and the operator's timer or
+//! `combine_latest_all`, `zip_all`, `flat_map_max`, `merge_delay_error`, `switch_scan` and `zip_delay_error`
+//! on real threads: upstreams on several threads race each other and the operator's timer or
 //! notifier. Whatever the interleaving, the Rx rules hold (no overlapping calls, nothing
 //! after the end), nothing is lost or duplicated, and values of one upstream keep their
 //! order. Bounds on wall-clock time are generous: these tests check
@@ -508,5 +508,23 @@ fn merge_delay_error_rxjava_error_in_parent_observable_delayed() {
         wait_terminated(&o);
         o.assert_values(&["hello", "hello"]);
         o.assert_error("throwing exception in parent");
+    }
+}
+
+#[test]
+fn zip_delay_error_pairs_everything_a_failing_thread_sent() {
+    for round in 0..40i64 {
+        let o = TestObserver::new();
+        rx::source::from_iter(0..200 + round)
+            .concat_with(rx::source::throw(rx::Error::msg("left")))
+            .subscribe_on(NewThread)
+            .zip_delay_error(rx::source::from_iter(0..1000i64).subscribe_on(NewThread))
+            .subscribe_observer(o.clone());
+        wait_terminated(&o);
+        o.assert_rules();
+        let values = o.values();
+        assert_eq!(values.len() as i64, 200 + round);
+        assert!(values.iter().all(|(a, b)| a == b));
+        o.assert_error("left");
     }
 }

@@ -1,6 +1,6 @@
-//! The `_delay_error` forms of the flattening operators against RxJava 3's own cases
-//! (`ObservableMergeDelayErrorTest`, the delay-error cases of `ObservableConcatMapTest` and
-//! `ObservableFlatMapTest`): one test per case, named after the RxJava test it mirrors, with
+//! The `_delay_error` forms against RxJava 3's own cases (`ObservableMergeDelayErrorTest`,
+//! the delay-error cases of `ObservableConcatMapTest`, `ObservableFlatMapTest`,
+//! `ObservableZipTest` and `ObservableCombineLatestTest`): one test per case, named after the RxJava test it mirrors, with
 //! our own code. RxJava's sources that fail on a `null` value are sources that fail with an
 //! error named after it here; its `CompositeException` is `rx::error::CompositeError`. The
 //! cases on threads (`errorDelayed4WithThreading`, `errorInParentObservableDelayed`) are in
@@ -236,4 +236,76 @@ fn flat_map_delay_errors_main_and_inner() {
     );
     o.assert_values(&[2]);
     assert_eq!(composite_of(&o), ["inner", "main"]);
+}
+
+// ------------------------------------------------------ ObservableZipTest (delay errors)
+
+#[test]
+fn zip2_delay_error() {
+    let o = observe(
+        just(1)
+            .concat_with(throw(Error::msg("test")))
+            .zip_delay_error(just(2))
+            .map(|(a, b)| format!("{a}{b}")),
+    );
+    o.assert_values(&["12".to_string()]);
+    o.assert_error("test");
+}
+
+#[test]
+fn zip2_delay_error_prefetch() {
+    let o = observe(
+        from_iter(1..=9)
+            .concat_with(throw(Error::msg("test")))
+            .zip_delay_error(from_iter(21..=29))
+            .map(|(a, b)| format!("{a}{b}"))
+            .skip(8),
+    );
+    o.assert_values(&["929".to_string()]);
+    o.assert_error("test");
+}
+
+#[test]
+fn zip_delay_error_of_both_sources_is_a_composite() {
+    // Not an RxJava case: both fail, each with a value waiting for the other.
+    let o = observe(
+        just(1)
+            .concat_with(throw(Error::msg("left")))
+            .zip_delay_error(throw::<i32>(Error::msg("right"))),
+    );
+    o.assert_values(&[]);
+    assert_eq!(composite_of(&o), ["left", "right"]);
+}
+
+// ----------------------------------------------- ObservableCombineLatestTest (delay errors)
+
+#[test]
+fn combine_latest_delay_error_of_sources() {
+    let o = observe(just(1).combine_latest_delay_error(just(2)));
+    o.assert_values(&[(1, 2)]);
+    o.assert_completed();
+}
+
+#[test]
+fn combine_latest_delay_error_of_sources_with_error() {
+    let o =
+        observe(just(1).combine_latest_delay_error(just(2).concat_with(throw(Error::msg("test")))));
+    o.assert_values(&[(1, 2)]);
+    o.assert_error("test");
+}
+
+#[test]
+fn combine_latest_error_delayed() {
+    let o = observe(throw::<i32>(Error::msg("test")).combine_latest_delay_error(just(1)));
+    o.assert_notifications(&[rx::Notification::Error(Error::msg("test"))]);
+}
+
+#[test]
+fn combine_latest_error_delayed2() {
+    let o = observe(
+        just(1)
+            .concat_with(throw(Error::msg("test")))
+            .combine_latest_delay_error(rx::source::empty::<i32>()),
+    );
+    o.assert_notifications(&[rx::Notification::Error(Error::msg("test"))]);
 }

@@ -136,6 +136,8 @@ pub enum Op {
     FlatMapDelayError(Box<Plan>),
     ConcatMapDelayError(Box<Plan>),
     MergeDelayError(Box<Plan>),
+    ZipDelayError(Box<Plan>),
+    CombineLatestDelayError(Box<Plan>),
     Share,
     // threads
     ObserveOn(Sched),
@@ -210,7 +212,9 @@ impl Op {
             | Op::SwitchScan(p)
             | Op::FlatMapDelayError(p)
             | Op::ConcatMapDelayError(p)
-            | Op::MergeDelayError(p) => Some(p),
+            | Op::MergeDelayError(p)
+            | Op::ZipDelayError(p)
+            | Op::CombineLatestDelayError(p) => Some(p),
             _ => None,
         }
     }
@@ -370,6 +374,8 @@ fn op(inner: Option<BoxedStrategy<Plan>>) -> BoxedStrategy<Op> {
             b(Op::FlatMapDelayError),
             b(Op::ConcatMapDelayError),
             b(Op::MergeDelayError),
+            b(Op::ZipDelayError),
+            b(Op::CombineLatestDelayError),
         ]);
     }
     prop::strategy::Union::new(choices).boxed()
@@ -875,6 +881,14 @@ fn apply(obs: Obs, op: &Op, env: &Arc<Env>) -> Obs {
         Op::MergeWith(p) => obs.merge_with(nested(p, env)).boxed(),
         Op::ConcatWith(p) => obs.concat_with(nested(p, env)).boxed(),
         Op::Zip(p) => obs.zip(nested(p, env)).map(|(a, b)| (a + b) % 20).boxed(),
+        Op::ZipDelayError(p) => obs
+            .zip_delay_error(nested(p, env))
+            .map(|(a, b)| (a + b) % 20)
+            .boxed(),
+        Op::CombineLatestDelayError(p) => obs
+            .combine_latest_delay_error(nested(p, env))
+            .map(|(a, b)| (a + b) % 20)
+            .boxed(),
         Op::CombineLatest(p) => obs
             .combine_latest(nested(p, env))
             .map(|(a, b)| (a + b) % 20)
