@@ -80,7 +80,7 @@ where
     F: FnMut(A, V) -> U,
     A: Clone,
 {
-    type Inner = Accumulating<U, A>;
+    type Inner = ScanInner<U, A>;
     type Lent = ScanDeferred<V, A, F>;
 
     #[inline]
@@ -118,7 +118,7 @@ where
     A: Clone,
 {
     type Queued = V;
-    type Inner = Accumulating<U, A>;
+    type Inner = ScanInner<U, A>;
     const KEPT: bool = true;
 
     #[inline]
@@ -136,7 +136,7 @@ where
     }
 
     #[inline]
-    fn inner(&mut self, value: V) -> Accumulating<U, A> {
+    fn inner(&mut self, value: V) -> ScanInner<U, A> {
         // Lent to one subscribing thread at a time, and taken before every inner it
         // subscribes: it is here.
         let (acc, f) = self
@@ -145,7 +145,7 @@ where
             .expect("the projection is lent to the thread that subscribes");
         // The lock is let go before `f` runs: an inner it returns may emit at once.
         let current = acc.lock().clone();
-        Accumulating {
+        ScanInner {
             source: f(current, value),
             acc: acc.clone(),
         }
@@ -160,47 +160,47 @@ impl<V, A, F> fmt::Debug for ScanDeferred<V, A, F> {
 
 /// An inner observable of a [`MergeScan`] or [`SwitchScan`](crate::operators::SwitchScan),
 /// whose values become the accumulator as they are delivered.
-pub struct Accumulating<U, A> {
+pub struct ScanInner<U, A> {
     source: U,
     acc: Arc<Mutex<A>>,
 }
 
-impl<U: fmt::Debug, A> fmt::Debug for Accumulating<U, A> {
+impl<U: fmt::Debug, A> fmt::Debug for ScanInner<U, A> {
     fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
-        f.debug_struct("Accumulating")
+        f.debug_struct("ScanInner")
             .field("source", &self.source)
             .finish_non_exhaustive()
     }
 }
 
-impl<U: Observable<Item = A>, A> Observable for Accumulating<U, A> {
+impl<U: Observable<Item = A>, A> Observable for ScanInner<U, A> {
     type Item = A;
     type Flavour = U::Flavour;
     const EMISSION: Emission = U::EMISSION;
 }
 
-impl<U, A, O> Subscribe<O> for Accumulating<U, A>
+impl<U, A, O> Subscribe<O> for ScanInner<U, A>
 where
-    U: Subscribe<AccumulatingObserver<O, A>, Item = A>,
+    U: Subscribe<ScanInnerObserver<O, A>, Item = A>,
 {
     type Subscription = U::Subscription;
 
     #[inline]
     fn subscribe_observer(self, observer: O) -> Self::Subscription {
-        self.source.subscribe_observer(AccumulatingObserver {
+        self.source.subscribe_observer(ScanInnerObserver {
             downstream: observer,
             acc: self.acc,
         })
     }
 }
 
-/// The observer an [`Accumulating`] inner is subscribed with.
-pub struct AccumulatingObserver<O, A> {
+/// The observer a [`ScanInner`] is subscribed with.
+pub struct ScanInnerObserver<O, A> {
     downstream: O,
     acc: Arc<Mutex<A>>,
 }
 
-impl<O: Observer<A>, A: Clone> Observer<A> for AccumulatingObserver<O, A> {
+impl<O: Observer<A>, A: Clone> Observer<A> for ScanInnerObserver<O, A> {
     #[inline]
     fn on_next(&mut self, value: A) {
         // An inner the engine no longer delivers for (a `switch_scan` inner that was
@@ -227,10 +227,9 @@ impl<O: Observer<A>, A: Clone> Observer<A> for AccumulatingObserver<O, A> {
     }
 }
 
-impl<O, A> fmt::Debug for AccumulatingObserver<O, A> {
+impl<O, A> fmt::Debug for ScanInnerObserver<O, A> {
     fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
-        f.debug_struct("AccumulatingObserver")
-            .finish_non_exhaustive()
+        f.debug_struct("ScanInnerObserver").finish_non_exhaustive()
     }
 }
 

@@ -220,7 +220,7 @@ pub use max::Max;
 pub use merge::MergeAll;
 pub use merge_delay_error::MergeDelayError;
 pub use merge_max::MergeMax;
-pub use merge_scan::{Accumulating, MergeScan, ScanDeferred, ScanProjection};
+pub use merge_scan::{MergeScan, ScanDeferred, ScanInner, ScanProjection};
 pub use merge_with::MergeWith;
 pub use min::{ByKey, ByOrd, Min, Ranking};
 pub use multicast::AutoConnect;
@@ -363,7 +363,7 @@ pub mod observers {
     pub use super::map_err::MapErrObserver;
     pub use super::materialize::MaterializeObserver;
     pub use super::max::MaxObserver;
-    pub use super::merge_scan::AccumulatingObserver;
+    pub use super::merge_scan::ScanInnerObserver;
     pub use super::merge_with::MergeWithObserver;
     pub use super::min::{ExtremumObserver, MinObserver};
     pub use super::multicast::ConnectionObserver;
