@@ -64,6 +64,35 @@ impl<T> Default for Buffer<T> {
     }
 }
 
+/// The error a source ended with, kept for the end of the sequence when errors are delayed
+/// (`zip_delay_error`, `combine_latest_delay_error`).
+#[derive(Debug)]
+pub(crate) struct KeptError(Option<Option<Error>>);
+
+impl KeptError {
+    /// Keeps nothing unless errors are delayed.
+    pub(crate) fn new(delay_errors: bool) -> Self {
+        KeptError(delay_errors.then_some(None))
+    }
+
+    /// Keeps `error` if errors are delayed (the source then counts as completed); gives it
+    /// back otherwise, for the sequence to fail at once.
+    pub(crate) fn keep(&mut self, error: Error) -> Result<(), Error> {
+        match &mut self.0 {
+            Some(kept) => {
+                *kept = Some(error);
+                Ok(())
+            }
+            None => Err(error),
+        }
+    }
+
+    /// The error kept, once.
+    pub(crate) fn take(&mut self) -> Option<Error> {
+        self.0.as_mut().and_then(Option::take)
+    }
+}
+
 /// One source's part of the shared state: at least the place where its handle is kept.
 pub trait Slot<'a> {
     /// The flavour of the box the handle is kept in.

@@ -14,7 +14,7 @@ use crate::engine::combine_core::{
     subscribe_inline,
 };
 use crate::engine::combine_slots::{
-    Handle, RowSlot, RowSlots, Slot, SlotAt, for_each_tuple, item_row,
+    Handle, KeptError, RowSlot, RowSlots, Slot, SlotAt, for_each_tuple, item_row,
 };
 use crate::observable::{Observable, Subscribe};
 use crate::observer::Observer;
@@ -67,8 +67,7 @@ impl<S> CombineLatest<'_, S> {
 pub struct LatestSlot<'a, T, F: Flavour = Shared> {
     pub(super) latest: Option<T>,
     done: bool,
-    /// `None` when errors are not delayed; then `Some(None)` until the source fails.
-    error: Option<Option<Error>>,
+    error: KeptError,
     handle: Option<Handle<'a, F>>,
 }
 
@@ -81,7 +80,7 @@ impl<T, F: Flavour> LatestSlot<'_, T, F> {
         LatestSlot {
             latest: None,
             done: false,
-            error: delay_errors.then_some(None),
+            error: KeptError::new(delay_errors),
             handle: None,
         }
     }
@@ -116,7 +115,7 @@ impl<T: Clone, F: Flavour> RowSlot for LatestSlot<'_, T, F> {
     }
 
     fn take_error(&mut self) -> Option<Error> {
-        self.error.as_mut().and_then(Option::take)
+        self.error.take()
     }
 }
 
@@ -150,15 +149,11 @@ where
     }
 
     fn on_error(self, error: Error) {
-        self.core.update(|slots, _| {
-            let slot = slots.at();
-            match &mut slot.error {
-                // Kept, and the source counts as completed.
-                Some(kept) => *kept = Some(error),
-                None => return (Step::Fail(error), ()),
-            }
-            (finish::<_, _, F, I>(slots), ())
-        });
+        self.core
+            .update(|slots, _| match slots.at().error.keep(error) {
+                Ok(()) => (finish::<_, _, F, I>(slots), ()),
+                Err(error) => (Step::Fail(error), ()),
+            });
     }
 
     fn on_completed(self) {

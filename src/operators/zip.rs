@@ -11,7 +11,7 @@ use crate::engine::combine_core::{
     subscribe_inline,
 };
 use crate::engine::combine_slots::{
-    Buffer, Handle, RowSlot, RowSlots, Slot, SlotAt, for_each_tuple, item_row,
+    Buffer, Handle, KeptError, RowSlot, RowSlots, Slot, SlotAt, for_each_tuple, item_row,
 };
 use crate::observable::{Observable, Subscribe};
 use crate::observer::Observer;
@@ -61,8 +61,7 @@ impl<S> Zip<'_, S> {
 pub struct ZipSlot<'a, T, F: Flavour = Shared> {
     values: Buffer<T>,
     done: bool,
-    /// `None` when errors are not delayed; then `Some(None)` until the source fails.
-    error: Option<Option<Error>>,
+    error: KeptError,
     handle: Option<Handle<'a, F>>,
 }
 
@@ -71,7 +70,7 @@ impl<T, F: Flavour> ZipSlot<'_, T, F> {
         ZipSlot {
             values: Buffer::new(),
             done: false,
-            error: delay_errors.then_some(None),
+            error: KeptError::new(delay_errors),
             handle: None,
         }
     }
@@ -106,7 +105,7 @@ impl<T, F: Flavour> RowSlot for ZipSlot<'_, T, F> {
     }
 
     fn take_error(&mut self) -> Option<Error> {
-        self.error.as_mut().and_then(Option::take)
+        self.error.take()
     }
 }
 
@@ -145,15 +144,11 @@ where
     }
 
     fn on_error(self, error: Error) {
-        self.core.update(|slots, _| {
-            let slot = slots.at();
-            match &mut slot.error {
-                // Kept, and the source counts as completed.
-                Some(kept) => *kept = Some(error),
-                None => return (Step::Fail(error), ()),
-            }
-            (finish::<_, _, F, I>(slots), ())
-        });
+        self.core
+            .update(|slots, _| match slots.at().error.keep(error) {
+                Ok(()) => (finish::<_, _, F, I>(slots), ()),
+                Err(error) => (Step::Fail(error), ()),
+            });
     }
 
     fn on_completed(self) {
