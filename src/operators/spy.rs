@@ -614,13 +614,37 @@ mod tracing_report {
         /// ```
         #[cfg_attr(docsrs, doc(cfg(feature = "tracing")))]
         pub fn trace_queue(&self, label: &str) {
-            tracing::debug!(
-                target: "rx::queue",
-                label,
-                queued = self.queued(),
-                peak_queued = self.peak_queued(),
-                dropped = self.dropped(),
-            );
+            trace_queue(label, self.queued(), self.peak_queued(), self.dropped());
         }
+    }
+
+    impl crate::source::MergeBoundedSubscription {
+        /// Emits one `tracing` event (level DEBUG, target `rx::queue`) with the figures of
+        /// this merge's queue between its producer threads and its deliverer: `queued`,
+        /// `peak_queued` and `dropped`, under `label`, as
+        /// [`ObserveOnBoundedSubscription::trace_queue`](crate::operators::ObserveOnBoundedSubscription::trace_queue)
+        /// does for a hop. With the `tracing` feature.
+        ///
+        /// ```
+        /// use rx::backpressure::Bounded;
+        /// use rx::prelude::*;
+        ///
+        /// let handle = rx::source::merge_bounded(
+        ///     [rx::source::from_iter(0..3), rx::source::from_iter(3..6)],
+        ///     Bounded::new(16),
+        /// )
+        /// .subscribe(|_| {});
+        /// handle.trace_queue("sensors"); // queued = 0, peak_queued, dropped = 0
+        /// assert_eq!((handle.queued(), handle.dropped()), (0, 0));
+        /// ```
+        #[cfg_attr(docsrs, doc(cfg(feature = "tracing")))]
+        pub fn trace_queue(&self, label: &str) {
+            trace_queue(label, self.queued(), self.peak_queued(), self.dropped());
+        }
+    }
+
+    /// The event of a queue's figures, for both kinds of bounded hand-off.
+    fn trace_queue(label: &str, queued: usize, peak_queued: usize, dropped: u64) {
+        tracing::debug!(target: "rx::queue", label, queued, peak_queued, dropped);
     }
 }
