@@ -129,9 +129,10 @@
 //!
 //! Without the feature, `spy` is its source, unchanged, so it may stay in the code. Values
 //! are at level TRACE, the rest at DEBUG. At a thread boundary made with
-//! [`observe_on_bounded`](crate::ObservableExt::observe_on_bounded), the handle already
-//! counts the queue: read [`queued`](crate::operators::ObserveOnBoundedSubscription::queued)
-//! and [`peak_queued`](crate::operators::ObserveOnBoundedSubscription::peak_queued), or call
+//! [`observe_on_bounded`](crate::ObservableExt::observe_on_bounded) or
+//! [`merge_bounded`](crate::source::merge_bounded), the handle already counts the queue: read
+//! [`queued`](crate::operators::ObserveOnBoundedSubscription::queued) and
+//! [`peak_queued`](crate::operators::ObserveOnBoundedSubscription::peak_queued), or call
 //! `trace_queue(label)` to log them.
 //!
 //! ## Step 2: record the incident as a marble diagram
