@@ -52,6 +52,7 @@
 //! | error handling | `merge_delay_error`, `concat_delay_error`, `flat_map_delay_error`, `concat_map_delay_error`, `zip_delay_error`, `combine_latest_delay_error` | — | `mergeDelayError`, `concatDelayError`, `flatMap(f, true)`, `concatMapDelayError`, `zip(a, b, f, true)`, `combineLatestDelayError` | — |
 //! | multicasting | `publish`, `ref_count`, `share`, `share_with`, `replay`, `share_replay`, `share_replay_retained`, `multicast`, `publish_local`, `replay_local`, `share_local`, `share_replay_local` | `connectable`, `share`, `share(config)`, `shareReplay` (as `share_replay_retained`), `multicast` | `publish`, `refCount`, `share`, `replay`, `replay(n).refCount()` | `publish`, `ref_count`, `share`, `multicast` |
 //! | multicasting | `ref_count_min` | — | `refCount(n)` | — |
+//! | multicasting | `ref_count_grace` | `share({ resetOnRefCountZero: () => timer(t) })` | `refCount(timeout, unit, scheduler)` | — |
 //! | async bridges | `first_value`, `last_value`, `into_stream` | `firstValueFrom`, `lastValueFrom` | `firstOrErrorStage`, `lastOrErrorStage`, `toFlowable` | — |
 //! | backpressure | `observe_on_bounded`, `into_stream_bounded`, `merge_bounded` | — | `onBackpressureBuffer`, `onBackpressureDrop`, `onBackpressureLatest`, `onBackpressureBuffer(n, onOverflow, DROP_OLDEST)`, `observeOn(s, delayError, bufferSize)` | — |
 //! | subjects | `PublishSubject`, `BehaviorSubject`, `ReplaySubject`, `AsyncSubject` | `Subject`, `BehaviorSubject`, `ReplaySubject`, `AsyncSubject` | same | `publish_subject`, `behavior_subject`, `replay_subject` |
@@ -141,8 +142,14 @@
 //!   throw, so there is no RxJava `CompositeException` of the error and the predicate's
 //!   failure: a panicking predicate unwinds.
 //! - [`ref_count_min(n)`](crate::operators::ConnectableObservable::ref_count_min) disconnects
-//!   when the last subscriber leaves at once; RxJava's `refCount(n, timeout, unit)` and
-//!   Rx.NET's `RefCount(disconnectDelay)` grace period has no counterpart yet.
+//!   when the last subscriber leaves at once. The grace period of RxJava's
+//!   `refCount(timeout, unit, scheduler)`, Rx.NET's `RefCount(disconnectDelay, scheduler)` and
+//!   RxJS's `share({ resetOnRefCountZero: () => timer(t) })` is
+//!   [`ref_count_grace(t, scheduler)`](crate::operators::ConnectableObservable::ref_count_grace),
+//!   which has no minimum count (RxJava's `refCount(n, timeout, unit)`, Rx.NET's
+//!   `RefCount(minObservers, disconnectDelay)`). Its timer's task holds the shared state, so
+//!   a local subject's connectable takes no grace. A source that terminates during the grace
+//!   is found ended by the next subscriber, which cancels the timer and connects afresh.
 //! - [`share_replay(n)`](crate::ObservableExt::share_replay) is RxJava's
 //!   `replay(n).refCount()`: its buffer belongs to the connection and starts over when the last
 //!   subscriber leaves. RxJS's `shareReplay` stays subscribed and replays after completion:

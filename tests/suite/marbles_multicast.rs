@@ -998,3 +998,221 @@ fn ref_count_min_with_marbles() {
     b.to_be("-----2--3--4--5-");
     source.assert_subscriptions(&["----^-----------!"]);
 }
+
+// ================================================ ref_count_grace (RefCount(disconnectDelay))
+//
+// Rx.NET's `RefCountTest` "DelayedDisconnect" cases, RxJava 3's `ObservableRefCountTest`
+// timed cases and RxJS 7's `share({ resetOnRefCountZero: () => timer(t) })` cases, at exact
+// virtual times. One tick of Rx.NET's scheduler is 1 ms here, and its times are shifted by
+// 200 (its subscription time).
+
+fn ms(n: u64) -> Duration {
+    Duration::from_millis(n)
+}
+
+/// Runs `sch` to `t` ms after its start.
+fn advance_to(sch: &TestScheduler, t: u64) {
+    let due = sch.start() + ms(t);
+    sch.advance_by(due.saturating_duration_since(sch.now()));
+}
+
+fn span(subscribed: u64, unsubscribed: u64) -> rx::testing::marbles::SubscriptionSpan {
+    rx::testing::marbles::SubscriptionSpan {
+        subscribed: ms(subscribed),
+        unsubscribed: Some(ms(unsubscribed)),
+    }
+}
+
+#[test]
+fn ref_count_grace_hot_source_with_subscribers_coming_and_going() {
+    use rx::Notification::{Completed, Next};
+    let (sch, m) = setup();
+    let source = m.hot_with(
+        "10ms a 9ms b 9ms c 9ms d 9ms e 9ms f 9ms g 9ms h 9ms i 9ms |",
+        |c: char| c as i32 - 'a' as i32 + 1,
+    );
+    let shared = source.clone().publish().ref_count_grace(ms(9), sch.clone());
+    let observers: Vec<TimedObserver<i32, TestScheduler>> =
+        (0..4).map(|_| TimedObserver::new(&sch)).collect();
+    // (time, observer, subscribe or dispose)
+    let script = [
+        (15, 0, true),
+        (25, 1, true),
+        (35, 0, false),
+        (55, 2, true),
+        (65, 2, false),
+        (75, 1, false),
+        (85, 3, true),
+        (120, 3, false),
+    ];
+    let mut handles: Vec<Option<_>> = (0..4).map(|_| None).collect();
+    for (t, i, subscribe) in script {
+        advance_to(&sch, t);
+        if subscribe {
+            handles[i] = Some(shared.clone().subscribe_observer(observers[i].clone()));
+        } else {
+            handles[i].take().unwrap().dispose();
+        }
+    }
+    sch.run();
+    observers[0].assert_timeline(&[(ms(20), Next(2)), (ms(30), Next(3))]);
+    observers[1].assert_timeline(&[
+        (ms(30), Next(3)),
+        (ms(40), Next(4)),
+        (ms(50), Next(5)),
+        (ms(60), Next(6)),
+        (ms(70), Next(7)),
+    ]);
+    observers[2].assert_timeline(&[(ms(60), Next(6))]);
+    observers[3].assert_timeline(&[(ms(90), Next(9)), (ms(100), Completed)]);
+    // The last subscriber left at 75: disconnected 9 ms later, and 85 connected again.
+    assert_eq!(source.subscriptions(), vec![span(15, 84), span(85, 100)]);
+}
+
+#[test]
+fn ref_count_grace_keeps_the_connection_for_a_subscriber_returning_within_it() {
+    let (sch, m) = setup();
+    let source = m.hot("--a--b--c--d--e--f--|");
+    let shared = source.clone().publish().ref_count_grace(ms(5), sch.clone());
+    let first = TimedObserver::new(&sch);
+    let second = TimedObserver::new(&sch);
+    let h = shared.clone().subscribe_observer(first.clone());
+    advance_to(&sch, 6);
+    h.dispose();
+    advance_to(&sch, 10);
+    shared.clone().subscribe_observer(second.clone());
+    // Well past the grace: the returning subscriber holds the connection.
+    advance_to(&sch, 30);
+    use rx::Notification::{Completed, Next};
+    first.assert_timeline(&[(ms(2), Next('a')), (ms(5), Next('b'))]);
+    second.assert_timeline(&[
+        (ms(11), Next('d')),
+        (ms(14), Next('e')),
+        (ms(17), Next('f')),
+        (ms(20), Completed),
+    ]);
+    source.assert_subscriptions(&["^-------------------!"]);
+    assert!(sch.is_empty(), "the cancelled timer is gone");
+}
+
+#[test]
+fn ref_count_grace_disconnects_when_it_ends_and_the_next_subscriber_resubscribes() {
+    // RxJS: `share({ resetOnRefCountZero: () => timer(t) })` resets after the timer.
+    let (sch, m) = setup();
+    let source = m.cold("-a-b-c-d-e-f-g-h-|");
+    let shared = source.clone().publish().ref_count_grace(ms(3), sch.clone());
+    let first = TimedObserver::new(&sch);
+    let second = TimedObserver::new(&sch);
+    let h = shared.clone().subscribe_observer(first.clone());
+    advance_to(&sch, 4);
+    h.dispose();
+    advance_to(&sch, 6);
+    assert!(!sch.is_empty(), "the grace timer runs");
+    advance_to(&sch, 10);
+    shared.clone().subscribe_observer(second.clone());
+    sch.run();
+    use rx::Notification::{Completed, Next};
+    first.assert_timeline(&[(ms(1), Next('a')), (ms(3), Next('b'))]);
+    // A new subscription to the cold source: from its first value again.
+    second.assert_timeline(&[
+        (ms(11), Next('a')),
+        (ms(13), Next('b')),
+        (ms(15), Next('c')),
+        (ms(17), Next('d')),
+        (ms(19), Next('e')),
+        (ms(21), Next('f')),
+        (ms(23), Next('g')),
+        (ms(25), Next('h')),
+        (ms(27), Completed),
+    ]);
+    assert_eq!(source.subscriptions(), vec![span(0, 7), span(10, 27)]);
+}
+
+#[test]
+fn ref_count_grace_of_a_completing_source_starts_no_timer() {
+    // RxJava's `byTime`: a source that completes while subscribed leaves nothing scheduled,
+    // and each subscriber runs it anew.
+    let (sch, _m) = setup();
+    let subscriptions = Arc::new(AtomicUsize::new(0));
+    let counter = subscriptions.clone();
+    let shared = rx::source::defer(move || {
+        counter.fetch_add(1, Ordering::SeqCst);
+        rx::source::range(1, 5)
+    })
+    .publish()
+    .ref_count_grace(ms(1000), sch.clone());
+    for _ in 0..3 {
+        let o = rx::testing::TestObserver::new();
+        shared.clone().subscribe_observer(o.clone());
+        o.assert_values(&[1, 2, 3, 4, 5]);
+        o.assert_completed();
+        assert!(sch.is_empty());
+    }
+    assert_eq!(subscriptions.load(Ordering::SeqCst), 3);
+}
+
+#[test]
+fn ref_count_grace_cancels_its_timer_when_the_source_completed_during_it() {
+    let (sch, m) = setup();
+    let source = m.hot("--a--b--|");
+    let shared = source
+        .clone()
+        .publish()
+        .ref_count_grace(ms(10), sch.clone());
+    let first = TimedObserver::new(&sch);
+    let h = shared.clone().subscribe_observer(first.clone());
+    advance_to(&sch, 3);
+    h.dispose();
+    // The source completes at 8, in the grace, with nobody to tell.
+    advance_to(&sch, 9);
+    assert!(!sch.is_empty());
+    let late = rx::testing::TestObserver::new();
+    // The next subscriber finds the connection ended: the timer is disposed, and it starts a
+    // new connection (to the hot source, which gives a late subscriber its completion).
+    shared.clone().subscribe_observer(late.clone());
+    assert!(sch.is_empty(), "the grace timer is disposed");
+    late.assert_notifications(&[rx::Notification::Completed]);
+    assert_eq!(source.subscriptions(), vec![span(0, 8), span(9, 9)]);
+    use rx::Notification::Next;
+    first.assert_timeline(&[(ms(2), Next('a'))]);
+}
+
+#[test]
+fn ref_count_grace_holds_the_connection_until_the_timer() {
+    // Rx.NET's `RefCount_DelayedDisconnect_NotConnected`.
+    let sch = TestScheduler::new();
+    let subscriptions = Arc::new(AtomicUsize::new(0));
+    let disconnected = Arc::new(AtomicUsize::new(0));
+    let (s, d) = (subscriptions.clone(), disconnected.clone());
+    let shared = rx::source::defer(move || {
+        s.fetch_add(1, Ordering::SeqCst);
+        let d = d.clone();
+        rx::source::never::<i32>().finally(move || {
+            d.fetch_add(1, Ordering::SeqCst);
+        })
+    })
+    .publish()
+    .ref_count_grace(ms(20), sch.clone());
+    let first = shared
+        .clone()
+        .subscribe_observer(rx::testing::TestObserver::new());
+    let second = shared
+        .clone()
+        .subscribe_observer(rx::testing::TestObserver::new());
+    assert_eq!(subscriptions.load(Ordering::SeqCst), 1);
+    first.dispose();
+    second.dispose();
+    assert_eq!(disconnected.load(Ordering::SeqCst), 0);
+    sch.advance_by(ms(19));
+    assert_eq!(disconnected.load(Ordering::SeqCst), 0);
+    sch.advance_by(ms(1));
+    assert_eq!(disconnected.load(Ordering::SeqCst), 1);
+    // Connected afresh by the next subscriber.
+    let third = shared
+        .clone()
+        .subscribe_observer(rx::testing::TestObserver::new());
+    assert_eq!(subscriptions.load(Ordering::SeqCst), 2);
+    third.dispose();
+    sch.advance_by(ms(20));
+    assert_eq!(disconnected.load(Ordering::SeqCst), 2);
+}

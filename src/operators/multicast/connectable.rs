@@ -22,6 +22,7 @@ use crate::Error;
 use crate::observable::{Observable, Subscribe};
 use crate::observer::Observer;
 use crate::primitive::Ordering;
+use crate::schedulers::Scheduler;
 use crate::subjects::core::Accepts;
 use crate::subjects::flavoured::{PublishSubject, ReplaySubject};
 use crate::subjects::sealed::Sealed;
@@ -31,6 +32,7 @@ use crate::sync::Flavour;
 use crate::sync::imp::{BoxSubscription, Flag, Lock, Machinery};
 use std::fmt;
 use std::mem;
+use std::time::Duration;
 
 /// The flavour of subject `J`.
 type FlavourOf<J> = <J as Sealed>::Flavour;
@@ -328,6 +330,64 @@ where
     #[doc(alias = "RefCount")]
     pub fn ref_count_min(self, n: usize) -> RefCount<S, J> {
         RefCount::new(self).with_min_subscribers(n)
+    }
+
+    /// Like [`ref_count`](ConnectableObservable::ref_count), but when the last subscriber
+    /// leaves the connection is kept for `grace` on `scheduler`: a subscriber coming before
+    /// then joins it, the source not subscribed again; otherwise it is disconnected when the
+    /// timer fires (Rx.NET's `RefCount(disconnectDelay, scheduler)`, RxJava's
+    /// `refCount(timeout, unit, scheduler)`, RxJS's `share({ resetOnRefCountZero: () =>
+    /// timer(grace) })`). The source terminating ends the connection as with `ref_count`.
+    ///
+    /// The timer's task holds the `RefCount`, so its parts must be `Send`: a local subject's
+    /// connectable takes no grace.
+    ///
+    /// ```text
+    /// source:                 --1--2--3--4--5--|
+    /// ref_count_grace(3)  A:  ^-----!
+    ///                     B:  -------^----!
+    /// source subscribed:      ^--------------!   (B came within A's grace; 3 after B left)
+    /// B sees:                 --------3--4-
+    /// ```
+    ///
+    /// # Examples
+    ///
+    /// ```
+    /// use rx::prelude::*;
+    /// use rx::schedulers::TestScheduler;
+    /// use rx::subjects::PublishSubject;
+    /// use rx::testing::TestObserver;
+    /// use std::time::Duration;
+    ///
+    /// let sch = TestScheduler::new();
+    /// let input = PublishSubject::<i32>::new();
+    /// let shared = input
+    ///     .observable()
+    ///     .publish()
+    ///     .ref_count_grace(Duration::from_millis(10), sch.clone());
+    /// let o = TestObserver::new();
+    /// shared.clone().subscribe_observer(o.clone()).dispose();
+    /// sch.advance_by(Duration::from_millis(9));
+    /// assert!(input.has_observers(), "kept through the grace");
+    /// sch.advance_by(Duration::from_millis(1));
+    /// assert!(!input.has_observers(), "disconnected when it ends");
+    /// ```
+    ///
+    /// # Performance
+    ///
+    /// As [`ref_count`](ConnectableObservable::ref_count), plus, each time the last subscriber
+    /// leaves, a worker of `scheduler`, a boxed task and its handle; a subscriber coming
+    /// within the grace disposes the handle.
+    #[doc(alias = "refCount")]
+    #[doc(alias = "RefCount")]
+    #[doc(alias = "resetOnRefCountZero")]
+    pub fn ref_count_grace<Sch: Scheduler>(self, grace: Duration, scheduler: Sch) -> RefCount<S, J>
+    where
+        S: 'static,
+        J: 'static,
+        RefCount<S, J>: Send,
+    {
+        RefCount::new(self).with_grace(grace, scheduler)
     }
 
     /// Connects when the `n`th subscriber comes, and stays connected: subscribers leaving

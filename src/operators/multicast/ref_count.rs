@@ -14,17 +14,26 @@
 //! subscriber that left must not keep the connection running for the next one to join (RxJava's
 //! `refCount` counts down in `dispose` too). The count takes the [flavour](crate::sync) of the
 //! subject: a `RefCell` for a local one.
+//!
+//! With a grace period (`ref_count_grace`), the count falling to zero keeps the generation and
+//! its connection, and starts a timer; a subscriber coming before it fires cancels it and joins
+//! the same generation, and the timer firing ends the generation as a release would have. Each
+//! timer has a *round*, so a timer cancelled too late to stop it finds a later round and does
+//! nothing.
 
 use super::connectable::{ConnectableObservable, Connection, ConnectionObserver};
 use crate::Error;
 use crate::observable::{Observable, Subscribe};
 use crate::observer::Observer;
+use crate::schedulers::{Reschedule, Scheduler, Worker};
 use crate::subjects::core::Accepts;
 use crate::subjects::sealed::Sealed;
 use crate::subjects::{Subject, SubjectSubscription};
 use crate::subscription::Subscription;
 use crate::sync::imp::{BoxSubscription, Lock, Machinery};
 use std::fmt;
+use std::sync::Arc;
+use std::time::Duration;
 
 type FlavourOf<J> = <J as Sealed>::Flavour;
 
@@ -46,6 +55,63 @@ pub struct RefCount<S, J: Sealed> {
     /// Subscribers a generation waits for before it connects: 1 for `ref_count`, `n` for
     /// `ref_count_min(n)` (RxJava's `refCount(n)`).
     min_subscribers: usize,
+    /// The grace period before a disconnection, if any.
+    grace: Option<Grace<S, J>>,
+}
+
+/// A boxed grace timer's handle.
+type TimerHandle = Box<dyn Subscription + Send + Sync>;
+
+/// What a grace timer runs when it fires.
+type Expire = Box<dyn FnOnce() + Send>;
+
+/// Starts grace timers; boxed so that `RefCount` is the same type with or without a grace.
+trait GraceTimer: Send + Sync {
+    fn start(&self, expire: Expire) -> TimerHandle;
+}
+
+/// A grace period of `delay` on `scheduler`.
+struct Delay<Sch> {
+    delay: Duration,
+    scheduler: Sch,
+}
+
+impl<Sch: Scheduler> GraceTimer for Delay<Sch> {
+    fn start(&self, expire: Expire) -> TimerHandle {
+        let mut expire = Some(expire);
+        Box::new(self.scheduler.worker().schedule_after(self.delay, move || {
+            if let Some(expire) = expire.take() {
+                expire();
+            }
+            Reschedule::Done
+        }))
+    }
+}
+
+/// The grace of a [`RefCount`]: its timer, and how to make the task that ends a round. The
+/// task holds a clone of the `RefCount`, which must be `Send` for it; `expiry` is made where
+/// that is known, so `release`, reached from `Drop`, needs no such bound.
+struct Grace<S, J: Sealed> {
+    timer: Arc<dyn GraceTimer>,
+    expiry: fn(&RefCount<S, J>, u64) -> Expire,
+}
+
+impl<S, J: Sealed> Clone for Grace<S, J> {
+    fn clone(&self) -> Self {
+        Grace {
+            timer: self.timer.clone(),
+            expiry: self.expiry,
+        }
+    }
+}
+
+fn expiry<S, J>(ref_count: &RefCount<S, J>, round: u64) -> Expire
+where
+    J: Sealed,
+    RefCount<S, J>: Send + 'static,
+{
+    let ref_count = ref_count.clone();
+    Box::new(move || ref_count.expire(round))
 }
 
 struct Count<J: Sealed> {
@@ -62,6 +128,12 @@ struct Count<J: Sealed> {
     members: slab::Slab<Member>,
     /// Tells a member from a later one that reuses its slab key.
     next_id: u64,
+    /// A grace timer is running: nobody is subscribed, and the connection is kept.
+    grace_pending: bool,
+    /// The round of the latest grace timer.
+    grace_round: u64,
+    /// The running grace timer's handle, once it is started.
+    grace_timer: Option<TimerHandle>,
 }
 
 struct Member {
@@ -110,9 +182,56 @@ impl<S, J: Sealed> RefCount<S, J> {
                 finished: false,
                 members: slab::Slab::new(),
                 next_id: 0,
+                grace_pending: false,
+                grace_round: 0,
+                grace_timer: None,
             })),
             resets,
             min_subscribers: 1,
+            grace: None,
+        }
+    }
+
+    /// Keeps the connection for `delay` on `scheduler` after the last subscriber leaves.
+    pub(crate) fn with_grace<Sch: Scheduler>(mut self, delay: Duration, scheduler: Sch) -> Self
+    where
+        RefCount<S, J>: Send + 'static,
+    {
+        self.grace = Some(Grace {
+            timer: Arc::new(Delay { delay, scheduler }),
+            expiry: expiry::<S, J>,
+        });
+        self
+    }
+
+    /// The grace timer of `round` fired: ends the kept connection, unless a subscriber came.
+    fn expire(&self, round: u64) {
+        let (connection, timer) = {
+            let mut count = self.count.lock();
+            if !count.grace_pending || count.grace_round != round {
+                return;
+            }
+            count.grace_pending = false;
+            count.generation += 1;
+            count.connected = false;
+            (count.connection.take(), count.grace_timer.take())
+        };
+        drop(timer);
+        if let Some(connection) = connection {
+            connection.dispose();
+        }
+    }
+
+    /// Starts the grace timer of `round`, outside the lock: the scheduler may run it at once.
+    fn start_grace(&self, grace: &Grace<S, J>, round: u64) {
+        let timer = grace.timer.start((grace.expiry)(self, round));
+        let mut count = self.count.lock();
+        if count.grace_pending && count.grace_round == round {
+            count.grace_timer = Some(timer);
+        } else {
+            // Cancelled, or fired, while it was being started.
+            drop(count);
+            timer.dispose();
         }
     }
 
@@ -148,6 +267,17 @@ impl<S, J: Sealed> RefCount<S, J> {
             if count.subscribers > 0 || !self.resets.on_ref_count_zero {
                 return;
             }
+            if count.connected
+                && let Some(grace) = &self.grace
+            {
+                // Kept, generation and connection, until the timer fires.
+                count.grace_pending = true;
+                count.grace_round += 1;
+                let round = count.grace_round;
+                drop(count);
+                self.start_grace(grace, round);
+                return;
+            }
             count.generation += 1;
             count.connected = false;
             count.connection.take()
@@ -178,9 +308,13 @@ impl<S, J: Sealed> RefCount<S, J> {
             count.generation += 1;
             count.connected = false;
             count.finished = !reset;
-            count.connection.take()
+            count.grace_pending = false;
+            (count.connection.take(), count.grace_timer.take())
         };
         // Dropped outside the lock: it may drop the source's subscription.
+        if let Some(timer) = &ended.1 {
+            timer.dispose();
+        }
         drop(ended);
         if reset {
             self.connectable.reset();
@@ -227,6 +361,7 @@ impl<S, J: Sealed> Clone for RefCount<S, J> {
             count: self.count.clone(),
             resets: self.resets,
             min_subscribers: self.min_subscribers,
+            grace: self.grace.clone(),
         }
     }
 }
@@ -270,8 +405,27 @@ where
             subscription.dispose();
             return RefCountSubscription::uncounted(subscription);
         }
+        let mut cancelled = None;
+        let mut ended = None;
         let (generation, first, ticket) = {
             let mut count = self.count.lock();
+            // A subscriber within the grace keeps the connection, unless its source ended
+            // meanwhile: then it is as if the timer had fired.
+            let mut kept = false;
+            if count.grace_pending {
+                count.grace_pending = false;
+                cancelled = count.grace_timer.take();
+                kept = true;
+                if let Some(error) = self.connectable.terminated_by() {
+                    kept = false;
+                    count.generation += 1;
+                    count.connected = false;
+                    ended = count.connection.take();
+                    if (error && self.resets.on_error) || (!error && self.resets.on_complete) {
+                        self.connectable.reset();
+                    }
+                }
+            }
             if count.subscribers == 0
                 && !count.finished
                 && !(self.resets.on_error && self.resets.on_complete)
@@ -287,12 +441,16 @@ where
             if count.finished {
                 // Terminated for good: join the terminated subject, uncounted.
                 drop(count);
+                if let Some(timer) = cancelled {
+                    timer.dispose();
+                }
+                drop(ended);
                 return RefCountSubscription::uncounted(
                     self.connectable.subscribe_observer(observer),
                 );
             }
             count.subscribers += 1;
-            if count.subscribers == 1 {
+            if count.subscribers == 1 && !kept {
                 count.generation += 1;
             }
             let (generation, id) = (count.generation, count.next_id);
@@ -307,6 +465,10 @@ where
             count.connected |= connect;
             (generation, connect, Ticket { key, id })
         };
+        if let Some(timer) = cancelled {
+            timer.dispose();
+        }
+        drop(ended);
         let leave = Leave {
             ref_count: self.clone(),
             ticket,
@@ -668,6 +830,53 @@ mod tests {
         .subscribe_observer(o.clone());
         assert_eq!(pulled.load(Ordering::SeqCst), 0);
         o.assert_notifications(&[]);
+    }
+
+    #[test]
+    fn a_grace_timer_that_fires_after_a_return_and_a_new_grace_does_nothing_early() {
+        use crate::schedulers::TestScheduler;
+        use std::time::Duration;
+        let sch = TestScheduler::new();
+        let input = PublishSubject::<i32>::new();
+        let src = CountingSource::new(&input);
+        let shared = src
+            .clone()
+            .publish()
+            .ref_count_grace(Duration::from_millis(10), sch.clone());
+        // Leave at 0 (timer for 10), come back at 5, leave again at 8 (timer for 18).
+        let h = shared.clone().subscribe_observer(TestObserver::new());
+        h.dispose();
+        sch.advance_by(Duration::from_millis(5));
+        let h = shared.clone().subscribe_observer(TestObserver::new());
+        sch.advance_by(Duration::from_millis(3));
+        h.dispose();
+        sch.advance_by(Duration::from_millis(9));
+        assert_eq!((src.subscriptions(), src.disposals()), (1, 0));
+        sch.advance_by(Duration::from_millis(1));
+        assert_eq!((src.subscriptions(), src.disposals()), (1, 1));
+        assert!(sch.is_empty());
+    }
+
+    #[test]
+    fn everything_is_freed_once_the_grace_ended_and_the_handles_are_dropped() {
+        use crate::schedulers::TestScheduler;
+        use std::time::Duration;
+        let sch = TestScheduler::new();
+        let input = PublishSubject::<i32>::new();
+        let shared = input
+            .observable()
+            .publish()
+            .ref_count_grace(Duration::from_millis(1), sch.clone());
+        let count = Arc::downgrade(&shared.count);
+        shared
+            .clone()
+            .subscribe_observer(TestObserver::new())
+            .dispose();
+        drop(shared);
+        assert!(count.upgrade().is_some(), "the timer holds it");
+        sch.run();
+        assert!(count.upgrade().is_none());
+        assert!(!input.has_observers());
     }
 
     #[test]
