@@ -1,5 +1,4 @@
-//! The one error type that flows through every observable, [`Error`], and
-//! [`CompositeError`], the several errors that the operators delaying errors deliver as one.
+//! The one error type that flows through every observable.
 
 use std::error::Error as StdError;
 use std::fmt;
@@ -112,90 +111,6 @@ impl PartialEq for Error {
     }
 }
 
-/// Several errors delivered as one: what an operator that delays errors
-/// ([`merge_delay_error`](crate::ObservableExt::merge_delay_error) and the other `_delay_error`
-/// forms) ends with when more than one of its sources failed (RxJava's `CompositeException`,
-/// RxJS's `AggregateError`). A single failure is delivered as it is, never wrapped.
-///
-/// The errors are kept in the order they arrived; [`errors`](CompositeError::errors) and
-/// iteration reach each one, itself downcastable.
-///
-/// # Examples
-///
-/// ```
-/// use rx::error::CompositeError;
-/// use rx::prelude::*;
-/// use rx::testing::TestObserver;
-///
-/// let observer = TestObserver::<i32>::new();
-/// rx::source::from_iter([
-///     rx::source::throw(rx::Error::msg("disk")),
-///     rx::source::throw(rx::Error::msg("network")),
-/// ])
-/// .merge_delay_error()
-/// .subscribe_observer(observer.clone());
-/// let error = observer.error().unwrap();
-/// let composite = error.downcast_ref::<CompositeError>().unwrap();
-/// let messages: Vec<String> = composite.iter().map(|e| e.to_string()).collect();
-/// assert_eq!(messages, ["disk", "network"]);
-/// assert_eq!(error.to_string(), "2 errors: disk; network");
-/// ```
-#[derive(Clone, Debug)]
-pub struct CompositeError {
-    /// Two or more.
-    errors: Vec<Error>,
-}
-
-impl CompositeError {
-    /// Nothing for no errors, the error itself for one, a `CompositeError` of them for more.
-    pub(crate) fn from_errors(mut errors: Vec<Error>) -> Option<Error> {
-        match errors.len() {
-            0 => None,
-            1 => errors.pop(),
-            _ => Some(Error::new(CompositeError { errors })),
-        }
-    }
-
-    /// The errors, in the order they arrived.
-    pub fn errors(&self) -> &[Error] {
-        &self.errors
-    }
-
-    /// The errors, in the order they arrived.
-    pub fn iter(&self) -> std::slice::Iter<'_, Error> {
-        self.errors.iter()
-    }
-}
-
-impl<'e> IntoIterator for &'e CompositeError {
-    type Item = &'e Error;
-    type IntoIter = std::slice::Iter<'e, Error>;
-
-    fn into_iter(self) -> Self::IntoIter {
-        self.errors.iter()
-    }
-}
-
-impl fmt::Display for CompositeError {
-    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
-        write!(f, "{} errors", self.errors.len())?;
-        for (i, error) in self.errors.iter().enumerate() {
-            f.write_str(if i == 0 { ": " } else { "; " })?;
-            fmt::Display::fmt(error, f)?;
-        }
-        Ok(())
-    }
-}
-
-/// The first error is the source: what a report that follows `source()` chains shows.
-impl StdError for CompositeError {
-    fn source(&self) -> Option<&(dyn StdError + 'static)> {
-        self.errors
-            .first()
-            .map(|e| e.as_ref() as &(dyn StdError + 'static))
-    }
-}
-
 /// The error behind [`Error::msg`].
 #[derive(Debug)]
 struct Message(String);
@@ -259,26 +174,6 @@ mod tests {
             Ok(())
         }
         assert_eq!(f().unwrap_err().to_string(), "boom");
-    }
-
-    #[test]
-    fn composite_of_one_is_the_error_itself() {
-        assert!(CompositeError::from_errors(Vec::new()).is_none());
-        let one = Error::msg("one");
-        let delivered = CompositeError::from_errors(vec![one.clone()]).unwrap();
-        assert!(Arc::ptr_eq(&delivered.inner, &one.inner));
-    }
-
-    #[test]
-    fn composite_keeps_each_error_downcastable() {
-        let io: Error = io::Error::new(io::ErrorKind::NotFound, "gone").into();
-        let e = CompositeError::from_errors(vec![io, Error::msg("late")]).unwrap();
-        let composite = e.downcast_ref::<CompositeError>().unwrap();
-        assert_eq!(composite.errors().len(), 2);
-        assert!(composite.errors()[0].is::<io::Error>());
-        assert_eq!(e.to_string(), "2 errors: gone; late");
-        let source = StdError::source(composite).unwrap();
-        assert_eq!(source.to_string(), "gone");
     }
 
     #[test]

@@ -137,7 +137,7 @@
 
 pub mod backpressure;
 mod engine;
-pub mod error;
+mod error;
 pub mod guide;
 mod in_place;
 pub mod interop;

@@ -27,15 +27,9 @@
 //!
 //! The slots, and the mechanical per-tuple code over them, are in `combine_slots`; the logic
 //! lives in the generic functions here and in each operator's observer.
-//!
-//! **Delaying errors.** In `zip_delay_error` and `combine_latest_delay_error` a source's error
-//! is kept in its slot and counts as its completion; when the sequence ends, the errors kept
-//! are delivered after the queued rows ([`Step::FailAfterRows`], built by [`ending`]), as one
-//! error or a [`CompositeError`].
 
-use super::combine_slots::{Buffer, RowSlots, Slot, SlotAt, Slots};
+use super::combine_slots::{Buffer, Slot, SlotAt, Slots};
 use crate::Error;
-use crate::error::CompositeError;
 use crate::observer::Observer;
 use crate::primitive::{Arc, AtomicBool, Mutex, MutexGuard, Ordering};
 use crate::subscription::Subscription;
@@ -51,24 +45,13 @@ pub(crate) enum Step {
     Complete,
     /// The sequence fails at once; queued rows are dropped.
     Fail(Error),
-    /// The sequence fails once the rows already queued are delivered (delayed errors).
-    FailAfterRows(Error),
-}
-
-/// How the sequence ends now: it completes, or, if its sources kept errors (the delay-error
-/// forms), fails with them after the queued rows.
-pub(crate) fn ending<L: RowSlots>(slots: &mut L) -> Step {
-    match CompositeError::from_errors(slots.take_errors()) {
-        Some(error) => Step::FailAfterRows(error),
-        None => Step::Complete,
-    }
 }
 
 /// How the sequence stands.
 enum End {
     Running,
-    /// Complete once the queue is empty; fail with the error instead if there is one.
-    Completing(Option<Error>),
+    /// Complete once the queue is empty.
+    Completing,
     /// Deliver this error next.
     Failing(Error),
     /// Disposed, or the downstream no longer wants values: deliver nothing more.
@@ -165,8 +148,7 @@ impl<L: Slots, R, O: Observer<R>> CombineCore<L, R, O> {
                     None
                 }
             }
-            Step::Complete => self.end(&mut state, End::Completing(None)),
-            Step::FailAfterRows(error) => self.end(&mut state, End::Completing(Some(error))),
+            Step::Complete => self.end(&mut state, End::Completing),
             Step::Fail(error) => self.end(&mut state, End::Failing(error)),
         };
         if released.is_none() && state.rows.is_empty() && matches!(state.end, End::Running) {
@@ -196,7 +178,7 @@ impl<L: Slots, R, O: Observer<R>> CombineCore<L, R, O> {
     /// once the lock is released.
     fn end(&self, state: &mut State<L, R, O>, end: End) -> Option<L> {
         match (&state.end, &end) {
-            (End::Running, _) | (End::Completing(_) | End::Failing(_), End::Disposed) => {}
+            (End::Running, _) | (End::Completing | End::Failing(_), End::Disposed) => {}
             _ => return None,
         }
         state.end = end;
@@ -234,7 +216,7 @@ impl<L: Slots, R, O: Observer<R>> CombineCore<L, R, O> {
         };
         loop {
             match &state.end {
-                End::Running | End::Completing(_) => {}
+                End::Running | End::Completing => {}
                 End::Failing(_) => {
                     let End::Failing(error) = mem::replace(&mut state.end, End::Done) else {
                         unreachable!()
@@ -267,15 +249,10 @@ impl<L: Slots, R, O: Observer<R>> CombineCore<L, R, O> {
                 }
                 continue;
             }
-            if let End::Completing(_) = state.end {
-                let End::Completing(error) = mem::replace(&mut state.end, End::Done) else {
-                    unreachable!()
-                };
+            if let End::Completing = state.end {
+                state.end = End::Done;
                 drop(state);
-                match error {
-                    Some(error) => observer.on_error(error),
-                    None => observer.on_completed(),
-                }
+                observer.on_completed();
                 return;
             }
             state.observer = Some(observer);
@@ -398,7 +375,7 @@ impl<L, R, O: Observer<R>> Inline<L, R, O> {
                     return;
                 }
             }
-            Step::Complete | Step::FailAfterRows(_) => {}
+            Step::Complete => {}
             Step::Fail(error) => {
                 // Queued rows are dropped, as on the core's path.
                 // SAFETY: as for `step`: a borrow that ends here.
@@ -411,11 +388,7 @@ impl<L, R, O: Observer<R>> Inline<L, R, O> {
                 return;
             }
         }
-        let ending = match next {
-            Step::Complete => Some(None),
-            Step::FailAfterRows(error) => Some(Some(error)),
-            Step::Continue | Step::Fail(_) => None,
-        };
+        let complete = matches!(next, Step::Complete);
         // SAFETY: as for `step`: a borrow that ends before the downstream is called.
         while let Some(row) = unsafe { (*self.rows.get()).pop() } {
             // SAFETY: the only borrow of the downstream while it runs; what it runs cannot
@@ -431,13 +404,8 @@ impl<L, R, O: Observer<R>> Inline<L, R, O> {
                 return;
             }
         }
-        if let Some(ending) = ending
-            && let Some(downstream) = self.take()
-        {
-            match ending {
-                Some(error) => downstream.on_error(error),
-                None => downstream.on_completed(),
-            }
+        if complete && let Some(downstream) = self.take() {
+            downstream.on_completed();
         }
         drop(garbage);
     }

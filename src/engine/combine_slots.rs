@@ -8,7 +8,6 @@
 //! The per-tuple code (building a row, reaching a slot by index, and each operator's
 //! `Subscribe` impls) is mechanical and written by [`for_each_tuple`] for 2 to 8 sources.
 
-use crate::Error;
 use crate::subscription::Subscription;
 use crate::sync::imp::Machinery;
 use crate::sync::{Flavour, Shared};
@@ -64,35 +63,6 @@ impl<T> Default for Buffer<T> {
     }
 }
 
-/// The error a source ended with, kept for the end of the sequence when errors are delayed
-/// (`zip_delay_error`, `combine_latest_delay_error`).
-#[derive(Debug)]
-pub(crate) struct KeptError(Option<Option<Error>>);
-
-impl KeptError {
-    /// Keeps nothing unless errors are delayed.
-    pub(crate) fn new(delay_errors: bool) -> Self {
-        KeptError(delay_errors.then_some(None))
-    }
-
-    /// Keeps `error` if errors are delayed (the source then counts as completed); gives it
-    /// back otherwise, for the sequence to fail at once.
-    pub(crate) fn keep(&mut self, error: Error) -> Result<(), Error> {
-        match &mut self.0 {
-            Some(kept) => {
-                *kept = Some(error);
-                Ok(())
-            }
-            None => Err(error),
-        }
-    }
-
-    /// The error kept, once.
-    pub(crate) fn take(&mut self) -> Option<Error> {
-        self.0.as_mut().and_then(Option::take)
-    }
-}
-
 /// One source's part of the shared state: at least the place where its handle is kept.
 pub trait Slot<'a> {
     /// The flavour of the box the handle is kept in.
@@ -112,11 +82,6 @@ pub trait RowSlot {
     /// Whether the source has completed and the slot will never be ready again by itself
     /// (zip), or simply has completed (combine_latest).
     fn is_finished(&self) -> bool;
-    /// The error this source ended with, kept for the end of the sequence (the delay-error
-    /// forms); `None` in every other operator.
-    fn take_error(&mut self) -> Option<Error> {
-        None
-    }
 }
 
 /// A tuple of slots, one per source.
@@ -139,8 +104,6 @@ pub trait RowSlots: Slots {
     fn any_finished(&self) -> bool;
     /// Whether every slot is finished.
     fn all_finished(&self) -> bool;
-    /// The errors the sources kept for the end, in the sources' order.
-    fn take_errors(&mut self) -> Vec<Error>;
 }
 
 /// Access to the slot of source `I`, so each source's observer reaches its own slot with no
@@ -213,10 +176,6 @@ macro_rules! slot_tuple_impls {
             #[inline]
             fn all_finished(&self) -> bool {
                 $(self.$i.is_finished())&&+
-            }
-
-            fn take_errors(&mut self) -> Vec<Error> {
-                [$(self.$i.take_error()),+].into_iter().flatten().collect()
             }
         }
 

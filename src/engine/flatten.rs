@@ -19,19 +19,11 @@
 //! loop, not the stack. An inner is subscribed through a function pointer built where its
 //! bounds are proven: an inner observer whose impl required `U: Subscribe<Self>` would
 //! overflow the trait solver.
-//!
-//! **Delaying errors.** In the `_delay_error` forms (`merge_delay_error`,
-//! `flat_map_delay_error`, ...) an error, of the outer or of an inner, is kept in the state
-//! and counts as that observable's completion: the others go on, and when the sequence would
-//! complete it fails instead, after every queued value, with the one error or a
-//! [`CompositeError`] of all of them. These forms always take the core, never the inline
-//! path, whose state ends the sequence at the first error.
 
 use crate::Error;
 use crate::engine::inline_merge::{Inline, InlineObserver, InlineOuter, MergeLink, StatePtr};
-use crate::engine::merge_core::{Locked, MergeCore, MergeSubscription, Ptr};
+use crate::engine::merge_core::{MergeCore, MergeSubscription, Ptr};
 use crate::engine::projection::{Eager, Lend, Projector};
-use crate::error::CompositeError;
 use crate::observable::{Emission, Observable, Subscribe};
 use crate::observer::Observer;
 use crate::sync::imp::BoxSubscription;
@@ -67,8 +59,6 @@ pub struct FlatMap<'a, S, F> {
     source: S,
     f: F,
     mode: Mode,
-    /// Whether errors wait for the end (the `_delay_error` forms).
-    delay_errors: bool,
     _handles: PhantomData<&'a ()>,
 }
 
@@ -82,16 +72,7 @@ impl<S, F> FlatMap<'_, S, F> {
             source,
             f,
             mode,
-            delay_errors: false,
             _handles: PhantomData,
-        }
-    }
-
-    /// The same, with every error kept until the outer and every inner have ended.
-    pub(crate) fn delaying_errors(self) -> Self {
-        FlatMap {
-            delay_errors: true,
-            ..self
         }
     }
 }
@@ -101,7 +82,6 @@ impl<S: fmt::Debug, F> fmt::Debug for FlatMap<'_, S, F> {
         f.debug_struct("FlatMap")
             .field("source", &self.source)
             .field("mode", &self.mode)
-            .field("delay_errors", &self.delay_errors)
             .finish_non_exhaustive()
     }
 }
@@ -153,7 +133,7 @@ where
         }
         let (mut f, mode) = (self.f, self.mode);
         let lent = f.lend();
-        if const { <Self as Observable>::EMISSION.is_inside_subscribe() } && !self.delay_errors {
+        if const { <Self as Observable>::EMISSION.is_inside_subscribe() } {
             // The outer and every inner finish inside `subscribe`: the state is here, and the
             // mode does not matter, as no inner is still running when the next one arrives
             // (engine::inline_merge). The outer is what must complete.
@@ -171,11 +151,8 @@ where
             drop(self.source.subscribe_observer(MergeLink::inline(outer)));
             return MergeSubscription::empty();
         }
-        let delayed = self.delay_errors.then(Vec::new);
-        let core = MergeCore::<_, _, _, FlavourOf<S, U>>::new_shared(
-            observer,
-            Flat::new(mode, lent, delayed),
-        );
+        let core =
+            MergeCore::<_, _, _, FlavourOf<S, U>>::new_shared(observer, Flat::new(mode, lent));
         core.subscribe_upstream(self.source, |id| {
             MergeLink::core(FlatMapOuter {
                 core: core.clone(),
@@ -215,12 +192,10 @@ struct Flat<L: Lend> {
     /// `Mode::Switch`: the id of the newest inner, mirrored in the core's tag so inner
     /// observers can tell without the lock that they were replaced. Zero otherwise.
     current: u64,
-    /// The errors kept for the end, in the `_delay_error` forms; `None` in the others.
-    delayed: Option<Vec<Error>>,
 }
 
 impl<L: Lend> Flat<L> {
-    fn new(mode: Mode, lent: L, delayed: Option<Vec<Error>>) -> Self {
+    fn new(mode: Mode, lent: L) -> Self {
         Flat {
             mode,
             active: 0,
@@ -229,18 +204,6 @@ impl<L: Lend> Flat<L> {
             queue: VecDeque::new(),
             lent,
             current: 0,
-            delayed,
-        }
-    }
-
-    /// Keeps `error` for the end if errors are delayed; gives it back otherwise.
-    fn delay(&mut self, error: Error) -> Option<Error> {
-        match &mut self.delayed {
-            Some(delayed) => {
-                delayed.push(error);
-                None
-            }
-            None => Some(error),
         }
     }
 
@@ -263,18 +226,6 @@ impl<L: Lend> Flat<L> {
 }
 
 type FlatCore<'a, O, U, Fl, L> = MergeCore<'a, O, <U as Observable>::Item, Flat<L>, Fl>;
-
-/// Ends the sequence once everything has ended: with the delayed errors, if any.
-fn finish<O, T, L: Lend, Fl: Flavour>(mut locked: Locked<'_, '_, O, T, Flat<L>, Fl>)
-where
-    O: Observer<T>,
-{
-    let delayed = locked.extra().delayed.take();
-    match delayed.and_then(CompositeError::from_errors) {
-        Some(error) => locked.error_after_values(error),
-        None => locked.complete(),
-    }
-}
 
 /// Subscribes an inner observable with the given id.
 type SubscribeInner<'a, O, U, Fl, L> = fn(&Ptr<FlatCore<'a, O, U, Fl, L>, Fl>, U, u64);
@@ -401,13 +352,7 @@ where
     fn on_error(self, error: Error) {
         let mut locked = self.core.lock();
         locked.release_upstream(self.id);
-        if locked.is_closed() {
-            return;
-        }
-        match locked.extra().delay(error) {
-            Some(error) => locked.error(error),
-            None => end_outer(locked),
-        }
+        locked.error(error);
     }
 
     fn on_completed(self) {
@@ -416,23 +361,15 @@ where
         if locked.is_closed() {
             return;
         }
-        end_outer(locked);
+        locked.extra().outer_done = true;
+        if locked.extra().is_finished() {
+            locked.complete();
+        }
     }
 
     #[inline]
     fn is_disposed(&self) -> bool {
         self.core.is_done()
-    }
-}
-
-/// The outer has ended: completed, or failed with its error delayed.
-fn end_outer<O, T, L: Lend, Fl: Flavour>(mut locked: Locked<'_, '_, O, T, Flat<L>, Fl>)
-where
-    O: Observer<T>,
-{
-    locked.extra().outer_done = true;
-    if locked.extra().is_finished() {
-        finish(locked);
     }
 }
 
@@ -473,31 +410,15 @@ where
     }
 
     fn on_error(self, error: Error) {
-        self.end(Some(error));
+        let mut locked = self.core.lock();
+        locked.release_upstream(self.id);
+        if locked.extra().is_stale(self.id) {
+            return;
+        }
+        locked.error(error);
     }
 
     fn on_completed(self) {
-        self.end(None);
-    }
-
-    #[inline]
-    fn is_disposed(&self) -> bool {
-        if self.core.is_done() {
-            return true;
-        }
-        let current = self.core.tag();
-        current != 0 && current != self.id
-    }
-}
-
-impl<O, U, Fl: Flavour, L: Lend<Inner = U>> FlatMapInner<'_, O, U, Fl, L>
-where
-    U: Observable,
-    O: Observer<U::Item>,
-{
-    /// The inner has completed, or failed with `error`: the sequence fails now, or, when
-    /// errors are delayed, goes on as if it had completed.
-    fn end(self, error: Option<Error>) {
         let FlatMapInner {
             core,
             id,
@@ -508,14 +429,10 @@ where
         if locked.is_closed() || locked.extra().is_stale(id) {
             return;
         }
-        if let Some(error) = error.and_then(|error| locked.extra().delay(error)) {
-            locked.error(error);
-            return;
-        }
         let flat = locked.extra();
         flat.active -= 1;
         if flat.is_finished() {
-            finish(locked);
+            locked.complete();
         } else if flat.should_drain() {
             // Subscribe the next queued inner, on this thread, as RxJava does.
             flat.draining = true;
@@ -531,6 +448,15 @@ where
             drain::<O, U, Fl, L>(&core, subscribe, lent);
         }
     }
+
+    #[inline]
+    fn is_disposed(&self) -> bool {
+        if self.core.is_done() {
+            return true;
+        }
+        let current = self.core.tag();
+        current != 0 && current != self.id
+    }
 }
 
 impl<O, U: Observable, Fl: Flavour, L: Lend> fmt::Debug for FlatMapInner<'_, O, U, Fl, L> {
@@ -545,11 +471,11 @@ impl<O, U: Observable, Fl: Flavour, L: Lend> fmt::Debug for FlatMapInner<'_, O, 
 /// [`FlatMap`] it stands for: `$build` turns `self` into it.
 macro_rules! forward_to_flat_map {
     (
-        $name:ident<$a:lifetime, S $(, $f:ident)*>,
+        $name:ident<$a:lifetime, S $(, $f:ident)?>,
         f = $fty:ty,
         |$this:ident| $build:expr
     ) => {
-        impl<$a, S $(, $f)*> $crate::observable::Observable for $name<$a, S $(, $f)*>
+        impl<$a, S $(, $f)?> $crate::observable::Observable for $name<$a, S $(, $f)?>
         where
             S: $crate::observable::Observable,
             $crate::engine::flatten::FlatMap<$a, S, $fty>: $crate::observable::Observable,
@@ -563,7 +489,7 @@ macro_rules! forward_to_flat_map {
                     $crate::observable::Observable>::EMISSION;
         }
 
-        impl<$a, S $(, $f)*, O> $crate::observable::Subscribe<O> for $name<$a, S $(, $f)*>
+        impl<$a, S $(, $f)?, O> $crate::observable::Subscribe<O> for $name<$a, S $(, $f)?>
         where
             S: $crate::observable::Observable,
             $crate::engine::flatten::FlatMap<$a, S, $fty>: $crate::observable::Subscribe<

@@ -1253,7 +1253,7 @@ impl<'c, 'a, O, T, X, F: Flavour> Locked<'c, 'a, O, T, X, F> {
     where
         O: Observer<T>,
     {
-        self.terminate(Terminal::Completed, true);
+        self.terminate(Terminal::Completed);
     }
 
     /// Fails the downstream (dropping queued values) and disposes every upstream left.
@@ -1261,17 +1261,7 @@ impl<'c, 'a, O, T, X, F: Flavour> Locked<'c, 'a, O, T, X, F> {
     where
         O: Observer<T>,
     {
-        self.terminate(Terminal::Error(error), false);
-    }
-
-    /// Fails the downstream after the queued values, as a completion would, and disposes
-    /// every upstream left: for errors an operator kept until everything else had ended (the
-    /// `_delay_error` forms), which promise every value first.
-    pub(crate) fn error_after_values(self, error: Error)
-    where
-        O: Observer<T>,
-    {
-        self.terminate(Terminal::Error(error), true);
+        self.terminate(Terminal::Error(error));
     }
 
     /// Closes without a notification and disposes every upstream left: for an operator that
@@ -1280,7 +1270,7 @@ impl<'c, 'a, O, T, X, F: Flavour> Locked<'c, 'a, O, T, X, F> {
         self.shut();
     }
 
-    fn terminate(mut self, terminal: Terminal, after_queued: bool)
+    fn terminate(mut self, terminal: Terminal)
     where
         O: Observer<T>,
     {
@@ -1289,7 +1279,7 @@ impl<'c, 'a, O, T, X, F: Flavour> Locked<'c, 'a, O, T, X, F> {
         }
         self.state.closed = true;
         self.core.done.store(true, Ordering::Release);
-        if !after_queued {
+        if let Terminal::Error(_) = terminal {
             let queue = take_queue(&mut self.state.queue);
             self.defer_queue(queue);
         }

@@ -27,7 +27,6 @@
 //! | transforming | `flat_map`, `concat_map`, `switch_map`, `exhaust_map`, `exhaust_all`, `expand`, `group_by`, `window`, `window_with_skip` | `mergeMap`, `concatMap`, `switchMap`, `exhaustMap`, `exhaustAll`, `expand`, `groupBy`, `windowCount`, `windowCount(size, every)` | `flatMap`, `concatMap`, `switchMap`, `groupBy`, `window`, `window(count, skip)` | `flat_map`, `concat_map`, `switch_map`, `group_by`, `window` |
 //! | transforming | `group_by_with`, `group_by_until` | `groupBy(key, { element })`, `groupBy(key, { duration })` | `groupBy(key, valueSelector)` | — |
 //! | transforming | `try_scan`, `try_flat_map` | `scan`, `mergeMap` (with a callback that throws) | `scan`, `flatMap` (with a callback that throws) | — |
-//! | transforming | `flat_map_max`, `merge_scan`, `merge_scan_max`, `switch_scan` | `mergeMap(f, concurrent)`, `mergeScan`, `mergeScan(f, seed, concurrent)`, `switchScan` | `flatMap(f, maxConcurrency)` | — |
 //! | filtering | `filter`, `take`, `take_last`, `take_while`, `skip`, `skip_last`, `skip_while`, `first`, `first_or`, `last`, `last_or`, `element_at`, `distinct`, `distinct_until_changed`, `distinct_until_key_changed`, `ignore_elements`, `default_if_empty` | `takeLast`, `takeWhile`, `skipLast`, `skipWhile`, `first(p, default)`, `last(p, default)`, `elementAt`, `distinctUntilChanged`, `distinctUntilKeyChanged`, `ignoreElements`, `defaultIfEmpty` | `first(default)`, `last(default)`, `elementAtOrError`, `distinctUntilChanged(keySelector)`, `ignoreElements`, `defaultIfEmpty` | `first`, `last`, `element_at` |
 //! | filtering | `try_filter`, `find`, `single`, `switch_if_empty`, `partition` | `filter` (with a callback that throws), `find`, `single`, `partition` | `filter(p).firstElement()`, `singleOrError`, `switchIfEmpty` | — |
 //! | aggregating | `reduce`, `count`, `sum`, `min`, `max`, `to_vec` | `reduce`, `count`, `min`, `max`, `toArray` | `reduce`, `count`, `toList` | `reduce`, `count`, `sum`, `min`, `max` |
@@ -48,8 +47,6 @@
 //! | time | `debounce_with`, `delay_until`, `window_with_time` | `debounce(durationSelector)`, `delay(date)`, `windowTime` | `debounce(selector)`, `window(time)` | — |
 //! | error handling | `on_error_resume_next`, `on_error_return`, `map_err`, `retry`, `retry_forever`, `repeat`, `repeat_forever` | `catchError`, `retry(count)`, `retry()`, `repeat(count)`, `repeat()` | `onErrorResumeNext`, `onErrorReturn`, `retry(times)`, `retry()`, `repeat(times)`, `repeat()` | `on_error_resume_next`, `retry`, `repeat` |
 //! | error handling | `retry_when`, `repeat_when`, `retry_with_backoff` | `retryWhen`, `repeatWhen`, `retry({ count, delay })` | `retryWhen`, `repeatWhen`, `retryWhen` (with `timer`) | — |
-//! | error handling | `merge_delay_error`, `concat_delay_error`, `flat_map_delay_error`, `concat_map_delay_error` | — | `mergeDelayError`, `concatDelayError`, `flatMap(f, true)`, `concatMapDelayError` | — |
-//! | error handling | `merge_delay_error`, `concat_delay_error`, `flat_map_delay_error`, `concat_map_delay_error`, `zip_delay_error`, `combine_latest_delay_error` | — | `mergeDelayError`, `concatDelayError`, `flatMap(f, true)`, `concatMapDelayError`, `zip(a, b, f, true)`, `combineLatestDelayError` | — |
 //! | multicasting | `publish`, `ref_count`, `share`, `share_with`, `replay`, `share_replay`, `share_replay_retained`, `multicast`, `publish_local`, `replay_local`, `share_local`, `share_replay_local` | `connectable`, `share`, `share(config)`, `shareReplay` (as `share_replay_retained`), `multicast` | `publish`, `refCount`, `share`, `replay`, `replay(n).refCount()` | `publish`, `ref_count`, `share`, `multicast` |
 //! | multicasting | `ref_count_min` | — | `refCount(n)` | — |
 //! | multicasting | `ref_count_grace` | `share({ resetOnRefCountZero: () => timer(t) })` | `refCount(timeout, unit, scheduler)` | — |
@@ -162,16 +159,6 @@
 //!   completing without ever having emitted completes the sequence, as in RxJava.
 //! - [`merge_with`](crate::ObservableExt::merge_with), `flat_map` and the other merging
 //!   operators queue without bound and never block their producers, as in RxJava.
-//! - [`flat_map_max`](crate::ObservableExt::flat_map_max) calls its projection when a value's
-//!   inner gets a place, as RxJS's `mergeMap(f, concurrent)`; RxJava's
-//!   `flatMap(f, maxConcurrency)` calls it at once and queues the inner.
-//! - The `_delay_error` forms ([`merge_delay_error`](crate::ObservableExt::merge_delay_error)
-//!   and the others) end with the one error, or a
-//!   [`CompositeError`](crate::error::CompositeError) of several in the order they arrived, as
-//!   RxJava's `CompositeException`; `concat_map_delay_error` is RxJava's
-//!   `concatMapDelayError(f, tillTheEnd = true)`, and
-//!   [`zip_delay_error`](crate::ObservableExt::zip_delay_error) fails once the failed
-//!   source's values are all paired, as RxJava's `zip(.., delayError = true)`.
 //!
 //! ```
 //! use rx::prelude::*;

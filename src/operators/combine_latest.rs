@@ -10,11 +10,10 @@
 
 use crate::Error;
 use crate::engine::combine_core::{
-    CombineCore, CombineLink, CombineSubscription, CombineWithObserver, Step, ending,
-    subscribe_inline,
+    CombineCore, CombineLink, CombineSubscription, CombineWithObserver, Step, subscribe_inline,
 };
 use crate::engine::combine_slots::{
-    Handle, KeptError, RowSlot, RowSlots, Slot, SlotAt, for_each_tuple, item_row,
+    Handle, RowSlot, RowSlots, Slot, SlotAt, for_each_tuple, item_row,
 };
 use crate::observable::{Observable, Subscribe};
 use crate::observer::Observer;
@@ -25,20 +24,16 @@ use std::fmt;
 use std::marker::PhantomData;
 
 /// Emits tuples of the latest values of several observables; built by
-/// [`ObservableExt::combine_latest`](crate::ObservableExt::combine_latest),
-/// [`combine_latest`](crate::source::combine_latest) and, with its errors delayed,
-/// [`ObservableExt::combine_latest_delay_error`](crate::ObservableExt::combine_latest_delay_error).
+/// [`ObservableExt::combine_latest`](crate::ObservableExt::combine_latest) and
+/// [`combine_latest`](crate::source::combine_latest).
 ///
 /// The lifetime `'a` bounds what the sources' handles borrow; it is inferred.
 #[derive(Clone, Debug)]
 #[must_use = "observables do nothing unless subscribed"]
 #[doc(alias = "combineLatest")]
 #[doc(alias = "combineLatestWith")]
-#[doc(alias = "combineLatestDelayError")]
 pub struct CombineLatest<'a, S> {
     sources: S,
-    /// Whether a source's error waits for the others to end.
-    delay_errors: bool,
     _handles: PhantomData<&'a ()>,
 }
 
@@ -46,41 +41,25 @@ impl<S> CombineLatest<'_, S> {
     pub(crate) fn new(sources: S) -> Self {
         CombineLatest {
             sources,
-            delay_errors: false,
             _handles: PhantomData,
-        }
-    }
-
-    /// The same, with a source's error kept until every source has ended (RxJava's
-    /// `combineLatestDelayError`).
-    pub(crate) fn delaying_errors(self) -> Self {
-        CombineLatest {
-            delay_errors: true,
-            ..self
         }
     }
 }
 
 /// What one source of [`CombineLatest`] or
 /// [`WithLatestFrom`](crate::operators::WithLatestFrom) has contributed: its latest value,
-/// whether it has completed, the error it ended with when errors are delayed, and its handle.
+/// whether it has completed, and its handle.
 pub struct LatestSlot<'a, T, F: Flavour = Shared> {
     pub(super) latest: Option<T>,
     done: bool,
-    error: KeptError,
     handle: Option<Handle<'a, F>>,
 }
 
 impl<T, F: Flavour> LatestSlot<'_, T, F> {
     pub(super) fn new() -> Self {
-        Self::delaying(false)
-    }
-
-    fn delaying(delay_errors: bool) -> Self {
         LatestSlot {
             latest: None,
             done: false,
-            error: KeptError::new(delay_errors),
             handle: None,
         }
     }
@@ -112,10 +91,6 @@ impl<T: Clone, F: Flavour> RowSlot for LatestSlot<'_, T, F> {
     #[inline]
     fn is_finished(&self) -> bool {
         self.done
-    }
-
-    fn take_error(&mut self) -> Option<Error> {
-        self.error.take()
     }
 }
 
@@ -149,35 +124,26 @@ where
     }
 
     fn on_error(self, error: Error) {
-        self.core
-            .update(|slots, _| match slots.at().error.keep(error) {
-                Ok(()) => (finish::<_, _, F, I>(slots), ()),
-                Err(error) => (Step::Fail(error), ()),
-            });
+        self.core.update(|_, _| (Step::Fail(error), ()));
     }
 
     fn on_completed(self) {
-        self.core
-            .update(|slots, _| (finish::<_, _, F, I>(slots), ()));
+        self.core.update(|slots, _| {
+            let slot = slots.at();
+            slot.done = true;
+            // A source that completes without a value means no row can ever be made.
+            let next = if slot.latest.is_none() || slots.all_finished() {
+                Step::Complete
+            } else {
+                Step::Continue
+            };
+            (next, ())
+        });
     }
 
     #[inline]
     fn is_disposed(&self) -> bool {
         self.core.is_stopped()
-    }
-}
-
-/// Source `I` has ended: a source that ends without a value means no row can ever be made.
-fn finish<'a, T, L, F: Flavour, const I: usize>(slots: &mut L) -> Step
-where
-    L: RowSlots + SlotAt<I, Slot = LatestSlot<'a, T, F>>,
-{
-    let slot = slots.at();
-    slot.done = true;
-    if slot.latest.is_none() || slots.all_finished() {
-        ending(slots)
-    } else {
-        Step::Continue
     }
 }
 
@@ -225,7 +191,7 @@ macro_rules! combine_latest_impls {
             type Subscription = CombineSubscription<latest_slots!('a $all), item_row!($all), O>;
 
             fn subscribe_observer(self, observer: O) -> Self::Subscription {
-                let slots = ($(LatestSlot::<<$S as Observable>::Item, _>::delaying(self.delay_errors),)+);
+                let slots = ($(LatestSlot::<<$S as Observable>::Item, _>::new(),)+);
                 if const { <Self as Observable>::EMISSION.is_inside_subscribe() } {
                     // SAFETY: every source finishes inside its `subscribe` (the constant), and
                     // each link goes to one of them, subscribed here.

@@ -46,19 +46,12 @@ impl<S: fmt::Debug, F> fmt::Debug for ConcatMap<'_, S, F> {
 forward_to_flat_map!(
     ConcatMap<'a, S, F>,
     f = Projection<F>,
-    |this| FlatMap::with_mode(this.source, Projection::new(this.f), Mode::CONCAT)
+    |this| FlatMap::with_mode(this.source, Projection(Some(this.f)), Mode::CONCAT)
 );
 
-/// The projection of a [`ConcatMap`] (or [`FlatMapMax`](crate::operators::FlatMapMax))
-/// subscription: it hands each value to the engine as it is, and lends the engine its closure
-/// once, when the engine is built.
+/// The projection of a [`ConcatMap`] subscription: it hands each value to the engine as it
+/// is, and lends the engine its closure once, when the engine is built.
 pub struct Projection<F>(Option<F>);
-
-impl<F> Projection<F> {
-    pub(crate) fn new(f: F) -> Self {
-        Projection(Some(f))
-    }
-}
 
 impl<V, F, U> Projector<V> for Projection<F>
 where

@@ -7,11 +7,10 @@
 
 use crate::Error;
 use crate::engine::combine_core::{
-    CombineCore, CombineLink, CombineSubscription, CombineWithObserver, Step, ending,
-    subscribe_inline,
+    CombineCore, CombineLink, CombineSubscription, CombineWithObserver, Step, subscribe_inline,
 };
 use crate::engine::combine_slots::{
-    Buffer, Handle, KeptError, RowSlot, RowSlots, Slot, SlotAt, for_each_tuple, item_row,
+    Buffer, Handle, RowSlot, RowSlots, Slot, SlotAt, for_each_tuple, item_row,
 };
 use crate::observable::{Observable, Subscribe};
 use crate::observer::Observer;
@@ -22,18 +21,14 @@ use std::fmt;
 use std::marker::PhantomData;
 
 /// Emits tuples of the n-th values of several observables; built by
-/// [`ObservableExt::zip`](crate::ObservableExt::zip), [`zip`](crate::source::zip) and, with
-/// its errors delayed, [`ObservableExt::zip_delay_error`](crate::ObservableExt::zip_delay_error).
+/// [`ObservableExt::zip`](crate::ObservableExt::zip) and [`zip`](crate::source::zip).
 ///
 /// The lifetime `'a` bounds what the sources' handles borrow; it is inferred.
 #[derive(Clone, Debug)]
 #[must_use = "observables do nothing unless subscribed"]
 #[doc(alias = "zipWith")]
-#[doc(alias = "zipDelayError")]
 pub struct Zip<'a, S> {
     sources: S,
-    /// Whether a source's error waits for the values that can still be paired.
-    delay_errors: bool,
     _handles: PhantomData<&'a ()>,
 }
 
@@ -41,36 +36,24 @@ impl<S> Zip<'_, S> {
     pub(crate) fn new(sources: S) -> Self {
         Zip {
             sources,
-            delay_errors: false,
             _handles: PhantomData,
-        }
-    }
-
-    /// The same, with a source's error kept until its values are paired (RxJava's
-    /// `zip(.., delayError = true)`).
-    pub(crate) fn delaying_errors(self) -> Self {
-        Zip {
-            delay_errors: true,
-            ..self
         }
     }
 }
 
 /// What one source of [`Zip`] has contributed: its values not yet paired, whether it has
-/// completed, the error it ended with when errors are delayed, and its handle.
+/// completed, and its handle.
 pub struct ZipSlot<'a, T, F: Flavour = Shared> {
     values: Buffer<T>,
     done: bool,
-    error: KeptError,
     handle: Option<Handle<'a, F>>,
 }
 
 impl<T, F: Flavour> ZipSlot<'_, T, F> {
-    fn new(delay_errors: bool) -> Self {
+    fn new() -> Self {
         ZipSlot {
             values: Buffer::new(),
             done: false,
-            error: KeptError::new(delay_errors),
             handle: None,
         }
     }
@@ -103,10 +86,6 @@ impl<T, F: Flavour> RowSlot for ZipSlot<'_, T, F> {
     fn is_finished(&self) -> bool {
         self.done && self.values.is_empty()
     }
-
-    fn take_error(&mut self) -> Option<Error> {
-        self.error.take()
-    }
 }
 
 impl<T, F: Flavour> fmt::Debug for ZipSlot<'_, T, F> {
@@ -136,7 +115,7 @@ where
             if slots.is_ready() {
                 rows.push(slots.take_row());
                 if slots.any_finished() {
-                    return (ending(slots), ());
+                    return (Step::Complete, ());
                 }
             }
             (Step::Continue, ())
@@ -144,35 +123,26 @@ where
     }
 
     fn on_error(self, error: Error) {
-        self.core
-            .update(|slots, _| match slots.at().error.keep(error) {
-                Ok(()) => (finish::<_, _, F, I>(slots), ()),
-                Err(error) => (Step::Fail(error), ()),
-            });
+        self.core.update(|_, _| (Step::Fail(error), ()));
     }
 
     fn on_completed(self) {
-        self.core
-            .update(|slots, _| (finish::<_, _, F, I>(slots), ()));
+        self.core.update(|slots, _| {
+            let slot = slots.at();
+            slot.done = true;
+            // With values still queued, the zip goes on until they are paired.
+            let next = if slot.values.is_empty() {
+                Step::Complete
+            } else {
+                Step::Continue
+            };
+            (next, ())
+        });
     }
 
     #[inline]
     fn is_disposed(&self) -> bool {
         self.core.is_stopped()
-    }
-}
-
-/// Source `I` has ended: with values still queued, the zip goes on until they are paired.
-fn finish<'a, T, L, F: Flavour, const I: usize>(slots: &mut L) -> Step
-where
-    L: RowSlots + SlotAt<I, Slot = ZipSlot<'a, T, F>>,
-{
-    let slot = slots.at();
-    slot.done = true;
-    if slot.values.is_empty() {
-        ending(slots)
-    } else {
-        Step::Continue
     }
 }
 
@@ -216,7 +186,7 @@ macro_rules! zip_impls {
             type Subscription = CombineSubscription<zip_slots!('a $all), item_row!($all), O>;
 
             fn subscribe_observer(self, observer: O) -> Self::Subscription {
-                let slots = ($(ZipSlot::<<$S as Observable>::Item, _>::new(self.delay_errors),)+);
+                let slots = ($(ZipSlot::<<$S as Observable>::Item, _>::new(),)+);
                 if const { <Self as Observable>::EMISSION.is_inside_subscribe() } {
                     // SAFETY: every source finishes inside its `subscribe` (the constant), and
                     // each link goes to one of them, subscribed here.
@@ -558,7 +528,7 @@ mod loom_tests {
 
     fn zip_core(probe: &Probe) -> Arc<CombineCore<Slots, (i32, i32), Probe>> {
         Arc::new(CombineCore::new(
-            (ZipSlot::new(false), ZipSlot::new(false)),
+            (ZipSlot::new(), ZipSlot::new()),
             probe.clone(),
         ))
     }

@@ -322,16 +322,6 @@ contract! {
         rx::schedulers::TestScheduler::new(),
     );
     exhaust_all: |s| s.map(|v| from_iter([v, v])).exhaust_all();
-    flat_map_max: |s| s.flat_map_max(2, |v| from_iter([v, v]));
-    merge_scan: |s| s.merge_scan(0i64, |a, v| from_iter([a + v]));
-    merge_scan_max: |s| s.merge_scan_max(1, 0i64, |a, v| from_iter([a + v, a]));
-    switch_scan: |s| s.switch_scan(0i64, |a, v| from_iter([a + v]));
-    flat_map_delay_error: |s| s.flat_map_delay_error(|v| from_iter([v, v]));
-    concat_map_delay_error: |s| s.concat_map_delay_error(|v| from_iter([v, v]));
-    merge_delay_error: |s| s.map(|v| from_iter([v, v])).merge_delay_error();
-    concat_delay_error: |s| s.map(|v| from_iter([v, v])).concat_delay_error();
-    zip_delay_error: |s| s.zip_delay_error(from_iter(0..10i64)).map(|(a, b)| a + b);
-    combine_latest_delay_error: |s| s.combine_latest_delay_error(from_iter([1i64])).map(|(a, b)| a + b);
     expand: |s| s.expand(|&v| from_iter((v < 3).then_some(v + 100)));
     retry_when: |s| s.retry_when(|_, attempt| from_iter((attempt < 3).then_some(())));
     retry_when_failing_notifier: |s| s.retry_when(|e, _| throw::<()>(e.clone()));
@@ -430,16 +420,6 @@ mod local_subject {
         flat_map: |s| s.flat_map(|v| from_iter([v, v]));
         concat_map: |s| s.concat_map(|v| from_iter([v, v]));
         switch_map: |s| s.switch_map(|v| from_iter([v, v]));
-        flat_map_max: |s| s.flat_map_max(1, |v| from_iter([v, v]));
-        merge_scan: |s| s.merge_scan(0i64, |a, v| from_iter([a + v]));
-        switch_scan: |s| s.switch_scan(0i64, |a, v| from_iter([a + v]));
-        flat_map_delay_error: |s| s.flat_map_delay_error(|v| from_iter([v, v]));
-        concat_map_delay_error: |s| s.concat_map_delay_error(|v| from_iter([v, v]));
-        merge_delay_error: |s| from_iter([s]).merge_delay_error();
-        concat_delay_error: |s| from_iter([s]).concat_delay_error();
-        zip_delay_error: |s| s.zip_delay_error(from_iter(0..100i64)).map(|(a, b)| a + b);
-        combine_latest_delay_error: |s| s.combine_latest_delay_error(from_iter([1i64])).map(|(a, b)| a + b);
-        flat_map_max_into_the_subject: |s| from_iter([0i64, 1]).flat_map_max(1, move |_| s.clone());
         flat_map_into_the_subject: |s| rx::source::just(0i64).flat_map(move |_| s.clone());
         concat: |s| rx::source::concat([s.clone(), s]);
         concat_with: |s| s.concat_with(from_iter([7, 8]));

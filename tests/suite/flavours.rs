@@ -207,145 +207,6 @@ for_each_flavour! {
     }
 
     #[test]
-    fn flat_map_max_subscribes_a_waiting_subject_when_a_place_frees() {
-        let (a, b) = (PublishSubject::new(), PublishSubject::new());
-        let inners = [a.observable(), b.observable()];
-        let o = TestObserver::new();
-        let handle = rx::source::from_iter([0usize, 1])
-            .flat_map_max(1, move |i| inners[i].clone())
-            .subscribe_observer(o.clone());
-        b.on_next(0); // not subscribed yet
-        a.on_next(1);
-        assert!(!b.has_observers());
-        a.on_completed();
-        b.on_next(2);
-        handle.dispose();
-        assert!(!b.has_observers());
-        o.assert_notifications(&[Next(1), Next(2)]);
-    }
-
-    #[test]
-    fn merge_scan_accumulates_over_subjects_and_boxed_inners() {
-        let outer = PublishSubject::new();
-        let inner = PublishSubject::new();
-        let o = TestObserver::new();
-        let inner_source = inner.observable();
-        let _handle = outer
-            .observable()
-            .merge_scan(0, move |acc, v: i32| {
-                if v == 0 {
-                    boxed!(inner_source.clone())
-                } else {
-                    boxed!(rx::source::just(acc + v))
-                }
-            })
-            .subscribe_observer(o.clone());
-        outer.on_next(0);
-        inner.on_next(10);
-        outer.on_next(1);
-        inner.on_next(20);
-        outer.on_next(2);
-        inner.on_completed();
-        outer.on_completed();
-        o.assert_notifications(&[Next(10), Next(11), Next(20), Next(22), Completed]);
-    }
-
-    #[test]
-    fn switch_scan_drops_the_previous_inner_subject() {
-        let outer = PublishSubject::new();
-        let (x, y) = (PublishSubject::new(), PublishSubject::new());
-        let inners = [x.observable(), y.observable()];
-        let seen = state(Vec::new());
-        let record = seen.clone();
-        let o = TestObserver::new();
-        let _handle = outer
-            .observable()
-            .switch_scan(0, move |acc, i: usize| {
-                with(&record, |seen| seen.push(acc));
-                inners[i].clone()
-            })
-            .subscribe_observer(o.clone());
-        outer.on_next(0);
-        x.on_next(5);
-        outer.on_next(1);
-        assert!(!x.has_observers());
-        y.on_next(7);
-        outer.on_completed();
-        y.on_completed();
-        o.assert_notifications(&[Next(5), Next(7), Completed]);
-        assert_eq!(get(&seen), [0, 5]);
-    }
-
-    #[test]
-    fn merge_delay_error_waits_for_every_subject() {
-        let (a, b) = (PublishSubject::new(), PublishSubject::new());
-        let o = TestObserver::new();
-        let _handle = rx::source::from_iter([a.observable(), b.observable()])
-            .merge_delay_error()
-            .subscribe_observer(o.clone());
-        a.on_next(1);
-        a.on_error(Error::msg("a"));
-        b.on_next(2);
-        b.on_error(Error::msg("b"));
-        o.assert_values(&[1, 2]);
-        let error = o.error().unwrap();
-        let composite = error.downcast_ref::<rx::error::CompositeError>().unwrap();
-        assert_eq!(composite.errors(), [Error::msg("a"), Error::msg("b")]);
-    }
-
-    #[test]
-    fn concat_map_delay_error_goes_on_after_a_failed_subject() {
-        let (a, b) = (PublishSubject::new(), PublishSubject::new());
-        let inners = [a.observable(), b.observable()];
-        let o = TestObserver::new();
-        let _handle = rx::source::from_iter([0usize, 1])
-            .concat_map_delay_error(move |i| inners[i].clone())
-            .subscribe_observer(o.clone());
-        a.on_error(Error::msg("a"));
-        b.on_next(2);
-        b.on_completed();
-        o.assert_notifications(&[Next(2), Failed(Error::msg("a"))]);
-    }
-
-    #[test]
-    fn zip_delay_error_pairs_what_a_failed_subject_left() {
-        let (a, b) = (PublishSubject::new(), PublishSubject::new());
-        let o = TestObserver::new();
-        let handle = a
-            .observable()
-            .zip_delay_error(b.observable())
-            .subscribe_observer(o.clone());
-        a.on_next(1);
-        a.on_next(2);
-        a.on_error(Error::msg("a"));
-        b.on_next(10);
-        assert!(b.has_observers());
-        b.on_next(20);
-        o.assert_notifications(&[Next((1, 10)), Next((2, 20)), Failed(Error::msg("a"))]);
-        assert!(handle.is_disposed());
-        assert!(!b.has_observers());
-    }
-
-    #[test]
-    fn combine_latest_delay_error_waits_for_the_other_subject() {
-        let (a, b) = (PublishSubject::new(), PublishSubject::new());
-        let o = TestObserver::new();
-        let _handle = a
-            .observable()
-            .combine_latest_delay_error(b.observable())
-            .subscribe_observer(o.clone());
-        a.on_next(1);
-        b.on_next(10);
-        a.on_error(Error::msg("a"));
-        b.on_next(20);
-        b.on_error(Error::msg("b"));
-        o.assert_values(&[(1, 10), (1, 20)]);
-        let error = o.error().unwrap();
-        let composite = error.downcast_ref::<rx::error::CompositeError>().unwrap();
-        assert_eq!(composite.errors(), [Error::msg("a"), Error::msg("b")]);
-    }
-
-    #[test]
     fn concat_subscribes_the_next_subject_when_one_completes() {
         let (a, b) = (PublishSubject::new(), PublishSubject::new());
         let o = TestObserver::new();
@@ -1309,10 +1170,6 @@ mod auto_traits {
         Window, WindowWithSkip, WindowWithTime, WindowedObservable, WithLatestFrom,
         WithLatestFromAll, Zip,
     };
-    use rx::operators::{
-        ConcatDelayError, ConcatMapDelayError, FlatMapDelayError, FlatMapMax, MergeDelayError,
-        MergeScan, SwitchScan,
-    };
     use rx::operators::{Debounce, Delay, ObserveOn, Timeout};
     use rx::operators::{SkipLastWithTime, SkipWithTime, TakeLastWithTime, TakeWithTime};
     use rx::source::{Concat, Iif, Using};
@@ -1350,12 +1207,6 @@ mod auto_traits {
     type WindowsHandle<S, F> = <S as Subscribe<WindowsObserver<F>>>::Subscription;
     /// The handle of a subscription to a window of flavour `F`.
     type WindowHandle<F> = Handle<WindowedObservable<'static, i32, F>>;
-    /// A projection to inners of type `U`.
-    type To<U> = fn(i32) -> U;
-    /// An accumulating projection to inners of type `U`.
-    type Step<U> = fn(i32, i32) -> U;
-    /// A source of observables `U`.
-    type Of<U> = rx::source::FromIter<Vec<U>>;
 
     #[test]
     fn chains_over_shared_sources_have_send_handles() {
@@ -1424,14 +1275,6 @@ mod auto_traits {
         assert_impl_all!(Handle<Using<fn() -> u8, fn(&mut u8) -> Shared>>: Send, Sync);
         assert_impl_all!(Handle<rx::operators::TapDispose<Shared, fn()>>: Send, Sync);
         assert_impl_all!(Handle<rx::operators::TapSubscribe<Shared, fn()>>: Send, Sync);
-        assert_impl_all!(Handle<FlatMapMax<'static, Shared, To<Shared>>>: Send, Sync);
-        assert_impl_all!(Handle<MergeScan<'static, Shared, i32, Step<Shared>>>: Send, Sync);
-        assert_impl_all!(Handle<SwitchScan<'static, Shared, i32, Step<Shared>>>: Send, Sync);
-        assert_impl_all!(Handle<FlatMapDelayError<'static, Shared, To<Shared>>>: Send, Sync);
-        assert_impl_all!(Handle<ConcatMapDelayError<'static, Shared, To<Shared>>>: Send, Sync);
-        assert_impl_all!(Handle<MergeDelayError<'static, Of<Shared>>>: Send, Sync);
-        assert_impl_all!(Handle<ConcatDelayError<'static, Of<Shared>>>: Send, Sync);
-        // `zip_delay_error` and `combine_latest_delay_error` are `Zip` and `CombineLatest`.
     }
 
     /// A thread-safe subject accepts only `Send` observers, which those of a chain that keeps
@@ -1485,14 +1328,6 @@ mod auto_traits {
             Handle<Using<fn() -> std::rc::Rc<u8>, fn(&mut std::rc::Rc<u8>) -> Cold>>: Send, Sync
         );
         assert_not_impl_any!(Handle<rx::operators::TapDispose<Local, fn()>>: Send, Sync);
-        assert_not_impl_any!(Handle<FlatMapMax<'static, Cold, To<Local>>>: Send, Sync);
-        assert_not_impl_any!(Handle<FlatMapMax<'static, Local, To<Cold>>>: Send, Sync);
-        assert_not_impl_any!(Handle<MergeScan<'static, Local, i32, Step<Cold>>>: Send, Sync);
-        assert_not_impl_any!(Handle<SwitchScan<'static, Cold, i32, Step<Local>>>: Send, Sync);
-        assert_not_impl_any!(Handle<FlatMapDelayError<'static, Cold, To<Local>>>: Send, Sync);
-        assert_not_impl_any!(Handle<ConcatMapDelayError<'static, Local, To<Cold>>>: Send, Sync);
-        assert_not_impl_any!(Handle<MergeDelayError<'static, Of<Local>>>: Send, Sync);
-        assert_not_impl_any!(Handle<ConcatDelayError<'static, Of<Local>>>: Send, Sync);
         // `subscribe_on` moves its source into a task that may run on another thread, so it
         // takes no local source at all, even on a scheduler that drains on this thread.
         assert_not_impl_any!(SubscribeOn<Local, rx::schedulers::NewThread>: Subscribe<Observer>);

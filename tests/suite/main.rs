@@ -19,7 +19,6 @@ mod interop_future;
 mod long_chain;
 #[cfg(feature = "tokio")]
 mod marbles_async;
-mod marbles_flattening;
 mod marbles_multicast;
 mod marbles_notifiers;
 mod marbles_operators;
@@ -39,7 +38,6 @@ mod name_table;
 mod newer_auto_traits;
 mod panics_operators;
 mod peer_rxjava;
-mod peer_rxjava_delay_error;
 mod peer_rxjava_time;
 mod quickstart;
 mod schedulers_order;

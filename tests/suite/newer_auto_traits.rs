@@ -29,18 +29,6 @@ assert_impl_all!(GroupByUntil<'static, Source, Key, fn(&bool) -> Never<()>>: Sen
 assert_impl_all!(AutoConnect<Source, PublishSubject<i32>>: Send, Sync, Clone);
 assert_impl_all!(RefCount<Source, ReplaySubject<i32>>: Send, Sync, Clone);
 assert_impl_all!(ShareConfig<fn() -> PublishSubject<i32>>: Send, Sync, Copy);
-assert_impl_all!(FlatMapMax<'static, Source, fn(i32) -> Source>: Send, Sync, Clone);
-assert_impl_all!(MergeScan<'static, Source, i32, fn(i32, i32) -> Source>: Send, Sync, Clone);
-assert_impl_all!(SwitchScan<'static, Source, i32, fn(i32, i32) -> Source>: Send, Sync, Clone);
-assert_impl_all!(FlatMapDelayError<'static, Source, fn(i32) -> Source>: Send, Sync, Clone);
-assert_impl_all!(ConcatMapDelayError<'static, Source, fn(i32) -> Source>: Send, Sync, Clone);
-assert_impl_all!(MergeDelayError<'static, FromIter<Vec<Source>>>: Send, Sync, Clone);
-assert_impl_all!(ConcatDelayError<'static, FromIter<Vec<Source>>>: Send, Sync, Clone);
-assert_impl_all!(rx::error::CompositeError: Send, Sync, Clone);
-// An accumulator that is not `Send` makes the operator not `Send`.
-static_assertions::assert_not_impl_any!(
-    MergeScan<'static, Source, std::rc::Rc<i32>, fn(std::rc::Rc<i32>, i32) -> Source>: Send, Sync
-);
 
 assert_impl_all!(ThrottleWithObserver<QueueWorker, Down, i32>: Send, Sync);
 assert_impl_all!(AuditObserver<QueueWorker, Down, i32>: Send, Sync);

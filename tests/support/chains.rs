@@ -130,14 +130,6 @@ pub enum Op {
     SwitchMap(Box<Plan>),
     ExhaustMap(Box<Plan>),
     MergeMax(usize, Box<Plan>),
-    FlatMapMax(usize, Box<Plan>),
-    MergeScan(Box<Plan>),
-    SwitchScan(Box<Plan>),
-    FlatMapDelayError(Box<Plan>),
-    ConcatMapDelayError(Box<Plan>),
-    MergeDelayError(Box<Plan>),
-    ZipDelayError(Box<Plan>),
-    CombineLatestDelayError(Box<Plan>),
     Share,
     // threads
     ObserveOn(Sched),
@@ -206,15 +198,7 @@ impl Op {
             | Op::ConcatMap(p)
             | Op::SwitchMap(p)
             | Op::ExhaustMap(p)
-            | Op::MergeMax(_, p)
-            | Op::FlatMapMax(_, p)
-            | Op::MergeScan(p)
-            | Op::SwitchScan(p)
-            | Op::FlatMapDelayError(p)
-            | Op::ConcatMapDelayError(p)
-            | Op::MergeDelayError(p)
-            | Op::ZipDelayError(p)
-            | Op::CombineLatestDelayError(p) => Some(p),
+            | Op::MergeMax(_, p) => Some(p),
             _ => None,
         }
     }
@@ -366,16 +350,6 @@ fn op(inner: Option<BoxedStrategy<Plan>>) -> BoxedStrategy<Op> {
             (1usize..3, p.clone())
                 .prop_map(|(n, p)| Op::MergeMax(n, Box::new(p)))
                 .boxed(),
-            (1usize..3, p.clone())
-                .prop_map(|(n, p)| Op::FlatMapMax(n, Box::new(p)))
-                .boxed(),
-            b(Op::MergeScan),
-            b(Op::SwitchScan),
-            b(Op::FlatMapDelayError),
-            b(Op::ConcatMapDelayError),
-            b(Op::MergeDelayError),
-            b(Op::ZipDelayError),
-            b(Op::CombineLatestDelayError),
         ]);
     }
     prop::strategy::Union::new(choices).boxed()
@@ -881,14 +855,6 @@ fn apply(obs: Obs, op: &Op, env: &Arc<Env>) -> Obs {
         Op::MergeWith(p) => obs.merge_with(nested(p, env)).boxed(),
         Op::ConcatWith(p) => obs.concat_with(nested(p, env)).boxed(),
         Op::Zip(p) => obs.zip(nested(p, env)).map(|(a, b)| (a + b) % 20).boxed(),
-        Op::ZipDelayError(p) => obs
-            .zip_delay_error(nested(p, env))
-            .map(|(a, b)| (a + b) % 20)
-            .boxed(),
-        Op::CombineLatestDelayError(p) => obs
-            .combine_latest_delay_error(nested(p, env))
-            .map(|(a, b)| (a + b) % 20)
-            .boxed(),
         Op::CombineLatest(p) => obs
             .combine_latest(nested(p, env))
             .map(|(a, b)| (a + b) % 20)
@@ -919,32 +885,6 @@ fn apply(obs: Obs, op: &Op, env: &Arc<Env>) -> Obs {
         Op::MergeMax(n, p) => {
             let f = inner_fn(p, env);
             obs.map(f).merge_max(*n).boxed()
-        }
-        Op::FlatMapMax(n, p) => {
-            let f = inner_fn(p, env);
-            obs.flat_map_max(*n, f).boxed()
-        }
-        Op::MergeScan(p) => {
-            let mut f = inner_fn(p, env);
-            obs.merge_scan(0, move |acc, v| f(v).map(move |x| (x + acc) % 20))
-                .boxed()
-        }
-        Op::SwitchScan(p) => {
-            let mut f = inner_fn(p, env);
-            obs.switch_scan(0, move |acc, v| f(v).map(move |x| (x + acc) % 20))
-                .boxed()
-        }
-        Op::FlatMapDelayError(p) => {
-            let f = inner_fn(p, env);
-            obs.flat_map_delay_error(f).boxed()
-        }
-        Op::ConcatMapDelayError(p) => {
-            let f = inner_fn(p, env);
-            obs.concat_map_delay_error(f).boxed()
-        }
-        Op::MergeDelayError(p) => {
-            let f = inner_fn(p, env);
-            obs.map(f).merge_delay_error().boxed()
         }
         Op::Share => unreachable!("built by build_upto"),
         Op::ObserveOn(s) => sched_on(*s, env, obs, true),
