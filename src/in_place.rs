@@ -64,8 +64,9 @@ pub(crate) struct InPlace<T: Table, M> {
 }
 
 // SAFETY: the value is `Send` when `M` is (`new`'s contract), and an `InPlace` hands out no
-// shared access that could cross threads (it is not `Sync`).
-unsafe impl<T: Table, M: Send> Send for InPlace<T, M> {}
+// shared access that could cross threads (it is not `Sync`); the table is read from the
+// thread it went to, so it is `Sync` (a table of function pointers is).
+unsafe impl<T: Table + Sync, M: Send> Send for InPlace<T, M> {}
 
 impl<T: Table, M> InPlace<T, M> {
     /// Keeps `value` in place, with `table` its functions.
