@@ -618,6 +618,7 @@ mod tracing_report {
         }
     }
 
+    #[cfg(any(not(target_arch = "wasm32"), doc))]
     impl crate::source::MergeBoundedSubscription {
         /// Emits one `tracing` event (level DEBUG, target `rx::queue`) with the figures of
         /// this merge's queue between its producer threads and its deliverer: `queued`,

@@ -19,6 +19,8 @@ mod iif;
 mod interval;
 mod just;
 mod merge;
+// Producers that block or share a queue across threads: not in a browser's one thread.
+#[cfg(any(not(target_arch = "wasm32"), doc))]
 mod merge_bounded;
 mod never;
 mod range;
@@ -53,6 +55,8 @@ pub use iif::{Iif, iif};
 pub use interval::{Interval, interval, interval_after};
 pub use just::{Just, just};
 pub use merge::{Merge, merge};
+#[cfg(any(not(target_arch = "wasm32"), doc))]
+#[cfg_attr(docsrs, doc(cfg(not(target_arch = "wasm32"))))]
 pub use merge_bounded::{
     MergeBounded, MergeBoundedObserver, MergeBoundedSubscription, merge_bounded,
 };
